@@ -1,0 +1,163 @@
+/*
+ * format.h — the run.mt trace format, shared by the runtime's writer and the host's reader.
+ * docs/format.md draws the same bytes. Any change to a layout here bumps MT_FORMAT_VERSION.
+ *
+ * A file is a fixed header followed by chunks, all little-endian:
+ *
+ *   [mt_file_header 64 B] [chunk] [chunk] ... [chunk END]
+ *   chunk = [mt_chunk_header 16 B] [payload: `size` bytes]
+ *
+ * Why chunks: the runtime appends whole chunks with write(2). A process killed at any instant
+ * (iOS jetsam, SIGKILL) leaves a prefix of the file; the reader walks chunks until one is short
+ * or fails its CRC and reports that offset. A frame counts only once its FRAME chunk is read, so
+ * every frame committed before the kill comes back identical and a half-written one is dropped.
+ *
+ * Payloads are sequences of LEB128 varints (u: unsigned, s: zigzag signed) and byte strings
+ * (str = u length + bytes, no NUL). Field lists per chunk type are given below and in format.md.
+ * Dictionary chunks (THREADS, CLASSES, STACKS, MODULES) always precede the first chunk that
+ * references their ids. Ids are dense, starting at 0, in order of first definition.
+ */
+#ifndef MEMTRACER_FORMAT_H
+#define MEMTRACER_FORMAT_H
+
+#include <stdint.h>
+
+#define MT_FORMAT_MAGIC "MEMTRACE"      /* 8 bytes, no NUL stored */
+#define MT_FORMAT_VERSION 1u
+#define MT_CHUNK_MAGIC 0x4B43544Du      /* "MTCK" as bytes 'M','T','C','K' */
+#define MT_MAX_CHUNK_PAYLOAD (64u * 1024u * 1024u)  /* a reader refuses larger */
+
+/* File header flags. */
+#define MT_FILE_FLAG_AGGREGATE  0x1u   /* frames carry AGGREGATES chunks instead of EVENTS */
+#define MT_FILE_FLAG_SAMPLED    0x2u   /* sample_interval_bytes > 0: weights apply */
+#define MT_FILE_FLAG_LIBUNWIND  0x4u   /* stacks from libunwind (else frame pointers) */
+#define MT_FILE_FLAG_LIFETIMES  0x8u   /* DEATHS chunks may appear */
+#define MT_FILE_FLAG_GC_EVENTS  0x10u  /* GC chunks may appear */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mt_file_header {
+    char magic[8];                  /* "MEMTRACE" */
+    uint32_t version;               /* MT_FORMAT_VERSION */
+    uint32_t header_size;           /* sizeof(mt_file_header) = 64; chunks start here */
+    uint64_t start_unix_ns;         /* wall clock at mt_start */
+    uint64_t sample_interval_bytes; /* 0 = unsampled */
+    uint32_t flags;                 /* MT_FILE_FLAG_* */
+    uint32_t pid;
+    uint16_t pointer_size;          /* 8 (4 reserved for armv7) */
+    uint16_t max_stack_depth;
+    uint32_t arch;                  /* mt_arch */
+    uint32_t reserved[3];           /* zero */
+    uint32_t header_crc;            /* CRC-32C of the 60 bytes before this field */
+} mt_file_header;
+
+typedef enum mt_arch {
+    MT_ARCH_UNKNOWN = 0,
+    MT_ARCH_X86_64 = 1,
+    MT_ARCH_ARM64 = 2
+} mt_arch;
+
+typedef struct mt_chunk_header {
+    uint32_t magic;                 /* MT_CHUNK_MAGIC */
+    uint16_t type;                  /* mt_chunk_type */
+    uint16_t flags;                 /* zero in version 1 */
+    uint32_t size;                  /* payload bytes following this header */
+    uint32_t crc;                   /* CRC-32C over type, flags, size (8 bytes LE) then payload */
+} mt_chunk_header;
+
+/*
+ * Chunk types and their payloads (u = unsigned varint, s = zigzag varint, str = u len + bytes).
+ *
+ * INFO      count u, then count x (key str, value str). Once, first. Keys used: process, os,
+ *           arch, device, session_label, runtime_version, unwinder, mode, ring_capacity,
+ *           max_threads, drain_interval_us, tick_hz.
+ * MODULES   count u, then per module: id u, kind u (mt_module_kind), path str, load_address u,
+ *           size u, bias u (file address = runtime address - bias; ELF load bias, Mach-O
+ *           slide), text_vmaddr u (Mach-O __TEXT vmaddr, ELF lowest PT_LOAD vaddr),
+ *           build_id str (raw bytes: GNU build-id or the 16-byte LC_UUID).
+ *           Later MODULES chunks add images loaded after start; ids keep counting.
+ * THREADS   count u, then per thread: id u, os_tid u, name str. A later entry with a known id
+ *           renames that thread.
+ * CLASSES   count u, then per class: id u, klass u (Il2CppClass* in the game), name str,
+ *           namespace str, flags u (mt_class_flags), element_size u (arrays; else 0).
+ * STACKS    count u, then per stack: id u, depth u, then depth x s: each frame as the zigzag
+ *           delta from the previous frame (the first from 0). Innermost frame first; frames are
+ *           raw return addresses (the innermost is the allocation call site's return address).
+ * EVENTS    frame_seq u, count u, then per event (raw mode):
+ *             thread u, dt s (ticks since the previous event in this chunk; the first is from
+ *             the frame's start tick), class u, stack u, size u (requested), gc_extra s
+ *             (GC_size - requested), addr s (object address delta from the previous event's).
+ *           Several EVENTS chunks may carry the same frame_seq; they belong to that frame only
+ *           once its FRAME chunk is read.
+ * AGGREGATES frame_seq u, count u, then per (class, stack): class u, stack u, count u,
+ *           requested_bytes u, gc_bytes u, samples u. With sampling, count and bytes are the
+ *           unbiased estimates and samples is how many allocations were actually recorded.
+ * GC        frame_seq u, count u, then per collection: start_tick u, end_tick u,
+ *           heap_size u, free_bytes u, reclaimed_bytes u, gc_no u.
+ * DEATHS    frame_seq u, count u, then per death: addr s (delta from previous), alloc_frame_seq u
+ *           (frame the object was allocated in), class u, stack u, gc_size u. The frame_seq is
+ *           the frame in which the collection that found the object dead ended.
+ * FRAME     frame_seq u (dense, from 0), frame_index u (the game's own index passed to
+ *           mt_frame_end), start_tick u, end_tick u, events u, requested_bytes u, gc_bytes u,
+ *           dropped u (allocations lost in this frame), heap_size u, free_bytes u,
+ *           flags u (mt_frame_flags). Commits the frame.
+ * COUNTERS  the mt_counters fields, in declaration order, each as u. Written with END and
+ *           optionally mid-run.
+ * END       reason u (mt_end_reason), message str. Last chunk of a cleanly stopped capture.
+ *
+ * Ticks: the runtime's clock (TSC, CNTVCT or CLOCK_MONOTONIC). INFO.tick_hz converts ticks to
+ * seconds; the FRAME chunk's ticks are on the same clock.
+ */
+typedef enum mt_chunk_type {
+    MT_CHUNK_INFO = 1,
+    MT_CHUNK_MODULES = 2,
+    MT_CHUNK_THREADS = 3,
+    MT_CHUNK_CLASSES = 4,
+    MT_CHUNK_STACKS = 5,
+    MT_CHUNK_EVENTS = 6,
+    MT_CHUNK_AGGREGATES = 7,
+    MT_CHUNK_GC = 8,
+    MT_CHUNK_DEATHS = 9,
+    MT_CHUNK_FRAME = 10,
+    MT_CHUNK_COUNTERS = 11,
+    MT_CHUNK_END = 12
+} mt_chunk_type;
+
+typedef enum mt_module_kind {
+    MT_MODULE_ELF = 1,
+    MT_MODULE_MACHO = 2
+} mt_module_kind;
+
+typedef enum mt_class_flags {
+    MT_CLASS_ARRAY = 0x1,
+    MT_CLASS_STRING = 0x2,
+    MT_CLASS_VALUE_TYPE = 0x4,
+    MT_CLASS_UNRESOLVED = 0x8      /* il2cpp_class_get_name unavailable: name is "0x<klass>" */
+} mt_class_flags;
+
+typedef enum mt_frame_flags {
+    MT_FRAME_FINAL = 0x1,          /* written by mt_stop for allocations after the last frame end */
+    MT_FRAME_MERGED = 0x2          /* several mt_frame_end calls were merged (writer fell behind) */
+} mt_frame_flags;
+
+typedef enum mt_end_reason {
+    MT_END_STOPPED = 0,            /* mt_stop */
+    MT_END_DISABLED = 1,           /* the runtime disabled itself; message says why */
+    MT_END_THREAD_EXIT = 2         /* process exit without mt_stop (atexit handler) */
+} mt_end_reason;
+
+#ifdef __cplusplus
+}
+#endif
+
+#if defined(__cplusplus)
+static_assert(sizeof(mt_file_header) == 64, "file header is 64 bytes on every target");
+static_assert(sizeof(mt_chunk_header) == 16, "chunk header is 16 bytes on every target");
+#else
+_Static_assert(sizeof(mt_file_header) == 64, "file header is 64 bytes on every target");
+_Static_assert(sizeof(mt_chunk_header) == 16, "chunk header is 16 bytes on every target");
+#endif
+
+#endif /* MEMTRACER_FORMAT_H */

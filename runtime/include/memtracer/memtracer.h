@@ -1,0 +1,177 @@
+/*
+ * memtracer.h — the whole game-facing surface of the MemTracer runtime.
+ *
+ * If it is not in this file, it is not a published API. Every function is safe to call from any
+ * thread, never blocks the caller for long, never throws and never aborts the process: on trouble
+ * the runtime counts, disables itself, and mt_last_error() says why.
+ *
+ * Define MT_NOOP before including (or build with -DMEMTRACER_NOOP=ON) to compile every call to an
+ * inline no-op, so a shipping build can keep its calls to MemTracer at zero cost.
+ */
+#ifndef MEMTRACER_MEMTRACER_H
+#define MEMTRACER_MEMTRACER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define MT_API
+#else
+#define MT_API __attribute__((visibility("default")))
+#endif
+
+/* Result of every call. Parameter errors name the parameter; mt_last_error() adds the why. */
+typedef enum mt_status {
+    MT_OK = 0,
+    MT_ERR_ALREADY_STARTED = 1,   /* mt_start while a capture runs */
+    MT_ERR_NOT_STARTED = 2,       /* call needs a running capture */
+    MT_ERR_DISABLED = 3,          /* the runtime disabled itself; see mt_last_error() */
+    MT_ERR_NOOP_BUILD = 4,        /* compiled with MT_NOOP: nothing is ever recorded */
+    MT_ERR_CONFIG_NULL = 10,      /* config pointer is NULL */
+    MT_ERR_CONFIG_SIZE = 11,      /* config.struct_size is not a size this runtime knows */
+    MT_ERR_OUTPUT_PATH = 12,      /* output_path NULL, empty or longer than MT_MAX_PATH */
+    MT_ERR_RING_CAPACITY = 13,    /* ring_capacity not a power of two in [MT_MIN_RING, MT_MAX_RING] */
+    MT_ERR_MAX_DEPTH = 14,        /* max_stack_depth not in [1, MT_MAX_STACK_DEPTH] */
+    MT_ERR_UNWINDER = 15,         /* unknown unwinder, or libunwind not compiled in */
+    MT_ERR_MODE = 16,             /* unknown mode */
+    MT_ERR_SAMPLING = 17,         /* sample_interval_bytes above MT_MAX_SAMPLE_INTERVAL */
+    MT_ERR_MAX_THREADS = 18,      /* max_threads not in [1, MT_MAX_THREADS] */
+    MT_ERR_FULL_POLICY = 19,      /* unknown on_full policy */
+    MT_ERR_DRAIN_INTERVAL = 20,   /* drain_interval_us not in [100, 1000000] */
+    MT_ERR_FLAGS = 21,            /* unknown bits in flags */
+    MT_ERR_OPEN_OUTPUT = 30,      /* output file could not be created (errno in mt_last_error) */
+    MT_ERR_NO_MEMORY = 31,        /* could not reserve the capture's memory */
+    MT_ERR_THREAD = 32,           /* could not start the writer thread */
+    MT_ERR_ARGUMENT = 33,         /* a NULL or out-of-range argument to a non-config call */
+    MT_ERR_IL2CPP_NOT_FOUND = 40  /* mt_attach_il2cpp: profiler API symbols not found */
+} mt_status;
+
+typedef enum mt_unwinder {
+    MT_UNWIND_FRAME_POINTER = 0,  /* default: walk the frame-pointer chain (arm64 keeps it) */
+    MT_UNWIND_LIBUNWIND = 1       /* unw_backtrace(); only if built with MEMTRACER_LIBUNWIND */
+} mt_unwinder;
+
+typedef enum mt_mode {
+    MT_MODE_EVENTS = 0,           /* every allocation as an event (default) */
+    MT_MODE_AGGREGATE = 1         /* per frame: (class, stack) -> count, requested, GC bytes */
+} mt_mode;
+
+typedef enum mt_full_policy {
+    MT_ON_FULL_DROP = 0,          /* default: a full ring drops and counts the event */
+    MT_ON_FULL_BLOCK = 1          /* the allocating thread waits for the writer (explicit opt-in) */
+} mt_full_policy;
+
+/* Optional recording features (config.flags). */
+#define MT_FLAG_GC_EVENTS   0x1u  /* record collections, heap size and free bytes */
+#define MT_FLAG_LIFETIMES   0x2u  /* record deaths of traced objects (costs per collection) */
+#define MT_FLAG_FSYNC       0x4u  /* fsync after each frame: survive power loss, not only kills */
+#define MT_FLAGS_ALL        0x7u
+
+#define MT_MAX_PATH 1024
+#define MT_MIN_RING (4u * 1024u)
+#define MT_MAX_RING (256u * 1024u * 1024u)
+#define MT_MAX_STACK_DEPTH 128
+#define MT_MAX_THREADS 1024
+#define MT_MAX_SAMPLE_INTERVAL (1ull << 30)
+
+typedef struct mt_config {
+    uint32_t struct_size;            /* sizeof(mt_config); set by mt_config_init */
+    const char *output_path;         /* run.mt to create (truncated if it exists) */
+    uint32_t ring_capacity;          /* bytes per thread ring; default 1 MiB */
+    uint32_t max_stack_depth;        /* frames kept per stack; default 64 */
+    mt_unwinder unwinder;            /* default MT_UNWIND_FRAME_POINTER */
+    mt_mode mode;                    /* default MT_MODE_EVENTS */
+    uint64_t sample_interval_bytes;  /* 0 = every allocation; N = one sample per N bytes (Poisson) */
+    uint32_t max_threads;            /* threads traced at once; default 64 */
+    mt_full_policy on_full;          /* default MT_ON_FULL_DROP */
+    uint32_t drain_interval_us;      /* writer polls the rings this often; default 2000 */
+    uint32_t flags;                  /* MT_FLAG_*; default MT_FLAG_GC_EVENTS */
+    const char *session_label;       /* free text stored in the file (build name, map...); may be NULL */
+    uint64_t random_seed;            /* sampling seed; 0 = from the clock */
+} mt_config;
+
+/* Live counters; every field is monotonic over a capture and readable at any moment. */
+typedef struct mt_counters {
+    uint64_t allocations_seen;    /* mt_on_alloc calls while enabled (sampled-out included) */
+    uint64_t events_recorded;     /* allocations placed in a ring */
+    uint64_t events_dropped;      /* allocations lost: ring full or no thread slot */
+    uint64_t events_sampled_out;  /* allocations skipped by sampling */
+    uint64_t events_written;      /* events (or aggregated allocations) in the file */
+    uint64_t bytes_written;       /* bytes in the file, header included */
+    uint64_t frames_written;      /* frames committed to the file */
+    uint64_t stacks_known;        /* distinct stacks written */
+    uint64_t classes_known;       /* distinct classes written */
+    uint64_t threads_known;       /* threads ever traced */
+    uint64_t last_flush_unix_ns;  /* wall time of the last frame commit; 0 before the first */
+    uint64_t last_flush_duration_ns; /* writer time spent on the last frame commit */
+    uint64_t reentrant_skipped;   /* allocations made by the tracer itself, ignored */
+    uint32_t running;             /* 1 while a capture runs (paused included) */
+    uint32_t paused;              /* 1 while paused */
+    uint32_t disabled;            /* 1 once the runtime disabled itself */
+    uint32_t reserved;
+} mt_counters;
+
+#ifndef MT_NOOP
+
+/* Fills *config with defaults. Returns MT_ERR_CONFIG_NULL for NULL. */
+MT_API mt_status mt_config_init(mt_config *config);
+
+/* Validates config, creates the file, writes its header and starts the writer; all or nothing. */
+MT_API mt_status mt_start(const mt_config *config);
+
+/* Drains every ring, commits the last frame, writes the end chunk, closes the file. */
+MT_API mt_status mt_stop(void);
+
+/* Stops recording allocations (cost: one relaxed load per allocation) without ending the capture. */
+MT_API mt_status mt_pause(void);
+
+/* Resumes recording after mt_pause. */
+MT_API mt_status mt_resume(void);
+
+/* Ends the current frame: its allocations are committed to the file off the calling thread. */
+MT_API mt_status mt_frame_end(uint64_t frame_index);
+
+/* Names the calling thread in the file (copied; at most 63 bytes kept). */
+MT_API mt_status mt_set_thread_name(const char *name);
+
+/* The allocation hook: obj was just allocated for klass (an Il2CppClass*) with requested_size. */
+MT_API void mt_on_alloc(void *obj, void *klass, size_t requested_size);
+
+/* Copies the live counters into *out (allowed before, during and after a capture). */
+MT_API mt_status mt_get_counters(mt_counters *out);
+
+/* Static English name of a status ("MT_ERR_RING_CAPACITY: ..."). Never NULL. */
+MT_API const char *mt_status_string(mt_status status);
+
+/* Why the last call failed or why the runtime disabled itself; "" if nothing went wrong. */
+MT_API const char *mt_last_error(void);
+
+/* No-patch mode: finds il2cpp's exported profiler API in the process and registers the hook. */
+MT_API mt_status mt_attach_il2cpp(void);
+
+#else /* MT_NOOP: every call compiles to nothing */
+
+static inline mt_status mt_config_init(mt_config *c) { (void)c; return MT_ERR_NOOP_BUILD; }
+static inline mt_status mt_start(const mt_config *c) { (void)c; return MT_ERR_NOOP_BUILD; }
+static inline mt_status mt_stop(void) { return MT_ERR_NOOP_BUILD; }
+static inline mt_status mt_pause(void) { return MT_ERR_NOOP_BUILD; }
+static inline mt_status mt_resume(void) { return MT_ERR_NOOP_BUILD; }
+static inline mt_status mt_frame_end(uint64_t f) { (void)f; return MT_ERR_NOOP_BUILD; }
+static inline mt_status mt_set_thread_name(const char *n) { (void)n; return MT_ERR_NOOP_BUILD; }
+static inline void mt_on_alloc(void *o, void *k, size_t s) { (void)o; (void)k; (void)s; }
+static inline mt_status mt_get_counters(mt_counters *o) { (void)o; return MT_ERR_NOOP_BUILD; }
+static inline const char *mt_status_string(mt_status s) { (void)s; return "MT_ERR_NOOP_BUILD"; }
+static inline const char *mt_last_error(void) { return "memtracer compiled out (MT_NOOP)"; }
+static inline mt_status mt_attach_il2cpp(void) { return MT_ERR_NOOP_BUILD; }
+
+#endif /* MT_NOOP */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MEMTRACER_MEMTRACER_H */

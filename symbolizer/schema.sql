@@ -1,0 +1,214 @@
+-- MemTracer database, schema version 1. The symbolizer writes it, the viewer reads it.
+-- docs/schema.md draws it and explains each index by the query that needs it.
+-- Several runs live in one database (compare "this build vs that"); symbols are shared by every
+-- run of the same build, which is also the symbolizer's per-build cache.
+-- All times are nanoseconds; *_ns columns of a run are relative to that run's start.
+
+PRAGMA user_version = 1;
+
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS runs (
+    run_id            INTEGER PRIMARY KEY,
+    source_file       TEXT NOT NULL,     -- run.mt path as given
+    source_size       INTEGER NOT NULL,
+    ingested_unix_ns  INTEGER NOT NULL,
+    start_unix_ns     INTEGER NOT NULL,
+    pid               INTEGER NOT NULL,
+    process           TEXT NOT NULL DEFAULT '',
+    device            TEXT NOT NULL DEFAULT '',
+    os                TEXT NOT NULL DEFAULT '',
+    arch              TEXT NOT NULL DEFAULT '',
+    session_label     TEXT NOT NULL DEFAULT '',
+    build_id          TEXT NOT NULL DEFAULT '',  -- hex id of the main traced module (UnityFramework, libil2cpp.so, the game)
+    mode              TEXT NOT NULL,             -- 'events' | 'aggregate'
+    sample_interval   INTEGER NOT NULL DEFAULT 0,
+    tick_hz           REAL NOT NULL,
+    frame_count       INTEGER NOT NULL DEFAULT 0,
+    duration_ns       INTEGER NOT NULL DEFAULT 0,
+    alloc_count       INTEGER NOT NULL DEFAULT 0,
+    requested_bytes   INTEGER NOT NULL DEFAULT 0,
+    gc_bytes          INTEGER NOT NULL DEFAULT 0,
+    dropped           INTEGER NOT NULL DEFAULT 0,
+    gc_count          INTEGER NOT NULL DEFAULT 0,
+    has_lifetimes     INTEGER NOT NULL DEFAULT 0,
+    stop              TEXT NOT NULL,             -- reader's Stop: 'end' | 'eof' | 'truncated'
+    stop_reason       TEXT NOT NULL DEFAULT ''
+);
+
+CREATE TABLE IF NOT EXISTS run_info (          -- the INFO chunk, verbatim
+    run_id INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    key    TEXT NOT NULL,
+    value  TEXT NOT NULL,
+    PRIMARY KEY (run_id, key)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS modules (
+    run_id       INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    module_id    INTEGER NOT NULL,
+    kind         TEXT NOT NULL,                  -- 'elf' | 'macho'
+    path         TEXT NOT NULL,
+    load_address INTEGER NOT NULL,
+    size         INTEGER NOT NULL,
+    bias         INTEGER NOT NULL,
+    text_vmaddr  INTEGER NOT NULL,
+    build_id     TEXT NOT NULL,                  -- hex
+    symbol_file  TEXT,                           -- what symbolized it, NULL if nothing did
+    PRIMARY KEY (run_id, module_id)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS threads (
+    run_id    INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    thread_id INTEGER NOT NULL,
+    os_tid    INTEGER NOT NULL,
+    name      TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (run_id, thread_id)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS classes (
+    run_id       INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    class_id     INTEGER NOT NULL,
+    klass        INTEGER NOT NULL,
+    name         TEXT NOT NULL,
+    namespace    TEXT NOT NULL DEFAULT '',
+    full_name    TEXT NOT NULL,                  -- 'System.String'; compare matches runs by it
+    flags        INTEGER NOT NULL DEFAULT 0,
+    element_size INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, class_id)
+) WITHOUT ROWID;
+
+-- One row per distinct code address of a build: the symbolizer's cache. build_id '' with the
+-- module path stands for a module that had no id.
+CREATE TABLE IF NOT EXISTS addresses (
+    addr_id      INTEGER PRIMARY KEY,
+    build_id     TEXT NOT NULL,
+    module_path  TEXT NOT NULL,
+    file_address INTEGER NOT NULL,               -- address in the symbol file (runtime - bias)
+    symbolized   INTEGER NOT NULL DEFAULT 0,     -- 1 once a backend answered (even '??')
+    UNIQUE (build_id, module_path, file_address)
+);
+
+-- The inline chain of one address: depth 0 is the innermost (inlined) frame, the last depth is
+-- the function that really contains the address.
+CREATE TABLE IF NOT EXISTS symbols (
+    addr_id   INTEGER NOT NULL REFERENCES addresses(addr_id),
+    depth     INTEGER NOT NULL,
+    function  TEXT NOT NULL,                     -- raw: mangled or IL2CPP C++ name; '' if unknown
+    demangled TEXT NOT NULL DEFAULT '',
+    csharp    TEXT NOT NULL DEFAULT '',          -- 'NodeFactory.CreateNode', 'List`1.Add'
+    file      TEXT NOT NULL DEFAULT '',
+    line      INTEGER NOT NULL DEFAULT 0,
+    column    INTEGER NOT NULL DEFAULT 0,
+    cs_file   TEXT NOT NULL DEFAULT '',          -- from LineNumberMappings.json
+    cs_line   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (addr_id, depth)
+) WITHOUT ROWID;
+
+-- An allocation site: the first frame of a stack that is game code rather than il2cpp, GC or
+-- MemTracer internals. Keyed by name and place so runs of different builds can be compared.
+CREATE TABLE IF NOT EXISTS sites (
+    site_id  INTEGER PRIMARY KEY,
+    function TEXT NOT NULL,                      -- display name (C# name if known)
+    file     TEXT NOT NULL DEFAULT '',
+    line     INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (function, file, line)
+);
+
+CREATE TABLE IF NOT EXISTS stacks (
+    run_id   INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    stack_id INTEGER NOT NULL,
+    depth    INTEGER NOT NULL,
+    site_id  INTEGER REFERENCES sites(site_id),
+    PRIMARY KEY (run_id, stack_id)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS stack_frames (
+    run_id   INTEGER NOT NULL,
+    stack_id INTEGER NOT NULL,
+    pos      INTEGER NOT NULL,                   -- 0 = innermost (the allocation call)
+    address  INTEGER NOT NULL,                   -- raw runtime return address
+    addr_id  INTEGER REFERENCES addresses(addr_id),  -- NULL: outside every module
+    PRIMARY KEY (run_id, stack_id, pos)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS frames (
+    run_id          INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    seq             INTEGER NOT NULL,            -- dense 0.. in file order
+    frame_index     INTEGER NOT NULL,            -- the game's own frame number
+    start_ns        INTEGER NOT NULL,
+    end_ns          INTEGER NOT NULL,
+    alloc_count     INTEGER NOT NULL,
+    requested_bytes INTEGER NOT NULL,
+    gc_bytes        INTEGER NOT NULL,
+    dropped         INTEGER NOT NULL DEFAULT 0,
+    heap_size       INTEGER NOT NULL DEFAULT 0,
+    free_bytes      INTEGER NOT NULL DEFAULT 0,
+    gc_count        INTEGER NOT NULL DEFAULT 0,
+    gc_ns           INTEGER NOT NULL DEFAULT 0,
+    live_bytes      INTEGER,                     -- NULL unless the run recorded lifetimes
+    flags           INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS gc_events (
+    run_id          INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    seq             INTEGER NOT NULL,            -- frame it ended in
+    start_ns        INTEGER NOT NULL,
+    end_ns          INTEGER NOT NULL,
+    heap_size       INTEGER NOT NULL,
+    free_bytes      INTEGER NOT NULL,
+    reclaimed_bytes INTEGER NOT NULL,
+    gc_no           INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS gc_events_by_frame ON gc_events(run_id, seq);
+
+-- Per frame aggregates: what the original tool recorded per frame, and what every view reads.
+-- Raw-mode runs are aggregated at ingest; the primary key serves "one frame" and frame ranges.
+CREATE TABLE IF NOT EXISTS allocs (
+    run_id          INTEGER NOT NULL,
+    seq             INTEGER NOT NULL,
+    class_id        INTEGER NOT NULL,
+    stack_id        INTEGER NOT NULL,
+    count           INTEGER NOT NULL,
+    requested_bytes INTEGER NOT NULL,
+    gc_bytes        INTEGER NOT NULL,
+    PRIMARY KEY (run_id, seq, class_id, stack_id)
+) WITHOUT ROWID;
+
+-- Whole-run totals per (class, stack): makes whole-run TopN a scan of thousands of rows, not
+-- of every frame.
+CREATE TABLE IF NOT EXISTS run_class_stack (
+    run_id          INTEGER NOT NULL,
+    class_id        INTEGER NOT NULL,
+    stack_id        INTEGER NOT NULL,
+    count           INTEGER NOT NULL,
+    requested_bytes INTEGER NOT NULL,
+    gc_bytes        INTEGER NOT NULL,
+    first_seq       INTEGER NOT NULL,
+    last_seq        INTEGER NOT NULL,
+    PRIMARY KEY (run_id, class_id, stack_id)
+) WITHOUT ROWID;
+
+-- Lifetimes (runs recorded with MT_FLAG_LIFETIMES): deaths per frame and the objects that
+-- never died (leak candidates), both grouped by (class, stack).
+CREATE TABLE IF NOT EXISTS deaths (
+    run_id    INTEGER NOT NULL,
+    seq       INTEGER NOT NULL,                  -- frame of death
+    class_id  INTEGER NOT NULL,
+    count     INTEGER NOT NULL,
+    gc_bytes  INTEGER NOT NULL,
+    PRIMARY KEY (run_id, seq, class_id)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS survivors (
+    run_id    INTEGER NOT NULL,
+    class_id  INTEGER NOT NULL,
+    stack_id  INTEGER NOT NULL,
+    count     INTEGER NOT NULL,
+    gc_bytes  INTEGER NOT NULL,
+    first_seq INTEGER NOT NULL,                  -- oldest surviving allocation
+    PRIMARY KEY (run_id, class_id, stack_id)
+) WITHOUT ROWID;
