@@ -12,7 +12,7 @@ pkgs=(
   libsqlite3-dev sqlite3 zlib1g-dev libzstd-dev           # database
   libboost-dev libboost-system-dev                        # viewer (Beast/Asio)
   chromium                                                # browser tests
-  wrk hyperfine                                           # benchmarks
+  wrk hyperfine time                                      # benchmarks
 )
 if [[ $want_arm64 == 1 ]]; then
   pkgs+=(g++-aarch64-linux-gnu qemu-user libc6-dev-arm64-cross)

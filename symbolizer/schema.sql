@@ -88,6 +88,8 @@ CREATE TABLE IF NOT EXISTS addresses (
     module_path  TEXT NOT NULL,
     file_address INTEGER NOT NULL,               -- address in the symbol file (runtime - bias)
     symbolized   INTEGER NOT NULL DEFAULT 0,     -- 1 once a backend answered (even '??')
+    quality      INTEGER NOT NULL DEFAULT 0,     -- what answered: 0 nothing, 1 symbol table only, 2 debug info;
+                                                 -- a later run with a better symbol file symbolizes it again
     UNIQUE (build_id, module_path, file_address)
 );
 
@@ -212,3 +214,12 @@ CREATE TABLE IF NOT EXISTS survivors (
     first_seq INTEGER NOT NULL,                  -- oldest surviving allocation
     PRIMARY KEY (run_id, class_id, stack_id)
 ) WITHOUT ROWID;
+
+-- @after-bulk-load
+-- Secondary indexes. The symbolizer creates them after its bulk load (inserting into indexed
+-- tables is slower than indexing once); running this whole file on an empty database creates
+-- them too. docs/schema.md names the viewer query each one serves.
+CREATE INDEX IF NOT EXISTS stacks_by_site ON stacks(site_id, run_id);
+CREATE INDEX IF NOT EXISTS stack_frames_by_addr ON stack_frames(addr_id);
+CREATE INDEX IF NOT EXISTS allocs_by_class ON allocs(run_id, class_id, seq);
+CREATE INDEX IF NOT EXISTS run_class_stack_by_stack ON run_class_stack(run_id, stack_id);

@@ -138,6 +138,9 @@ MT_API mt_status mt_frame_end(uint64_t frame_index);
 /* Names the calling thread in the file (copied; at most 63 bytes kept). */
 MT_API mt_status mt_set_thread_name(const char *name);
 
+/* Names another thread, given its pthread_t cast to uint64_t (as Unity's profiler passes it). */
+MT_API mt_status mt_name_thread(uint64_t native_thread_id, const char *name);
+
 /* The allocation hook: obj was just allocated for klass (an Il2CppClass*) with requested_size. */
 MT_API void mt_on_alloc(void *obj, void *klass, size_t requested_size);
 
@@ -162,6 +165,7 @@ static inline mt_status mt_pause(void) { return MT_ERR_NOOP_BUILD; }
 static inline mt_status mt_resume(void) { return MT_ERR_NOOP_BUILD; }
 static inline mt_status mt_frame_end(uint64_t f) { (void)f; return MT_ERR_NOOP_BUILD; }
 static inline mt_status mt_set_thread_name(const char *n) { (void)n; return MT_ERR_NOOP_BUILD; }
+static inline mt_status mt_name_thread(uint64_t t, const char *n) { (void)t; (void)n; return MT_ERR_NOOP_BUILD; }
 static inline void mt_on_alloc(void *o, void *k, size_t s) { (void)o; (void)k; (void)s; }
 static inline mt_status mt_get_counters(mt_counters *o) { (void)o; return MT_ERR_NOOP_BUILD; }
 static inline const char *mt_status_string(mt_status s) { (void)s; return "MT_ERR_NOOP_BUILD"; }

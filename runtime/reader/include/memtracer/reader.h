@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mt::reader {
@@ -39,12 +40,14 @@ struct Module {
     uint64_t load_address = 0, size = 0, bias = 0, text_vmaddr = 0;
     std::vector<uint8_t> build_id;
     bool contains(uint64_t addr) const { return addr >= load_address && addr - load_address < size; }
+    bool operator==(const Module &) const = default;
 };
 
 struct Thread {
     uint32_t id = 0;
     uint64_t os_tid = 0;
     std::string name;
+    bool operator==(const Thread &) const = default;
 };
 
 struct Class {
@@ -53,11 +56,13 @@ struct Class {
     std::string name, name_space;
     uint32_t flags = 0;  // mt_class_flags
     uint64_t element_size = 0;
+    bool operator==(const Class &) const = default;
 };
 
 struct Stack {
     uint32_t id = 0;
     std::vector<uint64_t> frames;  // innermost first, raw return addresses
+    bool operator==(const Stack &) const = default;
 };
 
 struct Event {
@@ -65,21 +70,25 @@ struct Event {
     uint64_t tick = 0;  // absolute tick
     uint32_t class_id = 0, stack_id = 0;
     uint64_t size = 0, gc_size = 0, address = 0;
+    bool operator==(const Event &) const = default;
 };
 
 struct Aggregate {
     uint32_t class_id = 0, stack_id = 0;
     uint64_t count = 0, requested_bytes = 0, gc_bytes = 0, samples = 0;
+    bool operator==(const Aggregate &) const = default;
 };
 
 struct GcEvent {
     uint64_t start_tick = 0, end_tick = 0, heap_size = 0, free_bytes = 0, reclaimed_bytes = 0, gc_no = 0;
+    bool operator==(const GcEvent &) const = default;
 };
 
 struct Death {
     uint64_t address = 0, alloc_frame_seq = 0;
     uint32_t class_id = 0, stack_id = 0;
     uint64_t gc_size = 0;
+    bool operator==(const Death &) const = default;
 };
 
 struct Frame {
@@ -90,6 +99,7 @@ struct Frame {
     std::vector<Aggregate> aggregates;   // aggregate mode
     std::vector<GcEvent> gcs;
     std::vector<Death> deaths;
+    bool operator==(const Frame &) const = default;
 };
 
 struct Counters {  // mirrors mt_counters, in the same order
@@ -97,6 +107,7 @@ struct Counters {  // mirrors mt_counters, in the same order
              events_written = 0, bytes_written = 0, frames_written = 0, stacks_known = 0,
              classes_known = 0, threads_known = 0, last_flush_unix_ns = 0, last_flush_duration_ns = 0,
              reentrant_skipped = 0, running = 0, paused = 0, disabled = 0, reserved = 0;
+    bool operator==(const Counters &) const = default;
 };
 
 enum class Stop {
@@ -111,7 +122,8 @@ struct ReadResult {
     uint64_t stop_offset = 0;       // file offset of the first byte not used
     std::string stop_reason;        // human sentence: what was found there
     uint64_t frames = 0;            // frames committed and delivered
-    uint64_t uncommitted_events = 0;  // events read for frames whose FRAME chunk never came
+    uint64_t uncommitted_events = 0;  // events (aggregate records in aggregate mode) read for
+                                      // frames whose FRAME chunk never came
     uint32_t end_reason = 0;        // mt_end_reason, when stop == End
     std::string end_message;
     bool has_counters = false;

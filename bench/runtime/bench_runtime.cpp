@@ -1,0 +1,280 @@
+// bench_runtime — what tracing costs a game's allocations, against a baseline measured in the
+// same run. Real Boehm GC (GC_MALLOC, GC_INIT), allocations at the end of a ~20-frame noinline
+// call chain, as in the sample game. Prints medians and ratios; asserts nothing.
+//
+//   bench_runtime [--reps N] [--allocs N]
+//
+// Variants (ns per allocation, median over reps):
+//   bare       GC_MALLOC only
+//   walk       GC_MALLOC + a bare frame-pointer walk of the same stack (the floor of tracing)
+//   traced-fp  GC_MALLOC + mt_on_alloc, frame-pointer unwinder, capture running
+//   traced-lu  GC_MALLOC + mt_on_alloc, libunwind unwinder
+//   paused     GC_MALLOC + mt_on_alloc with the capture paused
+#define GC_THREADS
+#include <gc/gc.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "memtracer/memtracer.h"
+#include "unwind.h"
+
+namespace {
+
+constexpr int kChainDepth = 18;  // + bench frames above it: ~20 frames to the allocation
+constexpr size_t kSizes[] = {16, 24, 32, 48, 64, 128, 256, 40};
+
+enum Variant { BARE, WALK, TRACED, PAUSED_CALL };
+
+struct Ctx {
+    Variant v;
+    uintptr_t lo, hi;
+    size_t i;
+    void *sink;
+    uint64_t frames_sink;
+};
+
+int g_klass;  // stands in for an Il2CppClass*
+
+uint64_t now_ns(clockid_t clk = CLOCK_MONOTONIC) {
+    timespec ts;
+    clock_gettime(clk, &ts);
+    return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+__attribute__((noinline)) void leaf(Ctx &c) {
+    size_t size = kSizes[c.i & 7];
+    void *obj = GC_MALLOC(size);
+    if (c.v == WALK) {
+        uint64_t frames[64];
+        uint32_t n = mt::rt::fp_walk(reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
+                                     *static_cast<uintptr_t *>(__builtin_frame_address(0)), c.lo, c.hi, frames, 64);
+        c.frames_sink += frames[n - 1];
+    } else if (c.v != BARE) {
+        mt_on_alloc(obj, &g_klass, size);
+    }
+    c.sink = obj;
+    asm volatile("" ::: "memory");
+}
+
+// Two leaf call sites alternate, so the traced stacks are not all one.
+__attribute__((noinline)) void chain(int depth, Ctx &c) {
+    if (depth == 0) {
+        if (c.i & 1) leaf(c); else leaf(c);
+    } else {
+        chain(depth - 1, c);
+    }
+    asm volatile("" ::: "memory");
+}
+
+void stack_bounds(uintptr_t *lo, uintptr_t *hi) {
+    pthread_attr_t a;
+    void *addr;
+    size_t size;
+    pthread_getattr_np(pthread_self(), &a);
+    pthread_attr_getstack(&a, &addr, &size);
+    pthread_attr_destroy(&a);
+    *lo = reinterpret_cast<uintptr_t>(addr);
+    *hi = *lo + size;
+}
+
+// ns per allocation for one thread running n allocations of variant v. Collections are kept out
+// of the timed region (GC_disable; the caller collects between cells): they would add the same
+// cost to every variant, with far more noise than the differences measured here.
+double run_one(Variant v, size_t n) {
+    Ctx c{v, 0, 0, 0, nullptr, 0};
+    stack_bounds(&c.lo, &c.hi);
+    uint64_t t0 = now_ns();
+    for (c.i = 0; c.i < n; ++c.i) chain(kChainDepth, c);
+    return static_cast<double>(now_ns() - t0) / static_cast<double>(n);
+}
+
+// Mean per-thread ns per allocation with `threads` threads running at once.
+double run_threads(Variant v, size_t n, int threads) {
+    GC_gcollect();
+    GC_disable();
+    double result;
+    if (threads == 1) {
+        result = run_one(v, n);
+    } else {
+        std::vector<double> per(threads);
+        std::vector<pthread_t> ts(threads);
+        struct Arg {
+            Variant v;
+            size_t n;
+            double *out;
+        };
+        std::vector<Arg> args(threads);
+        for (int t = 0; t < threads; ++t) {
+            args[t] = {v, n, &per[t]};
+            // GC_THREADS redirects pthread_create so the thread is registered with the collector.
+            pthread_create(&ts[t], nullptr, [](void *p) -> void * {
+                Arg *a = static_cast<Arg *>(p);
+                *a->out = run_one(a->v, a->n);
+                return nullptr;
+            }, &args[t]);
+        }
+        double sum = 0;
+        for (int t = 0; t < threads; ++t) {
+            pthread_join(ts[t], nullptr);
+            sum += per[t];
+        }
+        result = sum / threads;
+    }
+    GC_enable();
+    return result;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+struct Opts {
+    int reps = 21;
+    size_t allocs = 200000;
+};
+
+mt_status start_capture(const char *path, mt_unwinder u, mt_mode mode) {
+    mt_config c;
+    mt_config_init(&c);
+    c.output_path = path;
+    c.unwinder = u;
+    c.mode = mode;
+    c.ring_capacity = 16u << 20;
+    c.session_label = "bench_runtime";
+    mt_status st = mt_start(&c);
+    if (st != MT_OK) fprintf(stderr, "mt_start: %s\n", mt_last_error());
+    return st;
+}
+
+uint64_t g_frame = 0;
+
+struct Cells {
+    double bare, walk, paused, traced;
+};
+
+// One capture, variants interleaved rep by rep so drift hits all of them alike.
+Cells measure_all(const char *path, mt_unwinder u, size_t n, int threads, int reps) {
+    Cells out{0, 0, 0, 0};
+    if (start_capture(path, u, MT_MODE_EVENTS) != MT_OK) return out;
+    std::vector<double> res[4];
+    for (int r = -1; r < reps; ++r) {  // r = -1: warm-up, not counted
+        for (int k = 0; k < 4; ++k) {
+            int v = (k + r + 4) % 4;  // rotate the order so no variant always runs first
+            if (v == TRACED) mt_resume(); else mt_pause();
+            double ns = run_threads(static_cast<Variant>(v), n, threads);
+            if (r >= 0) res[v].push_back(ns);
+        }
+        mt_frame_end(g_frame++);
+    }
+    mt_resume();
+    mt_stop();
+    unlink(path);
+    return Cells{median(res[BARE]), median(res[WALK]), median(res[PAUSED_CALL]), median(res[TRACED])};
+}
+
+struct WriterCost {
+    double writer_cpu_ns_per_frame, commit_ns_median, bytes_per_alloc;
+};
+
+// 200 frames of 5000 allocations each; the writer's CPU is the process's minus this thread's
+// (GC_MARKERS=1, so the collector runs no threads of its own).
+WriterCost writer_cost(mt_mode mode, const char *path) {
+    WriterCost w{0, 0, 0};
+    if (start_capture(path, MT_UNWIND_FRAME_POINTER, mode) != MT_OK) return w;
+    constexpr int kFrames = 200, kPer = 5000;
+    std::vector<double> commits;
+    uint64_t p0 = now_ns(CLOCK_PROCESS_CPUTIME_ID), t0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+    Ctx c{TRACED, 0, 0, 0, nullptr, 0};
+    stack_bounds(&c.lo, &c.hi);
+    for (int f = 0; f < kFrames; ++f) {
+        for (int i = 0; i < kPer; ++i, ++c.i) chain(kChainDepth, c);
+        mt_frame_end(static_cast<uint64_t>(f));
+        mt_counters k;
+        for (int spin = 0; spin < 100000; ++spin) {  // wait for the commit to read its duration
+            mt_get_counters(&k);
+            if (k.frames_written > static_cast<uint64_t>(f)) break;
+            usleep(50);
+        }
+        commits.push_back(static_cast<double>(k.last_flush_duration_ns));
+    }
+    mt_stop();
+    uint64_t p1 = now_ns(CLOCK_PROCESS_CPUTIME_ID), t1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+    mt_counters k;
+    mt_get_counters(&k);
+    w.writer_cpu_ns_per_frame = static_cast<double>((p1 - p0) - (t1 - t0)) / kFrames;
+    w.commit_ns_median = median(commits);
+    w.bytes_per_alloc = k.events_written ? static_cast<double>(k.bytes_written) / static_cast<double>(k.events_written) : 0;
+    unlink(path);
+    return w;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Opts o;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--reps")) o.reps = atoi(argv[i + 1]);
+        if (!strcmp(argv[i], "--allocs")) o.allocs = static_cast<size_t>(atoll(argv[i + 1]));
+    }
+    setenv("GC_MARKERS", "1", 0);  // no parallel markers: their CPU would blur the writer's
+    GC_INIT();
+    GC_allow_register_threads();
+    GC_expand_hp(256u << 20);  // heap grown up front: no expansion inside timed regions
+    {  // touch the heap once so page faults stay out of the timed regions
+        GC_disable();
+        for (int i = 0; i < 2000000; ++i) GC_MALLOC(kSizes[i & 7]);
+        GC_enable();
+        GC_gcollect();
+    }
+    std::string path = "/tmp/bench_runtime_" + std::to_string(getpid()) + ".mt";
+    const size_t n = o.allocs;
+
+    printf("bench_runtime: %zu allocations x %d reps per cell, chain depth %d, GC_MALLOC of 16-256 B\n", n, o.reps,
+           kChainDepth);
+    Cells fp[2], lu[2];
+    for (int t = 0; t < 2; ++t) {
+        fp[t] = measure_all(path.c_str(), MT_UNWIND_FRAME_POINTER, n, t + 1, o.reps);
+        lu[t] = measure_all(path.c_str(), MT_UNWIND_LIBUNWIND, n / 4, t + 1, o.reps);
+    }
+    printf("%-34s %10s %10s\n", "ns per allocation (median)", "1 thread", "2 threads");
+    auto row = [](const char *name, double a, double b) { printf("%-34s %10.1f %10.1f\n", name, a, b); };
+    row("bare GC_MALLOC", fp[0].bare, fp[1].bare);
+    row("GC_MALLOC + fp walk (floor)", fp[0].walk, fp[1].walk);
+    row("traced, frame pointers", fp[0].traced, fp[1].traced);
+    row("paused", fp[0].paused, fp[1].paused);
+    row("bare GC_MALLOC (libunwind phase)", lu[0].bare, lu[1].bare);
+    row("traced, libunwind", lu[0].traced, lu[1].traced);
+
+    printf("\nratios (each against the bare GC_MALLOC measured in the same phase)\n");
+    for (int t = 0; t < 2; ++t) {
+        double walk_cost = fp[t].walk - fp[t].bare, over = fp[t].traced - fp[t].bare;
+        printf("%d thread%s: fp walk %.1f ns, traced-fp overhead %.1f ns -> %.2fx the walk (target <= 1.5)\n", t + 1,
+               t ? "s" : " ", walk_cost, over, walk_cost > 0 ? over / walk_cost : 0.0);
+        printf("           paused overhead %.1f ns (target < 2); libunwind overhead %.1f ns\n",
+               fp[t].paused - fp[t].bare, lu[t].traced - lu[t].bare);
+    }
+    printf("per-thread time, 2 threads / 1 thread: traced-fp %.2fx (target <= 1.20), bare GC_MALLOC %.2fx, "
+           "tracing overhead alone %.2fx\n",
+           fp[1].traced / fp[0].traced, fp[1].bare / fp[0].bare,
+           (fp[1].traced - fp[1].bare) / (fp[0].traced - fp[0].bare));
+
+    printf("\nwriter, 200 frames x 5000 allocations, frame-pointer stacks\n");
+    for (mt_mode m : {MT_MODE_EVENTS, MT_MODE_AGGREGATE}) {
+        WriterCost w = writer_cost(m, path.c_str());
+        printf("%-10s writer CPU %.0f us/frame, commit %.0f us/frame (median), %.2f bytes/allocation\n",
+               m == MT_MODE_EVENTS ? "events" : "aggregate", w.writer_cpu_ns_per_frame / 1000, w.commit_ns_median / 1000,
+               w.bytes_per_alloc);
+    }
+    return 0;
+}

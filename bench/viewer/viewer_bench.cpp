@@ -1,0 +1,98 @@
+// viewer_bench: latency of each endpoint through the query layer (no sockets), p50 and p95 over
+// repeated requests on one warm connection, with /api/runs as the baseline measured in the same
+// run. wrk measures the same endpoints over HTTP (run_bench.sh).
+//   viewer_bench DB [--reps N]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "memtracer/viewer/query.h"
+
+using namespace mt::viewer;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+struct Row {
+    std::string name, target_ms;
+    std::vector<std::string> targets;  // cycled through
+};
+
+double pct(std::vector<double> v, double p) {
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5))];
+}
+
+int64_t json_int(const std::string &body, const std::string &key) {
+    auto at = body.find("\"" + key + "\":");
+    return at == std::string::npos ? -1 : std::stoll(body.substr(at + key.size() + 3));
+}
+}  // namespace
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: viewer_bench DB [--reps N]\n");
+        return 2;
+    }
+    int reps = 40;
+    for (int i = 2; i + 1 < argc; ++i)
+        if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
+    Database db(argv[1]);
+    auto runs = handle_target(db, "/api/runs");
+    // The two longest runs: the first is "a", the second "b".
+    int64_t a = json_int(runs.body, "run_id");
+    auto second = runs.body.find("\"run_id\":", runs.body.find("\"run_id\":") + 1);
+    int64_t b = second == std::string::npos ? a : std::stoll(runs.body.substr(second + 9));
+    int64_t frames = json_int(handle_target(db, "/api/runs/" + std::to_string(a)).body, "frames");
+    auto A = "/api/runs/" + std::to_string(a);
+    std::mt19937 rng(1);
+    std::vector<std::string> one_frame;
+    for (int i = 0; i < 64; ++i) one_frame.push_back(A + "/frames/" + std::to_string(rng() % frames));
+    auto mid = std::to_string(frames / 2), mid1k = std::to_string(frames / 2 + 999);
+    std::vector<Row> rows = {
+        {"runs list (baseline)", "", {"/api/runs"}},
+        {"run summary", "", {A}},
+        {"frame series, whole run", "100", {A + "/frames"}},
+        {"one frame", "20", one_frame},
+        {"TopN whole run, by class", "100", {A + "/top"}},
+        {"TopN whole run, by site", "100", {A + "/top?group=site"}},
+        {"TopN whole run, by stack", "100", {A + "/top?group=stack&by=count"}},
+        {"TopN 1000-frame range", "", {A + "/top?from=" + mid + "&to=" + mid1k}},
+        {"compare runs, by class", "250", {"/api/compare?a=" + std::to_string(a) + "&b=" + std::to_string(b)}},
+        {"compare runs, by site", "250", {"/api/compare?a=" + std::to_string(a) + "&b=" + std::to_string(b) + "&group=site"}},
+        {"compare two 1000-frame ranges", "", {"/api/compare?a=" + std::to_string(a) + "&b=" + std::to_string(a) +
+                                                "&a_from=0&a_to=999&b_from=" + mid + "&b_to=" + mid1k}},
+        {"flame graph, whole run", "", {A + "/flame"}},
+    };
+    std::printf("database: %s (run %lld: %lld frames; compare with run %lld), %d requests per endpoint\n\n", argv[1],
+                static_cast<long long>(a), static_cast<long long>(frames), static_cast<long long>(b), reps);
+    std::printf("| endpoint | p50 ms | p95 ms | p50 / baseline | target p95 | bytes |\n|---|---:|---:|---:|---:|---:|\n");
+    double base = 0;
+    bool all_ok = true;
+    for (auto &r : rows) {
+        std::vector<double> t;
+        size_t bytes = 0;
+        handle_target(db, r.targets[0]);  // warm the page cache and prepared statements
+        for (int i = 0; i < reps; ++i) {
+            auto t0 = Clock::now();
+            auto res = handle_target(db, r.targets[static_cast<size_t>(i) % r.targets.size()]);
+            t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+            if (res.status != 200) {
+                std::fprintf(stderr, "%s -> %d %s\n", r.targets[0].c_str(), res.status, res.body.c_str());
+                return 1;
+            }
+            bytes = res.body.size();
+        }
+        double p50 = pct(t, 0.5), p95 = pct(t, 0.95);
+        if (base == 0) base = p50;
+        bool ok = r.target_ms.empty() || p95 <= std::stod(r.target_ms);
+        all_ok = all_ok && ok;
+        std::printf("| %s | %.2f | %.2f | %.1fx | %s | %zu |\n", r.name.c_str(), p50, p95, p50 / base,
+                    r.target_ms.empty() ? "–" : ((ok ? "<= " : "MISSED ") + r.target_ms + " ms").c_str(), bytes);
+    }
+    std::printf("\n%s\n", all_ok ? "all targets met" : "some targets missed");
+    return 0;
+}

@@ -1,0 +1,111 @@
+// memtracer-dump: prints what a run.mt holds and how it ended. See usage() for the exit codes.
+#include "printers.h"
+#include "summary.h"
+
+#include <cstdint>
+#include <cstring>
+#include <iostream>
+#include <optional>
+#include <string>
+
+namespace {
+
+constexpr int kExitOk = 0, kExitUsage = 1, kExitUnreadable = 2, kExitCorrupt = 3;
+
+const char kUsage[] =
+    "usage: memtracer-dump run.mt [--json] [--frames N | --all-frames] [--events]\n"
+    "\n"
+    "Prints a MemTracer capture: the file header (format version, start time, pid, arch, mode,\n"
+    "sampling, flags), the INFO entries, modules (path, load address, size, bias, build id),\n"
+    "threads, classes, one row per committed frame (seq, index, duration, events, requested\n"
+    "bytes, GC bytes, dropped, heap, GCs, deaths) with totals, the runtime's counters, and how\n"
+    "the file ended: end (stopped cleanly), eof (no END chunk: killed between writes or still\n"
+    "running), truncated (killed mid-write) or corrupt, with the offset and the reason.\n"
+    "\n"
+    "  --json         one JSON document with the same content, on stdout\n"
+    "  --frames N     show the first N committed frames (default 20); totals cover all frames\n"
+    "  --all-frames   show every committed frame\n"
+    "  --events       also list each shown frame's events, aggregates, GCs and deaths\n"
+    "  -h, --help     this text\n"
+    "\n"
+    "Exit status:\n"
+    "  0  the file was read to its end: end, eof, or truncated (truncated and eof also print a\n"
+    "     warning on stderr; every committed frame is shown)\n"
+    "  1  usage error\n"
+    "  2  the file cannot be read at all: missing, not a run.mt, unknown format version, or a\n"
+    "     damaged file header (message on stderr, nothing on stdout)\n"
+    "  3  the file is corrupt after its header: everything before the damage is printed first,\n"
+    "     then the damage is reported on stderr\n";
+
+int usage_error(const std::string &why) {
+    std::cerr << "memtracer-dump: " << why << "\n\n" << kUsage;
+    return kExitUsage;
+}
+
+std::optional<uint64_t> parse_count(const char *s) {
+    if (!*s || std::strspn(s, "0123456789") != std::strlen(s) || std::strlen(s) > 18) return std::nullopt;
+    return std::stoull(s);
+}
+
+// Returns the exit code when parsing ends the program (help or a usage error).
+std::optional<int> parse_args(int argc, char **argv, mt::dump::Options &o) {
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "-h" || a == "--help") {
+            std::cout << kUsage;
+            return kExitOk;
+        } else if (a == "--json") {
+            o.json = true;
+        } else if (a == "--events") {
+            o.events = true;
+        } else if (a == "--all-frames") {
+            o.frames = UINT64_MAX;
+        } else if (a == "--frames") {
+            if (i + 1 >= argc) return usage_error("--frames needs a number");
+            auto n = parse_count(argv[++i]);
+            if (!n) return usage_error(std::string("--frames: '") + argv[i] + "' is not a number of frames");
+            o.frames = *n;
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usage_error("unknown option '" + a + "'");
+        } else if (!o.path.empty()) {
+            return usage_error("one file at a time ('" + o.path + "' and '" + a + "' given)");
+        } else {
+            o.path = a;
+        }
+    }
+    if (o.path.empty()) return usage_error("no run.mt given");
+    return std::nullopt;
+}
+
+int report_end(const mt::reader::ReadResult &r) {
+    using mt::reader::Stop;
+    std::string kept = " (the " + std::to_string(r.frames) + " frames committed before it are shown)\n";
+    if (r.stop == Stop::Corrupt) {
+        std::cerr << "memtracer-dump: error: corrupt file: " << r.stop_reason << kept;
+        return kExitCorrupt;
+    }
+    if (r.stop == Stop::Truncated) std::cerr << "memtracer-dump: warning: truncated file: " << r.stop_reason << kept;
+    if (r.stop == Stop::Eof) std::cerr << "memtracer-dump: warning: " << r.stop_reason << "\n";
+    return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    mt::dump::Options opts;
+    if (auto code = parse_args(argc, argv, opts)) return *code;
+    mt::dump::Summary summary;
+    try {
+        mt::dump::SummaryCollector collector(summary, opts);
+        summary.result = mt::reader::read_file(opts.path, collector);
+    } catch (const mt::reader::FormatError &e) {
+        std::cerr << "memtracer-dump: " << e.what() << "\n";
+        return kExitUnreadable;
+    }
+    if (opts.json)
+        mt::dump::print_json(summary, opts, std::cout);
+    else
+        mt::dump::print_text(summary, opts, std::cout);
+    std::cout.flush();
+    return report_end(summary.result);
+}

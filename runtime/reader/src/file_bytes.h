@@ -1,0 +1,35 @@
+// file_bytes.h — the whole of a run.mt as one read-only byte range, mapped rather than copied so
+// a multi-GB capture costs page cache, not heap.
+#ifndef MEMTRACER_READER_FILE_BYTES_H
+#define MEMTRACER_READER_FILE_BYTES_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mt::reader::detail {
+
+class FileBytes {
+public:
+    // Throws FormatError naming the path and errno when the file cannot be opened or read.
+    explicit FileBytes(const std::string &path);
+    ~FileBytes();
+    FileBytes(const FileBytes &) = delete;
+    FileBytes &operator=(const FileBytes &) = delete;
+
+    const uint8_t *data() const { return data_; }
+    size_t size() const { return size_; }
+
+private:
+    void read_stream(int fd, const std::string &path);  // pipes and other unmappable files
+
+    const uint8_t *data_ = nullptr;
+    size_t size_ = 0;
+    void *map_ = nullptr;
+    std::vector<uint8_t> copy_;
+};
+
+}  // namespace mt::reader::detail
+
+#endif

@@ -1,0 +1,42 @@
+// session.h — one pass over a run.mt whose header is good: walks chunks, decodes each one whole
+// (a chunk is used entirely or not at all), keeps the dictionaries' sizes for reference checks,
+// commits frames, and says where and why it stopped. Never throws for anything in the file.
+#ifndef MEMTRACER_READER_SESSION_H
+#define MEMTRACER_READER_SESSION_H
+
+#include "chunk_walker.h"
+#include "decode.h"
+#include "frame_assembler.h"
+
+#include <memtracer/reader.h>
+
+namespace mt::reader::detail {
+
+class Session {
+public:
+    Session(const uint8_t *data, size_t size, Header header, Visitor &visitor);
+    ReadResult run();
+
+private:
+    void dispatch(const Chunk &chunk, Cursor &c);
+    void on_info(Cursor &c);
+    void on_dictionary(uint16_t type, Cursor &c);
+    void on_frame_data(uint16_t type, Cursor &c);
+    void on_frame(Cursor &c);
+    void on_end(const Chunk &chunk, Cursor &c);
+    void send_header();
+
+    size_t size_;
+    Header header_;
+    Visitor &visitor_;
+    ChunkWalker walker_;
+    FrameAssembler frames_;
+    DictSizes dicts_;
+    ReadResult result_;
+    bool header_sent_ = false;
+    bool ended_ = false;
+};
+
+}  // namespace mt::reader::detail
+
+#endif

@@ -1,0 +1,78 @@
+// classes.cpp — class names through il2cpp_class_get_name & co. (see classes.h).
+#include "classes.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+namespace mt::rt {
+
+namespace {
+
+using NameFn = const char *(*)(void *);
+using BoolFn = bool (*)(void *);
+using IntFn = int (*)(void *);
+using PtrFn = void *(*)(void *);
+
+struct Api {
+    NameFn get_name = nullptr;
+    NameFn get_namespace = nullptr;
+    BoolFn is_valuetype = nullptr;
+    IntFn get_rank = nullptr;
+    IntFn element_size = nullptr;
+} g_api;
+
+template <class F>
+F sym(const char *name) {
+    return reinterpret_cast<F>(dlsym(RTLD_DEFAULT, name));
+}
+
+void copy(char *dst, size_t cap, const char *src) {
+    snprintf(dst, cap, "%s", src ? src : "");
+}
+
+}  // namespace
+
+void classes_lookup_api() {
+    g_api.get_name = sym<NameFn>("il2cpp_class_get_name");
+    g_api.get_namespace = sym<NameFn>("il2cpp_class_get_namespace");
+    g_api.is_valuetype = sym<BoolFn>("il2cpp_class_is_valuetype");
+    g_api.get_rank = sym<IntFn>("il2cpp_class_get_rank");
+    g_api.element_size = sym<IntFn>("il2cpp_class_array_element_size");
+    if (!g_api.element_size) g_api.element_size = sym<IntFn>("il2cpp_array_element_size");
+}
+
+bool classes_api_available() { return g_api.get_name != nullptr; }
+
+void class_describe(uint64_t klass, ClassRecord *rec, char *buf, size_t buf_size) {
+    size_t half = buf_size / 2;
+    char *name = buf, *ns = buf + half;
+    void *k = reinterpret_cast<void *>(klass);
+    rec->klass = klass;
+    rec->flags = 0;
+    rec->element_size = 0;
+    if (!g_api.get_name || !klass) {
+        snprintf(name, half, "0x%llx", static_cast<unsigned long long>(klass));
+        ns[0] = 0;
+        rec->flags = MT_CLASS_UNRESOLVED;
+    } else {
+        copy(name, half, g_api.get_name(k));
+        copy(ns, half, g_api.get_namespace ? g_api.get_namespace(k) : "");
+        size_t n = strlen(name);
+        // IL2CPP names array classes "Int32[]" / "Int32[,]"; rank, where exported, is exact.
+        bool array = g_api.get_rank ? g_api.get_rank(k) > 0 : (n > 2 && name[n - 1] == ']');
+        if (array) {
+            rec->flags |= MT_CLASS_ARRAY;
+            if (g_api.element_size) {
+                int es = g_api.element_size(k);
+                rec->element_size = es > 0 ? static_cast<uint64_t>(es) : 0;
+            }
+        }
+        if (strcmp(name, "String") == 0 && strcmp(ns, "System") == 0) rec->flags |= MT_CLASS_STRING;
+        if (!array && g_api.is_valuetype && g_api.is_valuetype(k)) rec->flags |= MT_CLASS_VALUE_TYPE;
+    }
+    rec->name = name;
+    rec->name_space = ns;
+}
+
+}  // namespace mt::rt

@@ -1,0 +1,106 @@
+// frames.cpp — mt_frame_end, the frame-end queue and the writer's wake-up.
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+
+#include "clock.h"
+#include "frames.h"
+#include "lifecycle.h"
+
+namespace mt::rt {
+
+namespace {
+
+void fq_lock() {
+    while (g.fq_lock.exchange(1, std::memory_order_acquire)) {
+        while (g.fq_lock.load(std::memory_order_relaxed)) sched_yield();
+    }
+}
+void fq_unlock() { g.fq_lock.store(0, std::memory_order_release); }
+
+}  // namespace
+
+void frames_reset(uint64_t start_tick) {
+    fq_lock();
+    g.fq_head = g.fq_count = g.fq_merge = 0;
+    g.start_tick = start_tick;
+    g.epoch.store(0, std::memory_order_release);
+    fq_unlock();
+}
+
+uint32_t frames_pop(FrameEnd *out, uint32_t max) {
+    fq_lock();
+    uint32_t n = 0;
+    while (n < max && g.fq_count > 0) {
+        out[n++] = g.fq[g.fq_head];
+        g.fq_head = (g.fq_head + 1) % kFrameQueue;
+        --g.fq_count;
+    }
+    fq_unlock();
+    return n;
+}
+
+uint32_t frames_pending_merge(uint64_t *last_index) {
+    fq_lock();
+    uint32_t n = g.fq_merge;
+    *last_index = g.fq_merge_index;
+    fq_unlock();
+    return n;
+}
+
+void wake_writer() {
+    pthread_mutex_lock(&g.wake_mu);
+    g.wake_flag = 1;
+    pthread_cond_signal(&g.wake_cv);
+    pthread_mutex_unlock(&g.wake_mu);
+}
+
+void writer_wait(uint64_t timeout_us) {
+    pthread_mutex_lock(&g.wake_mu);
+    if (!g.wake_flag) {
+#if defined(__APPLE__)
+        timespec rel{static_cast<time_t>(timeout_us / 1000000), static_cast<long>(timeout_us % 1000000) * 1000};
+        pthread_cond_timedwait_relative_np(&g.wake_cv, &g.wake_mu, &rel);
+#else
+        uint64_t at = mono_ns() + timeout_us * 1000;
+        timespec ts{static_cast<time_t>(at / 1000000000ull), static_cast<long>(at % 1000000000ull)};
+#if defined(__GLIBC__)
+        pthread_cond_clockwait(&g.wake_cv, &g.wake_mu, CLOCK_MONOTONIC, &ts);
+#else
+        uint64_t wall = wall_ns() + timeout_us * 1000;
+        timespec wts{static_cast<time_t>(wall / 1000000000ull), static_cast<long>(wall % 1000000000ull)};
+        pthread_cond_timedwait(&g.wake_cv, &g.wake_mu, &wts);
+        (void)ts;
+#endif
+#endif
+    }
+    g.wake_flag = 0;
+    pthread_mutex_unlock(&g.wake_mu);
+}
+
+}  // namespace mt::rt
+
+using namespace mt::rt;
+
+extern "C" MT_API mt_status mt_frame_end(uint64_t frame_index) {
+    if (!g.live.load(std::memory_order_acquire)) return MT_ERR_NOT_STARTED;
+    if (g.disabled.load(std::memory_order_relaxed)) return MT_ERR_DISABLED;
+    uint64_t tick = now_ticks();
+    uint64_t heap = 0, free_bytes = 0;
+    if (g.gc_frame_stats) gc_heap_sample(&heap, &free_bytes);
+    fq_lock();
+    if (g.fq_count < kFrameQueue) {
+        uint64_t e = g.epoch.load(std::memory_order_relaxed);
+        g.fq[(g.fq_head + g.fq_count) % kFrameQueue] = FrameEnd{e, frame_index, tick, heap, free_bytes, g.fq_merge};
+        ++g.fq_count;
+        g.fq_merge = 0;
+        g.epoch.store(e + 1, std::memory_order_release);
+    } else {
+        ++g.fq_merge;  // the writer is behind: this frame continues into the next
+        g.fq_merge_index = frame_index;
+    }
+    fq_unlock();
+    wake_writer();
+    return MT_OK;
+}

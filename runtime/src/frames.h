@@ -1,0 +1,39 @@
+// frames.h — frame boundaries and the writer's wake-up, plus the Boehm GC hooks that feed GC
+// chunks and heap sizes. Internal to the runtime.
+//
+// Frame attribution: g.epoch is the seq of the open frame. Each record carries the epoch its
+// producer read (acquire, so the frame-end entry published before the epoch advanced is visible
+// to the writer by the time it sees the record). mt_frame_end queues (epoch, index, tick) and
+// advances the epoch; when the queue is full the frame end is folded into the next one
+// (MT_FRAME_MERGED) rather than blocking the game.
+#ifndef MEMTRACER_RT_FRAMES_H
+#define MEMTRACER_RT_FRAMES_H
+
+#include <stdint.h>
+
+#include "state.h"
+#include "trace_writer.h"
+
+namespace mt::rt {
+
+void frames_reset(uint64_t start_tick);            // mt_start, before any producer runs
+uint32_t frames_pop(FrameEnd *out, uint32_t max);  // writer
+// Frame ends folded because the queue was full and not yet carried by a later entry (mt_stop).
+uint32_t frames_pending_merge(uint64_t *last_index);
+void writer_wait(uint64_t timeout_us);             // writer: sleeps until woken or timeout
+
+// GC (gc_hooks.cpp). All symbols are weak: without libgc these report nothing.
+struct GcPending {
+    GcRecord rec;
+    uint64_t epoch;
+};
+bool gc_hooks_install();   // registers the collection-event callback; false if libgc absent
+void gc_hooks_remove();
+uint32_t gc_events_pop(GcPending *out, uint32_t max);
+uint64_t gc_events_dropped();
+bool gc_heap_sample(uint64_t *heap_size, uint64_t *free_bytes);  // takes the GC lock
+bool gc_present();
+
+}  // namespace mt::rt
+
+#endif  // MEMTRACER_RT_FRAMES_H

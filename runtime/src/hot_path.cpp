@@ -1,0 +1,206 @@
+// hot_path.cpp — mt_on_alloc: what every managed allocation of a traced game pays for.
+//
+// Order of work: one relaxed load of `enabled` (all a paused or stopped capture costs), the
+// thread's slot from TLS (slow path binds it), reentrancy guard, sampling, stack capture into a
+// fixed array, stack hash, GC_size, tick, one record into the thread's SPSC ring. No lock, no
+// allocation, no syscall after the thread's first traced allocation in a capture.
+#include <string.h>
+#include <sys/mman.h>
+
+#include "clock.h"
+#include "rt_math.h"
+#include "state.h"
+#include "unwind.h"
+
+// Weak so the runtime links without libgc: null when the game's GC is not Boehm's.
+extern "C" size_t GC_size(const void *) __attribute__((weak));
+
+namespace mt::rt {
+
+namespace {
+
+enum Setup { SETUP_OK, SETUP_SKIP, SETUP_REBIND };
+
+// Per-capture set-up of the caller's own slot; runs with in_hook held.
+__attribute__((noinline, cold)) Setup slot_setup(ThreadSlot *s) {
+    if (!g.enabled.load(std::memory_order_relaxed)) return SETUP_SKIP;
+    uint64_t gen = g.gen.load(std::memory_order_acquire);
+    if (s->gen.load(std::memory_order_relaxed) == gen) return SETUP_OK;
+    if (s->index >= g.max_threads) return SETUP_REBIND;  // bound under a larger max_threads
+    if (s->counters_gen != gen) {
+        s->counters.seen.store(0, std::memory_order_relaxed);
+        s->counters.recorded.store(0, std::memory_order_relaxed);
+        s->counters.dropped.store(0, std::memory_order_relaxed);
+        s->counters.sampled_out.store(0, std::memory_order_relaxed);
+        s->counters.reentrant.store(0, std::memory_order_relaxed);
+        s->counters_gen.store(gen, std::memory_order_release);
+    }
+    if (!s->ring.mem || s->ring.cap != g.ring_cap) {
+        // The previous capture unmapped its rings; a slot reused within a capture keeps its own.
+        void *m = mmap(nullptr, g.ring_cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) {
+            bump(s->counters.seen);
+            bump(s->counters.dropped);
+            return SETUP_SKIP;
+        }
+        s->ring.mem = static_cast<uint8_t *>(m);
+        s->ring.cap = g.ring_cap;
+    }
+    s->ring.reset(s->ring.mem, g.ring_cap);
+    memset(s->dedup, 0, sizeof s->dedup);
+    s->thread_id = g.next_thread_id.fetch_add(1, std::memory_order_relaxed);
+    s->os_tid = current_os_tid();
+    s->written_name_seq = 0;
+    s->thread_written = 0;
+    if (t_tls.name_len == 0) {
+        char nm[kNameMax] = {0};
+        pthread_getname_np(pthread_self(), nm, sizeof nm);
+        slot_publish_name(*s, nm, static_cast<uint32_t>(strnlen(nm, kNameMax - 1)));
+    } else {
+        slot_publish_name(*s, t_tls.name, t_tls.name_len);
+    }
+    s->rng = splitmix64(g.seed ^ splitmix64(s->thread_id + 1)) | 1;
+    s->until_sample = g.sample_interval ? exp_draw(&s->rng, static_cast<double>(g.sample_interval)) : 0;
+    s->gen.store(gen, std::memory_order_release);
+    return SETUP_OK;
+}
+
+__attribute__((noinline, cold)) ThreadSlot *bind_slow() {
+    ThreadSlot *s = slot_bind_current(0);
+    if (!s) {
+        g.noslot_seen.fetch_add(1, std::memory_order_relaxed);
+        g.noslot_dropped.fetch_add(1, std::memory_order_relaxed);
+    }
+    return s;
+}
+
+__attribute__((noinline, cold)) void rebind_slow(ThreadSlot *s) {
+    // Give the out-of-range slot back; the next allocation binds a slot in range.
+    t_tls.slot = nullptr;
+    s->gen.store(0, std::memory_order_relaxed);
+    s->state.store(SLOT_FREE, std::memory_order_release);
+    g.noslot_seen.fetch_add(1, std::memory_order_relaxed);
+    g.noslot_dropped.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Next sample point of the Poisson process over the thread's allocated bytes. The process is
+// memoryless, so however many points fell inside this allocation it is sampled once, with
+// probability 1 - exp(-size / interval).
+__attribute__((noinline)) void redraw_sample_point(ThreadSlot *s) {
+    do s->until_sample += exp_draw(&s->rng, static_cast<double>(g.sample_interval));
+    while (s->until_sample <= 0);
+}
+
+// Waits for room when the capture asked for MT_ON_FULL_BLOCK; gives up if the capture ends.
+__attribute__((noinline)) uint8_t *reserve_blocking(ThreadSlot *s, uint32_t len, uint64_t *next) {
+    for (uint32_t spins = 0;; ++spins) {
+        uint8_t *w = s->ring.reserve(len, next);
+        if (w || !g.enabled.load(std::memory_order_relaxed)) return w;
+        if (spins % 64 == 63) {
+            wake_writer();
+            sched_yield();
+        }
+    }
+}
+
+__attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void *klass, size_t size, uintptr_t ra,
+                                                  uintptr_t fp) {
+    bump(s->counters.seen);
+    if (g.sample_interval) {
+        s->until_sample -= static_cast<double>(size);
+        if (s->until_sample > 0) {
+            bump(s->counters.sampled_out);
+            return;
+        }
+        redraw_sample_point(s);
+    }
+    uint64_t epoch = g.epoch.load(std::memory_order_acquire);
+    uint64_t tick = now_ticks();  // early: its latency overlaps the walk
+    uint64_t frames[MT_MAX_STACK_DEPTH];
+    uint64_t h;
+    uint32_t depth;
+    if (g.unwinder == MT_UNWIND_FRAME_POINTER) {
+        depth = fp_walk(ra, fp, s->stack_lo, s->stack_hi, frames, g.max_depth, &h);
+    } else {
+        depth = libunwind_capture(ra, frames, g.max_depth);
+        h = hash_frames(frames, depth);
+    }
+    uint64_t &cached = s->dedup[(h >> 3) & (kDedupEntries - 1)];
+    bool known = cached == h;
+    uint32_t len = sizeof(AllocRec) + (known ? 0 : depth * 8u);
+    uint64_t next;
+    uint8_t *w = s->ring.reserve(len, &next);
+    if (__builtin_expect(!w, 0)) {
+        if (g.on_full == MT_ON_FULL_BLOCK) w = reserve_blocking(s, len, &next);
+        if (!w) {
+            bump(s->counters.dropped);
+            return;
+        }
+        // The wait may have crossed frame ends: the event lands in the frame it is pushed in.
+        epoch = g.epoch.load(std::memory_order_acquire);
+        tick = now_ticks();
+    }
+    AllocRec *r = reinterpret_cast<AllocRec *>(w);
+    r->len = len;
+    r->kind = known ? REC_ALLOC_SHORT : REC_ALLOC_FULL;
+    r->depth = static_cast<uint16_t>(depth);
+    r->epoch = epoch;
+    r->obj = reinterpret_cast<uint64_t>(obj);
+    r->klass = reinterpret_cast<uint64_t>(klass);
+    r->size = size;
+    r->gc_size = GC_size && obj ? GC_size(obj) : size;
+    r->hash = h;
+    if (!known) memcpy(w + sizeof(AllocRec), frames, depth * 8u);
+    r->tick = tick;
+    s->ring.publish(next);
+    // Only after the full frames are in the ring: a later short record can never reach the
+    // writer ahead of (or without) the frames it refers to.
+    if (!known) cached = h;
+    bump(s->counters.recorded);
+}
+
+// Everything after the enabled check; kept out of mt_on_alloc so a paused or stopped capture
+// costs a load and a branch, not this function's prologue.
+__attribute__((noinline)) void on_alloc_enabled(void *obj, void *klass, size_t requested_size, uintptr_t ra,
+                                                uintptr_t fp) {
+    ThreadSlot *s = t_tls.slot;
+    if (__builtin_expect(!s, 0)) {
+        s = bind_slow();
+        if (!s) return;
+    }
+    if (s->in_hook.load(std::memory_order_relaxed)) {
+        bump(s->counters.reentrant);
+        return;
+    }
+    s->in_hook.store(1, std::memory_order_relaxed);
+    // Pairs with the heavy barrier in quiesce(): either mt_stop sees in_hook, or we see the
+    // capture ended in the loads below.
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    if (__builtin_expect(!g.enabled.load(std::memory_order_relaxed) ||
+                             s->gen.load(std::memory_order_relaxed) != g.gen.load(std::memory_order_relaxed),
+                         0)) {
+        Setup st = slot_setup(s);
+        if (st != SETUP_OK) {
+            s->in_hook.store(0, std::memory_order_release);
+            if (st == SETUP_REBIND) rebind_slow(s);
+            return;
+        }
+    }
+    record(s, obj, klass, requested_size, ra, fp);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    s->in_hook.store(0, std::memory_order_release);
+}
+
+}  // namespace
+
+}  // namespace mt::rt
+
+using namespace mt::rt;
+
+// The entry point the GC hook calls. noinline with a frame of its own, so its return address and
+// saved frame pointer are exactly the caller's: the first recorded frame is the call site.
+extern "C" MT_API __attribute__((noinline)) void mt_on_alloc(void *obj, void *klass, size_t requested_size) {
+    if (__builtin_expect(!g.enabled.load(std::memory_order_relaxed), 0)) return;
+    on_alloc_enabled(obj, klass, requested_size, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
+                     *static_cast<uintptr_t *>(__builtin_frame_address(0)));
+}

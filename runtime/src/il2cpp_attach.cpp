@@ -1,0 +1,117 @@
+// il2cpp_attach.cpp — mt_attach_il2cpp: the no-patch mode. Finds il2cpp's profiler API in the
+// process, installs a profiler whose allocation callback tells mt_on_alloc about every Object,
+// Array and String libil2cpp allocates (Object::NewAllocSpecific, Array::NewSpecific including
+// the GC_gcj_vector_malloc path, String::NewSize, Object::Clone all call Profiler::Allocation).
+//
+// The callback only receives (object, class); the requested size is recomputed as libil2cpp
+// computed it before allocating (docs/il2cpp-notes.md):
+//   object  il2cpp_class_instance_size(klass)
+//   array   array header + il2cpp_array_length(obj) * il2cpp_array_element_size(klass)
+//           (Array::NewSpecific: byte_len = n * elem_size + kIl2CppSizeOfArray)
+//   string  sizeof(Il2CppString) + (il2cpp_string_length(obj) + 1) * 2   (String::NewSize)
+// Multi-dimensional arrays (rank > 1) carry bounds after the elements; for those, and wherever
+// il2cpp has no il2cpp_class_get_rank, il2cpp_object_get_size (Object::GetSize) is used.
+//
+// Not attached twice: il2cpp has no way to remove a profiler, so a second call reports MT_OK.
+#include <atomic>
+#include <dlfcn.h>
+
+#include "memtracer/memtracer.h"
+#include "il2cpp_attach.h"
+
+namespace mt::rt::il2cpp {
+
+namespace {
+
+Api g_api;
+std::atomic<void *> g_string_class{nullptr};
+size_t g_object_header = 2 * sizeof(void *);  // klass, monitor
+size_t g_array_header = 4 * sizeof(void *);   // + bounds, max_length (kIl2CppSizeOfArray)
+std::atomic<bool> g_attached{false};
+char g_profiler_cookie;  // the Il2CppProfiler* il2cpp hands back to the callbacks
+
+void *string_class() {
+    void *k = g_string_class.load(std::memory_order_acquire);
+    if (!k) {
+        // Before il2cpp_init there are no classes yet: resolve on the first allocation instead.
+        const void *corlib = g_api.get_corlib();
+        if (corlib) k = g_api.class_from_name(corlib, "System", "String");
+        if (k) g_string_class.store(k, std::memory_order_release);
+    }
+    return k;
+}
+
+void on_allocation(void * /*profiler*/, void *obj, void *klass) {
+    if (!obj || !klass) return;
+    mt_on_alloc(obj, klass, requested_size(g_api, string_class(), g_object_header, g_array_header, obj, klass));
+}
+
+void on_shutdown(void * /*profiler*/) {}
+
+template <class F>
+bool find(F &fn, const char *name, bool required, const char **missing) {
+    fn = reinterpret_cast<F>(dlsym(RTLD_DEFAULT, name));
+    if (!fn && required && !*missing) *missing = name;
+    return fn != nullptr;
+}
+
+}  // namespace
+
+size_t requested_size(const Api &api, void *string_class, size_t object_header, size_t array_header, void *obj,
+                      void *klass) {
+    if (klass == string_class) {
+        // sizeof(Il2CppString): header + int32 length, padded to pointer alignment.
+        size_t header = (object_header + sizeof(int32_t) + sizeof(void *) - 1) & ~(sizeof(void *) - 1);
+        return header + (static_cast<size_t>(api.string_length(obj)) + 1) * 2;
+    }
+    int rank = api.class_get_rank ? api.class_get_rank(klass) : -1;
+    if (rank == 1)
+        return array_header + static_cast<size_t>(api.array_length(obj)) *
+                                  static_cast<size_t>(api.array_element_size(klass));
+    if (rank < 0 || rank > 1) {
+        if (api.object_get_size) return api.object_get_size(obj);
+    }
+    int32_t size = api.class_instance_size(klass);
+    return size > 0 ? static_cast<size_t>(size) : 0;
+}
+
+}  // namespace mt::rt::il2cpp
+
+extern "C" MT_API mt_status mt_attach_il2cpp(void) {
+    using namespace mt::rt::il2cpp;
+    if (g_attached.load(std::memory_order_acquire)) return MT_OK;
+    Api api{};
+    const char *missing = nullptr;
+    find(api.profiler_install, "il2cpp_profiler_install", true, &missing);
+    find(api.profiler_set_events, "il2cpp_profiler_set_events", true, &missing);
+    find(api.profiler_install_allocation, "il2cpp_profiler_install_allocation", true, &missing);
+    find(api.class_instance_size, "il2cpp_class_instance_size", true, &missing);
+    find(api.array_length, "il2cpp_array_length", true, &missing);
+    find(api.array_element_size, "il2cpp_array_element_size", true, &missing);
+    find(api.string_length, "il2cpp_string_length", true, &missing);
+    find(api.get_corlib, "il2cpp_get_corlib", true, &missing);
+    find(api.class_from_name, "il2cpp_class_from_name", true, &missing);
+    find(api.class_get_rank, "il2cpp_class_get_rank", false, &missing);
+    find(api.object_get_size, "il2cpp_object_get_size", false, &missing);
+    find(api.object_header_size, "il2cpp_object_header_size", false, &missing);
+    find(api.array_object_header_size, "il2cpp_array_object_header_size", false, &missing);
+    if (!missing && !api.class_get_rank && !api.object_get_size)
+        missing = "il2cpp_class_get_rank (or il2cpp_object_get_size)";
+    if (missing) {
+        mt::rt::set_last_error("MT_ERR_IL2CPP_NOT_FOUND: %s is not exported by any loaded image (dlsym RTLD_DEFAULT);"
+                               " is libil2cpp loaded, with its symbols visible and the profiler API compiled in?",
+                               missing);
+        return MT_ERR_IL2CPP_NOT_FOUND;
+    }
+    bool expected = false;
+    if (!g_attached.compare_exchange_strong(expected, true)) return MT_OK;  // another thread won
+    g_api = api;
+    if (api.object_header_size) g_object_header = api.object_header_size();
+    if (api.array_object_header_size) g_array_header = api.array_object_header_size();
+    // Install applies to a new profiler; the Install* and SetEvents calls that follow configure
+    // the last one installed (vm/Profiler.cpp), i.e. ours.
+    api.profiler_install(&g_profiler_cookie, on_shutdown);
+    api.profiler_install_allocation(on_allocation);
+    api.profiler_set_events(kProfileAllocations);
+    return MT_OK;
+}

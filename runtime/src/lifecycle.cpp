@@ -1,0 +1,317 @@
+// lifecycle.cpp — mt_start / mt_stop / mt_pause / mt_resume / mt_get_counters /
+// mt_set_thread_name, and the quiescence that makes freeing ring memory safe.
+//
+// Quiescence: producers set their slot's in_hook, then (compiler barrier only) re-check
+// `enabled`. mt_stop clears `enabled`, then issues a process-wide memory barrier
+// (membarrier(2) PRIVATE_EXPEDITED, else GLOBAL) and waits for every in_hook to read 0. After
+// that no producer can touch a ring until the next capture re-initialises it. Where no such
+// barrier exists (Apple, old kernels) or a thread stays in the hook for over 2 s (stopped in a
+// debugger), the rings are left mapped rather than risk a use after unmap.
+#include <errno.h>
+#include <new>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#endif
+
+#include "classes.h"
+#include "clock.h"
+#include "frames.h"
+#include "lifecycle.h"
+#include "writer.h"
+
+namespace mt::rt {
+
+namespace {
+
+pthread_mutex_t g_life = PTHREAD_MUTEX_INITIALIZER;
+Writer *g_writer = nullptr;
+uint64_t g_last_late = 0;   // late events of the last capture (see late_events())
+pthread_t g_writer_thread;
+mt_counters g_final{};      // counters of the last capture, once it stopped
+uint64_t g_gen_counter = 0;
+int g_barrier = -1;         // -1 unknown, 0 none, 1 private expedited, 2 global
+bool g_atexit = false;
+
+void barrier_init() {
+    if (g_barrier >= 0) return;
+    g_barrier = 0;
+#if defined(__linux__) && defined(SYS_membarrier)
+    long q = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    if (q > 0 && (q & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+        syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0)
+        g_barrier = 1;
+    else if (q > 0 && (q & MEMBARRIER_CMD_GLOBAL))
+        g_barrier = 2;
+#endif
+}
+
+bool heavy_barrier() {
+#if defined(__linux__) && defined(SYS_membarrier)
+    if (g_barrier == 1) return syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0;
+    if (g_barrier == 2) return syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) == 0;
+#endif
+    return false;
+}
+
+bool quiesce() {
+    bool fenced = heavy_barrier();
+    uint64_t deadline = mono_ns() + 2000000000ull;
+    for (uint32_t i = 0; i < MT_MAX_THREADS; ++i) {
+        while (g.slots[i].in_hook.load(std::memory_order_acquire)) {
+            if (mono_ns() > deadline) return false;
+            timespec d{0, 50000};
+            nanosleep(&d, nullptr);
+        }
+    }
+    return fenced;
+}
+
+void release_rings(bool unmap) {
+    for (uint32_t i = 0; i < MT_MAX_THREADS; ++i) {
+        Ring &r = g.slots[i].ring;
+        if (!r.mem) continue;
+        if (unmap) munmap(r.mem, r.cap);
+        r.mem = nullptr;
+        r.cap = 0;
+    }
+}
+
+void *writer_main(void *arg) {
+    static_cast<Writer *>(arg)->run();
+    return nullptr;
+}
+
+void destroy_writer() {
+    if (!g_writer) return;
+    g_writer->~Writer();
+    free(g_writer);
+    g_writer = nullptr;
+}
+
+// Undoes a start that got as far as creating the writer (file and memory).
+void abandon_start(const char *path) {
+    bool regular = g_writer && g_writer->created_regular_file();
+    gc_hooks_remove();
+    g.live.store(0, std::memory_order_relaxed);
+    g.gen.store(0, std::memory_order_relaxed);
+    destroy_writer();
+    if (regular) unlink(path);  // never a device such as /dev/full
+}
+
+mt_status stop_locked(uint32_t reason, const char *message) {
+    g.enabled.store(0, std::memory_order_relaxed);
+    g.live.store(0, std::memory_order_release);
+    bool quiet = quiesce();
+    g_writer->stop(now_ticks(), reason, message);
+    pthread_join(g_writer_thread, nullptr);
+    gc_hooks_remove();
+    bool failed = g_writer->failed();
+    counters_snapshot(g_writer, &g_final);
+    g_last_late = g_writer->counters.late_events.load(std::memory_order_relaxed);
+    g_final.running = 0;
+    g_final.paused = 0;
+    release_rings(quiet);
+    destroy_writer();
+    g.gen.store(0, std::memory_order_relaxed);
+    g.paused.store(0, std::memory_order_relaxed);
+    return failed ? MT_ERR_DISABLED : MT_OK;
+}
+
+void stop_at_exit() {
+    pthread_mutex_lock(&g_life);
+    if (g.live.load(std::memory_order_relaxed)) stop_locked(MT_END_THREAD_EXIT, "process exit without mt_stop");
+    pthread_mutex_unlock(&g_life);
+}
+
+mt_status start_locked(const mt_config *c) {
+    if (g.live.load(std::memory_order_relaxed)) {
+        set_last_error("MT_ERR_ALREADY_STARTED: a capture is already running");
+        return MT_ERR_ALREADY_STARTED;
+    }
+    clear_last_error();
+    mt_status st = validate_config(c);
+    if (st != MT_OK) return st;
+    if (!slots_init()) {
+        set_last_error("MT_ERR_NO_MEMORY: could not map the thread slot table (%s)", strerror(errno));
+        return MT_ERR_NO_MEMORY;
+    }
+    barrier_init();
+    double tick_hz = calibrate_tick_hz();
+    classes_lookup_api();
+    slots_capture_begin();
+
+    g.max_depth = c->max_stack_depth;
+    g.max_threads = c->max_threads;
+    g.unwinder = c->unwinder;
+    g.on_full = c->on_full;
+    g.ring_cap = c->ring_capacity;
+    g.sample_interval = c->sample_interval_bytes;
+    g.seed = c->random_seed ? c->random_seed : mono_ns() ^ (static_cast<uint64_t>(getpid()) << 32);
+    g.next_thread_id.store(0, std::memory_order_relaxed);
+    g.noslot_dropped.store(0, std::memory_order_relaxed);
+    g.noslot_seen.store(0, std::memory_order_relaxed);
+    g.disabled.store(0, std::memory_order_relaxed);
+    g.paused.store(0, std::memory_order_relaxed);
+    uint64_t start_tick = now_ticks();
+    frames_reset(start_tick);
+
+    WriterConfig wc;
+    wc.mode = c->mode;
+    wc.sample_interval = c->sample_interval_bytes;
+    wc.drain_interval_us = c->drain_interval_us;
+    wc.flags = c->flags;
+    wc.gen = ++g_gen_counter;
+    void *mem = malloc(sizeof(Writer));
+    if (!mem) {
+        set_last_error("MT_ERR_NO_MEMORY: could not allocate the writer");
+        return MT_ERR_NO_MEMORY;
+    }
+    g_writer = new (mem) Writer();
+    FileHeaderParams hp;
+    fill_header(*c, wall_ns(), &hp);
+    InfoList info;
+    build_info(*c, tick_hz, &info);
+    if (!g_writer->begin(c->output_path, wc, hp, info.kv, info.n)) {
+        set_last_error("MT_ERR_OPEN_OUTPUT: %s", g_writer->error()[0] ? g_writer->error() : "out of memory");
+        abandon_start(c->output_path);
+        return MT_ERR_OPEN_OUTPUT;
+    }
+    g.gc_frame_stats = (c->flags & MT_FLAG_GC_EVENTS) && gc_present();
+    if (c->flags & MT_FLAG_GC_EVENTS) gc_hooks_install();
+    g.gen.store(wc.gen, std::memory_order_release);
+    g.live.store(1, std::memory_order_release);
+
+    // The writer must not run the game's signal handlers.
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&g_writer_thread, nullptr, writer_main, g_writer);
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    if (rc != 0) {
+        set_last_error("MT_ERR_THREAD: pthread_create failed: %s", strerror(rc));
+        abandon_start(c->output_path);
+        return MT_ERR_THREAD;
+    }
+#if defined(__GLIBC__)
+    pthread_setname_np(g_writer_thread, "memtracer");
+#endif
+    if (!g_atexit) g_atexit = atexit(stop_at_exit) == 0;
+    g.enabled.store(1, std::memory_order_release);
+    return MT_OK;
+}
+
+}  // namespace
+
+void counters_snapshot(const Writer *w, mt_counters *out) {
+    memset(out, 0, sizeof *out);
+    uint64_t gen = w->gen();
+    out->allocations_seen = g.noslot_seen.load(std::memory_order_relaxed);
+    out->events_dropped = g.noslot_dropped.load(std::memory_order_relaxed);
+    for (uint32_t i = 0; i < MT_MAX_THREADS; ++i) {
+        const ThreadSlot &s = g.slots[i];
+        if (s.counters_gen.load(std::memory_order_acquire) != gen) continue;
+        out->allocations_seen += s.counters.seen.load(std::memory_order_relaxed);
+        out->events_recorded += s.counters.recorded.load(std::memory_order_relaxed);
+        out->events_dropped += s.counters.dropped.load(std::memory_order_relaxed);
+        out->events_sampled_out += s.counters.sampled_out.load(std::memory_order_relaxed);
+        out->reentrant_skipped += s.counters.reentrant.load(std::memory_order_relaxed);
+    }
+    const WriterCounters &wc = w->counters;
+    out->events_written = wc.events_written.load(std::memory_order_relaxed);
+    out->bytes_written = wc.bytes_written.load(std::memory_order_relaxed);
+    out->frames_written = wc.frames_written.load(std::memory_order_relaxed);
+    out->stacks_known = wc.stacks_known.load(std::memory_order_relaxed);
+    out->classes_known = wc.classes_known.load(std::memory_order_relaxed);
+    out->threads_known = g.next_thread_id.load(std::memory_order_relaxed);
+    out->last_flush_unix_ns = wc.last_flush_unix_ns.load(std::memory_order_relaxed);
+    out->last_flush_duration_ns = wc.last_flush_duration_ns.load(std::memory_order_relaxed);
+    out->running = g.live.load(std::memory_order_relaxed);
+    out->paused = g.paused.load(std::memory_order_relaxed);
+    out->disabled = g.disabled.load(std::memory_order_acquire);
+}
+
+// Records that arrived after their frame was committed (moved to the oldest open frame), in the
+// running or last capture. Internal: for tests; the END message says it too.
+uint64_t late_events() { return g_writer ? g_writer->counters.late_events.load(std::memory_order_relaxed) : g_last_late; }
+
+}  // namespace mt::rt
+
+using namespace mt::rt;
+
+extern "C" MT_API mt_status mt_start(const mt_config *config) {
+    pthread_mutex_lock(&g_life);
+    mt_status st = start_locked(config);
+    pthread_mutex_unlock(&g_life);
+    return st;
+}
+
+extern "C" MT_API mt_status mt_stop(void) {
+    pthread_mutex_lock(&g_life);
+    mt_status st = MT_ERR_NOT_STARTED;
+    if (g.live.load(std::memory_order_relaxed)) st = stop_locked(MT_END_STOPPED, "mt_stop");
+    pthread_mutex_unlock(&g_life);
+    return st;
+}
+
+static mt_status set_paused(uint32_t paused) {
+    pthread_mutex_lock(&g_life);
+    mt_status st = MT_OK;
+    if (!g.live.load(std::memory_order_relaxed)) {
+        st = MT_ERR_NOT_STARTED;
+    } else if (g.disabled.load(std::memory_order_relaxed)) {
+        st = MT_ERR_DISABLED;
+    } else {
+        g.paused.store(paused, std::memory_order_relaxed);
+        g.enabled.store(paused ? 0 : 1, std::memory_order_release);
+    }
+    pthread_mutex_unlock(&g_life);
+    return st;
+}
+
+extern "C" MT_API mt_status mt_pause(void) { return set_paused(1); }
+extern "C" MT_API mt_status mt_resume(void) { return set_paused(0); }
+
+extern "C" MT_API mt_status mt_get_counters(mt_counters *out) {
+    if (!out) {
+        set_last_error("MT_ERR_ARGUMENT: mt_get_counters(NULL)");
+        return MT_ERR_ARGUMENT;
+    }
+    pthread_mutex_lock(&g_life);
+    if (g_writer)
+        counters_snapshot(g_writer, out);
+    else
+        *out = g_final;
+    pthread_mutex_unlock(&g_life);
+    return MT_OK;
+}
+
+// Kept in thread-local storage so a name given before the capture (or before the thread's first
+// allocation) is still written; published to the slot now if the thread is traced.
+extern "C" MT_API mt_status mt_set_thread_name(const char *name) {
+    if (!name) {
+        set_last_error("MT_ERR_ARGUMENT: mt_set_thread_name(NULL)");
+        return MT_ERR_ARGUMENT;
+    }
+    uint32_t len = static_cast<uint32_t>(strnlen(name, kNameMax - 1));
+    memcpy(t_tls.name, name, len);
+    t_tls.name[len] = 0;
+    t_tls.name_len = len;
+    ThreadSlot *s = t_tls.slot;
+    if (!s || s->in_hook.load(std::memory_order_relaxed)) return MT_OK;
+    s->in_hook.store(1, std::memory_order_relaxed);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    if (g.live.load(std::memory_order_relaxed) && s->gen.load(std::memory_order_relaxed) == g.gen.load(std::memory_order_relaxed))
+        slot_publish_name(*s, t_tls.name, len);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    s->in_hook.store(0, std::memory_order_release);
+    wake_writer();
+    return MT_OK;
+}

@@ -1,0 +1,220 @@
+// trace_writer.h — the run.mt encoder: the file header and every chunk type of format.h, written
+// to a file descriptor. The runtime's writer thread uses it, and so can host tools and tests that
+// need a run.mt with chosen modules, stacks, classes and events without running a game.
+//
+// USAGE (host C++20 or runtime code; no exceptions, no STL, nothing to initialise):
+//
+//   #include "trace_writer.h"          // link target `memtracer_writer` (host code), or the
+//                                      // `memtracer` runtime library itself (same objects)
+//   mt::rt::TraceWriter w;
+//   if (!w.open("run.mt")) die(w.error());               // O_CREAT|O_TRUNC|O_CLOEXEC; owns the fd
+//   mt::rt::FileHeaderParams hp;                          // defaults: this pid, pointer 8, arch
+//   hp.arch = MT_ARCH_ARM64; hp.max_stack_depth = 64;     //   of the build machine, no flags
+//   w.header(hp);
+//   mt::rt::KeyValue info[] = {{"process", "Game"}, {"tick_hz", "24000000"}};
+//   w.info(info, 2);
+//   uint8_t uuid[16] = {...};
+//   mt::rt::ModuleRecord m{0, MT_MODULE_MACHO, "/private/.../Game", 0x100000000, 0x4000,
+//                          0x0 /*slide*/, 0x100000000 /*__TEXT vmaddr*/, uuid, 16};
+//   w.modules(&m, 1);
+//   mt::rt::ThreadRecord t{0, 1234, "main"};              w.threads(&t, 1);
+//   mt::rt::ClassRecord c{0, 0x7f00, "String", "System", MT_CLASS_STRING, 0};  w.classes(&c, 1);
+//   uint64_t pcs[] = {0x100001234, 0x100005678};
+//   mt::rt::StackRecord s{0, pcs, 2};                     w.stacks(&s, 1);
+//   mt::rt::EventRecord e{/*thread*/0, /*tick*/105, /*class*/0, /*stack*/0, /*size*/32,
+//                         /*gc_size*/48, /*address*/0x7f001000};
+//   w.events(/*frame_seq*/0, /*frame start tick*/100, &e, 1);
+//   mt::rt::FrameRecord f; f.seq = 0; f.index = 7; f.start_tick = 100; f.end_tick = 200;
+//   f.events = 1; f.requested_bytes = 32; f.gc_bytes = 48;
+//   w.frame(f);
+//   w.end(MT_END_STOPPED, "stopped");
+//   if (!w.flush()) die(w.error());                       // chunks reach the fd only here
+//   w.close();
+//
+// Every append goes to an in-memory batch; flush() hands the batch to write(2) (one call unless
+// the kernel takes less), so a frame commit is one write. Entries repeated within a chunk can
+// also be built incrementally with ListEncoder and then appended with the *_list() calls, which
+// is what the runtime does while it drains rings (the count is only known at the end).
+//
+// Encoding choices where format.h leaves room (the reader follows the same):
+//  - EVENTS: the first event's dt is from the start tick given to ListEncoder::begin (the frame's
+//    start tick); its addr delta is from 0. Each EVENTS chunk starts afresh.
+//  - DEATHS: the first addr delta is from 0.
+//  - STACKS: the first frame's delta is from 0.
+//
+// Errors: open() and flush() return false; error() is a sentence naming the path and errno.
+// When a write fails part-way, flush() truncates the file back to the end of the last flush that
+// succeeded, so the file always ends on a chunk boundary a reader accepts.
+#ifndef MEMTRACER_RT_TRACE_WRITER_H
+#define MEMTRACER_RT_TRACE_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "memtracer/format.h"
+#include "memtracer/memtracer.h"
+
+namespace mt::rt {
+
+mt_arch host_arch();
+
+struct FileHeaderParams {
+    uint64_t start_unix_ns = 0;
+    uint64_t sample_interval_bytes = 0;
+    uint32_t flags = 0;          // MT_FILE_FLAG_*
+    uint32_t pid = 0;            // 0 = getpid()
+    uint16_t pointer_size = 8;
+    uint16_t max_stack_depth = MT_MAX_STACK_DEPTH;
+    uint32_t arch = host_arch();
+};
+
+struct KeyValue {
+    const char *key;
+    const char *value;
+};
+
+struct ModuleRecord {
+    uint32_t id;
+    uint32_t kind;  // mt_module_kind
+    const char *path;
+    uint64_t load_address, size, bias, text_vmaddr;
+    const uint8_t *build_id;
+    size_t build_id_size;
+};
+
+struct ThreadRecord {
+    uint32_t id;
+    uint64_t os_tid;
+    const char *name;
+};
+
+struct ClassRecord {
+    uint32_t id;
+    uint64_t klass;
+    const char *name;
+    const char *name_space;
+    uint32_t flags;  // mt_class_flags
+    uint64_t element_size;
+};
+
+struct StackRecord {
+    uint32_t id;
+    const uint64_t *frames;  // innermost first
+    uint32_t depth;
+};
+
+struct EventRecord {
+    uint32_t thread;
+    uint64_t tick;  // absolute
+    uint32_t class_id, stack_id;
+    uint64_t size, gc_size, address;
+};
+
+struct AggregateRecord {
+    uint32_t class_id, stack_id;
+    uint64_t count, requested_bytes, gc_bytes, samples;
+};
+
+struct GcRecord {
+    uint64_t start_tick, end_tick, heap_size, free_bytes, reclaimed_bytes, gc_no;
+};
+
+struct DeathRecord {
+    uint64_t address, alloc_frame_seq;
+    uint32_t class_id, stack_id;
+    uint64_t gc_size;
+};
+
+struct FrameRecord {
+    uint64_t seq = 0, index = 0, start_tick = 0, end_tick = 0;
+    uint64_t events = 0, requested_bytes = 0, gc_bytes = 0, dropped = 0;
+    uint64_t heap_size = 0, free_bytes = 0;
+    uint32_t flags = 0;  // mt_frame_flags
+};
+
+// The entries of one list chunk, built one at a time. Use one encoder per chunk type; begin()
+// starts a new chunk body (and sets the base tick EVENTS deltas start from).
+class ListEncoder {
+public:
+    void begin(uint64_t base_tick = 0);
+    uint64_t count() const { return count_; }
+    size_t bytes() const { return body_.size(); }
+    bool failed() const { return body_.failed(); }
+    const Buf &body() const { return body_; }
+
+    void add(const ModuleRecord &m);
+    void add(const ThreadRecord &t);
+    void add(const ClassRecord &c);
+    void add(const StackRecord &s);
+    void add(const EventRecord &e);
+    void add(const AggregateRecord &a);
+    void add(const GcRecord &g);
+    void add(const DeathRecord &d);
+
+private:
+    Buf body_;
+    uint64_t count_ = 0;
+    uint64_t prev_tick_ = 0;
+    uint64_t prev_addr_ = 0;
+};
+
+class TraceWriter {
+public:
+    TraceWriter() = default;
+    ~TraceWriter();
+    TraceWriter(const TraceWriter &) = delete;
+    TraceWriter &operator=(const TraceWriter &) = delete;
+
+    bool open(const char *path);  // creates/truncates; the writer owns and closes the fd
+    void attach(int fd);          // an fd the caller owns; bytes_written() counts from 0
+    void close();                 // closes an owned fd (pending bytes are dropped: flush first)
+    int fd() const { return fd_; }
+
+    // Appends to the batch.
+    void header(const FileHeaderParams &p);
+    void info(const KeyValue *kv, size_t n);
+    void modules(const ModuleRecord *m, size_t n);
+    void threads(const ThreadRecord *t, size_t n);
+    void classes(const ClassRecord *c, size_t n);
+    void stacks(const StackRecord *s, size_t n);
+    void events(uint64_t frame_seq, uint64_t frame_start_tick, const EventRecord *e, size_t n);
+    void aggregates(uint64_t frame_seq, const AggregateRecord *a, size_t n);
+    void gc(uint64_t frame_seq, const GcRecord *g, size_t n);
+    void deaths(uint64_t frame_seq, const DeathRecord *d, size_t n);
+    void frame(const FrameRecord &f);
+    void counters(const mt_counters &c);
+    void end(uint32_t reason, const char *message);
+
+    // Dictionary chunks from an encoder (type: MT_CHUNK_MODULES/THREADS/CLASSES/STACKS).
+    void dict_list(uint16_t type, const ListEncoder &l);
+    // Frame-scoped chunks from an encoder (MT_CHUNK_EVENTS/AGGREGATES/GC/DEATHS).
+    void frame_list(uint16_t type, uint64_t frame_seq, const ListEncoder &l);
+
+    // Writes the batch. False on a write error or an earlier allocation failure (the batch is
+    // then discarded and the file cut back to the last good flush).
+    bool flush();
+    size_t pending() const { return batch_.size(); }
+    uint64_t bytes_written() const { return written_; }
+    int last_errno() const { return errno_; }
+    const char *error() const { return error_; }
+
+private:
+    size_t begin_chunk(uint16_t type);
+    void end_chunk(size_t at);
+    void list_chunk(uint16_t type, bool has_seq, uint64_t seq, const ListEncoder &l);
+    void fail(const char *what, int err);
+
+    Buf batch_;
+    int fd_ = -1;
+    bool owned_ = false;
+    bool oversize_ = false;
+    uint64_t written_ = 0;
+    int errno_ = 0;
+    char path_[256] = {0};
+    char error_[384] = {0};
+};
+
+}  // namespace mt::rt
+
+#endif  // MEMTRACER_RT_TRACE_WRITER_H

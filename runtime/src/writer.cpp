@@ -1,0 +1,240 @@
+// writer.cpp — the writer thread's loop and record handling (see writer.h). Committing frames
+// and writing is in writer_commit.cpp.
+#include "writer.h"
+
+#include <new>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "classes.h"
+#include "clock.h"
+#include "lifecycle.h"
+#include "rt_math.h"
+
+namespace mt::rt {
+
+Writer::~Writer() {
+    if (frames_) {
+        for (uint32_t i = 0; i < kOpenFrames; ++i) frames_[i].~OpenFrame();
+        free(frames_);
+    }
+}
+
+bool Writer::begin(const char *path, const WriterConfig &cfg, const FileHeaderParams &hp, const KeyValue *info,
+                   size_t n_info) {
+    cfg_ = cfg;
+    frames_ = static_cast<OpenFrame *>(malloc(sizeof(OpenFrame) * kOpenFrames));
+    if (!frames_) return false;
+    for (uint32_t i = 0; i < kOpenFrames; ++i) new (&frames_[i]) OpenFrame();
+    if (!out_.open(path)) return false;
+    struct stat st;
+    regular_ = fstat(out_.fd(), &st) == 0 && S_ISREG(st.st_mode);
+    out_.header(hp);
+    out_.info(info, n_info);
+    d_modules_.begin();
+    modules_.scan(d_modules_);
+    out_.dict_list(MT_CHUNK_MODULES, d_modules_);
+    d_modules_.begin();
+    d_threads_.begin();
+    d_classes_.begin();
+    d_stacks_.begin();
+    if (!out_.flush()) return false;
+    counters.bytes_written.store(out_.bytes_written(), std::memory_order_relaxed);
+    open_frame(0, g.start_tick);
+    return true;
+}
+
+void Writer::stop(uint64_t end_tick, uint32_t end_reason, const char *end_message) {
+    end_tick_ = end_tick;
+    end_reason_ = end_reason;
+    size_t n = 0;
+    while (end_message && end_message[n] && n + 1 < sizeof end_message_) {
+        end_message_[n] = end_message[n];
+        ++n;
+    }
+    end_message_[n] = 0;
+    stop_.store(true, std::memory_order_release);
+    wake_writer();
+}
+
+void Writer::run() {
+    for (;;) {
+        bool final = stop_.load(std::memory_order_acquire);
+        iterate(final);
+        if (failed()) return;
+        if (final) {
+            finish();
+            return;
+        }
+        // A frame waiting for its grace poll is committed soon; otherwise poll at the set pace.
+        uint64_t wait = cfg_.drain_interval_us;
+        if (next_commit_ < known_ends_ && wait > kGraceNs / 1000) wait = kGraceNs / 1000;
+        writer_wait(wait);
+    }
+}
+
+void Writer::iterate(bool final) {
+    ++iter_;
+    pop_frame_ends();
+    for (uint32_t i = 0; i < g.max_threads && !failed(); ++i) drain_slot(g.slots[i]);
+    pop_gc_events();
+    commit_ready(final);
+    if (!failed() && (staged_bytes_ > kStageBound || d_stacks_.bytes() + d_classes_.bytes() > kDictBound))
+        flush_staging();
+}
+
+void Writer::drain_slot(ThreadSlot &s) {
+    uint32_t st = s.state.load(std::memory_order_acquire);
+    if (st == SLOT_FREE) return;
+    bool mine = s.gen.load(std::memory_order_acquire) == cfg_.gen && s.ring.mem;
+    if (mine) {
+        if (s.thread_written && s.name_seq.load(std::memory_order_acquire) != s.written_name_seq)
+            thread_id(s);  // renamed: a THREADS entry with the same id
+        s.ring.drain([&](const AllocRec &r) { on_record(s, r); });
+    }
+    if (st == SLOT_EXITING) {
+        // The owner is gone (its destructor ran before we read EXITING), so the drain above got
+        // everything it pushed. The ring memory stays with the slot for the next thread.
+        s.gen.store(0, std::memory_order_relaxed);
+        s.state.store(SLOT_FREE, std::memory_order_release);
+    }
+}
+
+uint32_t Writer::thread_id(ThreadSlot &s) {
+    uint32_t seq = s.name_seq.load(std::memory_order_acquire);
+    bool known = s.thread_written && s.written_tid == s.thread_id;
+    if (known && seq == s.written_name_seq) return s.file_tid;
+    if (!known) s.file_tid = n_threads_++;  // file ids are dense, in order of definition
+    char name[kNameMax];
+    slot_read_name(s, name);
+    d_threads_.add(ThreadRecord{s.file_tid, s.os_tid, name});
+    s.thread_written = 1;
+    s.written_tid = s.thread_id;
+    s.written_name_seq = seq;
+    return s.file_tid;
+}
+
+uint32_t Writer::class_id(uint64_t klass) {
+    uint64_t key = klass ? klass : UINT64_MAX;
+    uint32_t id;
+    if (classes_.find(key, &id)) return id;
+    id = n_classes_++;
+    if (!classes_.insert(key, id)) disable("out of memory for the class table");
+    ClassRecord rec;
+    char buf[512];
+    class_describe(klass, &rec, buf, sizeof buf);
+    rec.id = id;
+    d_classes_.add(rec);
+    counters.classes_known.store(n_classes_, std::memory_order_relaxed);
+    return id;
+}
+
+uint32_t Writer::stack_id(const AllocRec &r) {
+    uint32_t id;
+    if (stacks_.find(r.hash, &id)) return id;
+    if (r.kind == REC_ALLOC_FULL) {
+        id = n_stacks_++;
+        if (!stacks_.insert(r.hash, id)) disable("out of memory for the stack table");
+        const uint64_t *frames = reinterpret_cast<const uint64_t *>(&r + 1);
+        d_stacks_.add(StackRecord{id, frames, r.depth});
+        counters.stacks_known.store(n_stacks_, std::memory_order_relaxed);
+        return id;
+    }
+    // A short record always follows its full one on the same ring, so this cannot happen; if it
+    // ever did, the event is kept under an empty stack rather than lost.
+    if (unknown_stack_ == UINT32_MAX) {
+        unknown_stack_ = n_stacks_++;
+        d_stacks_.add(StackRecord{unknown_stack_, nullptr, 0});
+    }
+    return unknown_stack_;
+}
+
+void Writer::on_record(ThreadSlot &s, const AllocRec &r) {
+    uint32_t tid = thread_id(s);
+    uint32_t cid = class_id(r.klass);
+    uint32_t sid = stack_id(r);
+    OpenFrame &f = frame_for(r.epoch);
+    ++f.events;
+    f.requested += r.size;
+    f.gc_bytes += r.gc_size;
+    if (cfg_.mode == MT_MODE_EVENTS) {
+        size_t before = f.staged.bytes();
+        f.staged.add(EventRecord{tid, r.tick, cid, sid, r.size, r.gc_size, r.obj});
+        staged_bytes_ += f.staged.bytes() - before;
+        return;
+    }
+    uint64_t key = (static_cast<uint64_t>(cid) << 32 | sid) + 1;
+    uint32_t idx;
+    if (!f.agg_index.find(key, &idx)) {
+        idx = f.agg.size();
+        if (!f.agg.push(AggEntry{cid, sid, 0, 0, 0, 0, 0, 0}) || !f.agg_index.insert(key, idx)) {
+            disable("out of memory for a frame's aggregates");
+            return;
+        }
+    }
+    AggEntry &a = f.agg[idx];
+    ++a.samples;
+    a.requested += r.size;
+    a.gc += r.gc_size;
+    if (cfg_.sample_interval) {
+        double w = 1.0 / sample_probability(r.size, cfg_.sample_interval);
+        a.est_count += w;
+        a.est_requested += w * static_cast<double>(r.size);
+        a.est_gc += w * static_cast<double>(r.gc_size);
+    }
+}
+
+void Writer::open_frame(uint64_t seq, uint64_t start_tick) {
+    OpenFrame &f = frames_[seq % kOpenFrames];
+    f.seq = seq;
+    f.ended = false;
+    f.ended_iter = 0;
+    f.end = FrameEnd{};
+    f.start_tick = start_tick;
+    f.events = f.requested = f.gc_bytes = 0;
+    f.staged.begin(start_tick);
+    f.gcs.begin();
+    f.agg_index.clear();
+    f.agg.clear();
+}
+
+OpenFrame &Writer::frame_for(uint64_t epoch) {
+    if (epoch > known_ends_) {
+        pop_frame_ends();  // the frame end published before this epoch began is visible now
+        if (epoch > known_ends_) epoch = known_ends_;
+    }
+    if (epoch < next_commit_) {
+        counters.late_events.fetch_add(1, std::memory_order_relaxed);
+        epoch = next_commit_;
+    }
+    return frames_[epoch % kOpenFrames];
+}
+
+void Writer::pop_frame_ends() {
+    // Leave entries queued rather than run over frames not yet committed.
+    uint64_t open = known_ends_ - next_commit_ + 1;
+    if (open + 2 >= kOpenFrames) return;
+    uint64_t room = kOpenFrames - 2 - open;
+    FrameEnd ends[kFrameQueue];
+    uint32_t n = frames_pop(ends, room < kFrameQueue ? static_cast<uint32_t>(room) : kFrameQueue);
+    for (uint32_t i = 0; i < n; ++i) {
+        OpenFrame &f = frames_[known_ends_ % kOpenFrames];
+        f.ended = true;
+        f.end = ends[i];
+        f.ended_iter = iter_;
+        f.ended_ns = mono_ns();
+        ++known_ends_;
+        open_frame(known_ends_, ends[i].end_tick);
+    }
+}
+
+void Writer::pop_gc_events() {
+    GcPending ev[64];
+    for (;;) {
+        uint32_t n = gc_events_pop(ev, 64);
+        for (uint32_t i = 0; i < n; ++i) frame_for(ev[i].epoch).gcs.add(ev[i].rec);
+        if (n < 64) return;
+    }
+}
+
+}  // namespace mt::rt

@@ -1,0 +1,131 @@
+// writer.h — the writer thread: drains every thread's ring, turns records into dictionary
+// entries and per-frame staging, and commits each ended frame as one write(2).
+//
+// Per open frame (seq = epoch) it keeps the EVENTS body being built (raw mode) or a map
+// (class, stack) -> totals (aggregate mode). Raw staging is flushed as EVENTS chunks whenever
+// all open frames together hold more than kStageBound bytes, so memory stays bounded however
+// long a frame is. A frame is committed at the first drain at least kGraceNs after its end was
+// seen (the grace that catches producers which read the old epoch just before mt_frame_end
+// advanced it, even if they were preempted for a while in between): first any
+// new THREADS/CLASSES/STACKS/MODULES, then its EVENTS or AGGREGATES and GC chunks, then FRAME.
+// Records for an already committed frame go to the oldest open frame (counted as late).
+#ifndef MEMTRACER_RT_WRITER_H
+#define MEMTRACER_RT_WRITER_H
+
+#include <atomic>
+#include <stdint.h>
+
+#include "frames.h"
+#include "hashmap.h"
+#include "modules.h"
+#include "ring.h"
+#include "state.h"
+#include "trace_writer.h"
+
+namespace mt::rt {
+
+constexpr uint32_t kOpenFrames = 256;           // > 2 * kFrameQueue: ended-but-uncommitted + open
+constexpr size_t kStageBound = 256 * 1024;       // raw events staged across open frames
+constexpr size_t kDictBound = 1024 * 1024;       // dictionary bytes before they are written early
+constexpr uint64_t kGraceNs = 1000000;           // a frame is committed >= 1 ms after its end was seen
+
+struct WriterConfig {
+    uint32_t mode = 0;
+    uint64_t sample_interval = 0;
+    uint32_t drain_interval_us = 2000;
+    uint32_t flags = 0;
+    uint64_t gen = 0;
+};
+
+// What mt_get_counters reads from the writer (relaxed atomics).
+struct WriterCounters {
+    std::atomic<uint64_t> events_written{0}, bytes_written{0}, frames_written{0}, stacks_known{0},
+        classes_known{0}, last_flush_unix_ns{0}, last_flush_duration_ns{0}, late_events{0};
+};
+
+struct AggEntry {
+    uint32_t class_id, stack_id;
+    uint64_t samples, requested, gc;        // recorded allocations
+    double est_count, est_requested, est_gc;  // unbiased estimates (sampled captures)
+};
+
+struct OpenFrame {
+    uint64_t seq = 0;
+    bool ended = false;
+    uint64_t ended_iter = 0;
+    uint64_t ended_ns = 0;  // monotonic time the writer saw the end
+    FrameEnd end{};
+    uint64_t start_tick = 0;
+    uint64_t events = 0, requested = 0, gc_bytes = 0;
+    ListEncoder staged;  // raw EVENTS body
+    ListEncoder gcs;
+    U64Map agg_index;    // (class << 32 | stack) + 1 -> index in agg
+    Vec<AggEntry> agg;
+};
+
+class Writer {
+public:
+    Writer() = default;
+    ~Writer();
+    Writer(const Writer &) = delete;
+    Writer &operator=(const Writer &) = delete;
+
+    // Creates the file and writes header, INFO and MODULES (on the caller's thread).
+    bool begin(const char *path, const WriterConfig &cfg, const FileHeaderParams &hp, const KeyValue *info,
+               size_t n_info);
+    const char *error() const { return out_.error(); }
+
+    void run();  // thread body; returns after stop() or when the file failed
+    // Tells the thread to finish: final drain, FINAL frame, COUNTERS and END with `reason`.
+    void stop(uint64_t end_tick, uint32_t end_reason, const char *end_message);
+    bool failed() const { return failed_.load(std::memory_order_acquire); }
+    uint64_t gen() const { return cfg_.gen; }
+    bool created_regular_file() const { return regular_; }
+
+    WriterCounters counters;
+
+private:
+    void iterate(bool final);
+    void drain_slot(ThreadSlot &s);
+    void on_record(ThreadSlot &s, const AllocRec &r);
+    uint32_t thread_id(ThreadSlot &s);
+    uint32_t class_id(uint64_t klass);
+    uint32_t stack_id(const AllocRec &r);
+    OpenFrame &frame_for(uint64_t epoch);
+    void open_frame(uint64_t seq, uint64_t start_tick);
+    void pop_frame_ends();
+    void pop_gc_events();
+    void commit_ready(bool final);
+    void commit(OpenFrame &f, uint32_t extra_flags);
+    void flush_staging();
+    void write_dicts();
+    bool flush(bool frame_commit);
+    void disable(const char *why);
+    void finish();
+    uint64_t dropped_total() const;
+
+    TraceWriter out_;
+    WriterConfig cfg_;
+    ModuleTable modules_;
+    U64Map stacks_, classes_;
+    uint32_t n_stacks_ = 0, n_classes_ = 0, n_threads_ = 0, unknown_stack_ = UINT32_MAX;
+    ListEncoder d_threads_, d_classes_, d_stacks_, d_modules_;
+    OpenFrame *frames_ = nullptr;  // kOpenFrames, indexed by seq % kOpenFrames
+    uint64_t next_commit_ = 0;     // oldest uncommitted seq
+    uint64_t known_ends_ = 0;      // frames 0 .. known_ends_-1 have ended
+    uint64_t last_index_ = 0;
+    bool any_index_ = false;
+    uint64_t iter_ = 0;
+    uint64_t staged_bytes_ = 0;
+    uint64_t dropped_at_commit_ = 0;
+    std::atomic<bool> stop_{false};
+    std::atomic<bool> failed_{false};
+    uint64_t end_tick_ = 0;
+    uint32_t end_reason_ = 0;
+    char end_message_[256] = {0};
+    bool regular_ = false;
+};
+
+}  // namespace mt::rt
+
+#endif  // MEMTRACER_RT_WRITER_H

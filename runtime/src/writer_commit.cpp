@@ -1,0 +1,166 @@
+// writer_commit.cpp — how the writer thread puts frames into the file (see writer.h): dictionary
+// chunks first, then the frame's data, then FRAME, all in one batch and one write(2).
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "lifecycle.h"
+#include "writer.h"
+
+namespace mt::rt {
+
+namespace {
+
+uint64_t round_u64(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(v + 0.5); }
+
+}  // namespace
+
+uint64_t Writer::dropped_total() const {
+    uint64_t n = g.noslot_dropped.load(std::memory_order_relaxed);
+    for (uint32_t i = 0; i < g.max_threads; ++i) {
+        const ThreadSlot &s = g.slots[i];
+        if (s.counters_gen.load(std::memory_order_acquire) == cfg_.gen)
+            n += s.counters.dropped.load(std::memory_order_relaxed);
+    }
+    return n;
+}
+
+void Writer::write_dicts() {
+    if (modules_.changed()) modules_.scan(d_modules_);
+    ListEncoder *dicts[] = {&d_modules_, &d_threads_, &d_classes_, &d_stacks_};
+    const uint16_t types[] = {MT_CHUNK_MODULES, MT_CHUNK_THREADS, MT_CHUNK_CLASSES, MT_CHUNK_STACKS};
+    for (int i = 0; i < 4; ++i) {
+        if (dicts[i]->count() == 0) continue;
+        out_.dict_list(types[i], *dicts[i]);
+        dicts[i]->begin();
+    }
+}
+
+void Writer::commit_ready(bool final) {
+    while (!failed() && next_commit_ < known_ends_) {
+        OpenFrame &f = frames_[next_commit_ % kOpenFrames];
+        // Grace: a drain after the end was seen, and time for a preempted producer to push.
+        if (!final && (f.ended_iter >= iter_ || mono_ns() - f.ended_ns < kGraceNs)) return;
+        commit(f, 0);
+    }
+}
+
+void Writer::commit(OpenFrame &f, uint32_t extra_flags) {
+    uint64_t t0 = mono_ns();
+    write_dicts();
+    if (cfg_.mode == MT_MODE_EVENTS) {
+        if (f.staged.count()) {
+            out_.frame_list(MT_CHUNK_EVENTS, f.seq, f.staged);
+            counters.events_written.fetch_add(f.staged.count(), std::memory_order_relaxed);
+            staged_bytes_ -= f.staged.bytes() < staged_bytes_ ? f.staged.bytes() : staged_bytes_;
+        }
+    } else if (f.agg.size()) {
+        ListEncoder enc;
+        enc.begin();
+        for (uint32_t i = 0; i < f.agg.size(); ++i) {
+            const AggEntry &a = f.agg[i];
+            if (cfg_.sample_interval)
+                enc.add(AggregateRecord{a.class_id, a.stack_id, round_u64(a.est_count), round_u64(a.est_requested),
+                                        round_u64(a.est_gc), a.samples});
+            else
+                enc.add(AggregateRecord{a.class_id, a.stack_id, a.samples, a.requested, a.gc, a.samples});
+        }
+        out_.frame_list(MT_CHUNK_AGGREGATES, f.seq, enc);
+        counters.events_written.fetch_add(f.events, std::memory_order_relaxed);
+    }
+    if (f.gcs.count()) out_.frame_list(MT_CHUNK_GC, f.seq, f.gcs);
+    uint64_t dropped = dropped_total();
+    FrameRecord fr;
+    fr.seq = f.seq;
+    fr.index = f.end.index;
+    fr.start_tick = f.start_tick;
+    fr.end_tick = f.end.end_tick;
+    fr.events = f.events;
+    fr.requested_bytes = f.requested;
+    fr.gc_bytes = f.gc_bytes;
+    fr.dropped = dropped - dropped_at_commit_;
+    fr.heap_size = f.end.heap_size;
+    fr.free_bytes = f.end.free_bytes;
+    fr.flags = (f.end.merged ? static_cast<uint32_t>(MT_FRAME_MERGED) : 0u) | extra_flags;
+    out_.frame(fr);
+    if (!flush(true)) return;
+    dropped_at_commit_ = dropped;
+    last_index_ = f.end.index;
+    any_index_ = true;
+    ++next_commit_;
+    counters.frames_written.fetch_add(1, std::memory_order_relaxed);
+    counters.last_flush_unix_ns.store(wall_ns(), std::memory_order_relaxed);
+    counters.last_flush_duration_ns.store(mono_ns() - t0, std::memory_order_relaxed);
+}
+
+void Writer::flush_staging() {
+    write_dicts();
+    for (uint64_t seq = next_commit_; seq <= known_ends_; ++seq) {
+        OpenFrame &f = frames_[seq % kOpenFrames];
+        if (!f.staged.count()) continue;
+        out_.frame_list(MT_CHUNK_EVENTS, seq, f.staged);
+        counters.events_written.fetch_add(f.staged.count(), std::memory_order_relaxed);
+        f.staged.begin(f.start_tick);
+    }
+    staged_bytes_ = 0;
+    flush(false);
+}
+
+bool Writer::flush(bool frame_commit) {
+    if (!out_.flush()) {
+        disable(out_.error());
+        return false;
+    }
+    counters.bytes_written.store(out_.bytes_written(), std::memory_order_relaxed);
+    if (frame_commit && (cfg_.flags & MT_FLAG_FSYNC)) fsync(out_.fd());
+    return true;
+}
+
+// The file cannot take more (or memory ran out): stop recording, keep what is on disk, and try
+// to say why in an END chunk. The TraceWriter already cut the file back to a chunk boundary.
+void Writer::disable(const char *why) {
+    if (failed()) return;
+    failed_.store(true, std::memory_order_release);
+    g.enabled.store(0, std::memory_order_relaxed);
+    set_last_error("memtracer disabled itself: %s", why);
+    g.disabled.store(1, std::memory_order_release);  // whoever sees disabled sees the why
+    // A full disk may have room for a short END but not a long one: try the sentence, then
+    // the bare errno text.
+    int err = out_.last_errno();
+    out_.end(MT_END_DISABLED, why);
+    bool ended = out_.flush();
+    if (!ended && err) {
+        out_.end(MT_END_DISABLED, strerror(err));
+        ended = out_.flush();
+    }
+    if (ended) counters.bytes_written.store(out_.bytes_written(), std::memory_order_relaxed);
+}
+
+void Writer::finish() {
+    // Everything after the last frame end becomes one FINAL frame.
+    OpenFrame &f = frames_[known_ends_ % kOpenFrames];
+    f.end.epoch = known_ends_;
+    // Frame ends the queue could not take are folded into this last frame.
+    uint64_t merged_index = 0;
+    f.end.merged = frames_pending_merge(&merged_index);
+    f.end.index = f.end.merged ? merged_index : any_index_ ? last_index_ + 1 : 0;
+    f.end.end_tick = end_tick_;
+    if (g.gc_frame_stats) gc_heap_sample(&f.end.heap_size, &f.end.free_bytes);
+    commit(f, MT_FRAME_FINAL);
+    if (failed()) return;
+    mt_counters c;
+    counters_snapshot(this, &c);
+    out_.counters(c);
+    uint64_t late = counters.late_events.load(std::memory_order_relaxed);
+    char msg[sizeof end_message_ + 96];
+    if (late)
+        snprintf(msg, sizeof msg, "%s; %llu late events moved to a later frame", end_message_,
+                 static_cast<unsigned long long>(late));
+    else
+        snprintf(msg, sizeof msg, "%s", end_message_);
+    out_.end(end_reason_, msg);
+    flush(false);
+}
+
+}  // namespace mt::rt

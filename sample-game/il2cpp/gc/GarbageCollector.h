@@ -1,0 +1,28 @@
+// gc/GarbageCollector.h — the part of libil2cpp's GC facade the sample game uses (Boehm only).
+#pragma once
+
+#include "il2cpp-config.h"
+
+#include <stdint.h>
+
+namespace il2cpp
+{
+namespace gc
+{
+    class GarbageCollector
+    {
+    public:
+        static void Initialize();
+        static void RegisterThread();     // GC_register_my_thread for an attached thread
+        static bool UnregisterThread();
+        static void Collect(int maxGeneration);
+        static int64_t GetUsedHeapSize();
+        static int64_t GetAllocatedHeapSize();
+        static uint32_t GetCollectionCount();
+        static void *AllocateFixed(size_t size, void *descr);  // uncollectable, scanned: a root
+        static void *MakeDescriptorForObject(size_t *bitmap, int numbits);
+        static void *MakeDescriptorForArray();
+        static void *MakeDescriptorForString();
+    };
+} /* namespace gc */
+} /* namespace il2cpp */

@@ -1,0 +1,139 @@
+// main.cpp — memtracer-sample-game: the stand-in for a Unity player. It loads GameAssembly (the
+// mini-libil2cpp plus the generated game code), initialises il2cpp, starts MemTracer, then runs
+// the frame loop: Update on the main thread, C# jobs on the workers, LateUpdate once every job is
+// done, mt_frame_end. See docs/sample-game.md.
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <pthread.h>
+
+#include "game_library.h"
+#include "ground_truth.h"
+#include "job_system.h"
+#include "memtracer/memtracer.h"
+#include "options.h"
+
+using namespace mtsample;
+
+namespace {
+
+thread_local Il2CppThread *t_attached = nullptr;  // the worker's il2cpp thread (GC registration)
+
+int fail(const std::string &what) {
+    std::fprintf(stderr, "memtracer-sample-game: %s\n", what.c_str());
+    return 2;
+}
+
+std::string status_text(mt_status s) {
+    std::string text = mt_status_string(s);
+    const char *why = mt_last_error();
+    if (why && *why) text += std::string(" (") + why + ")";
+    return text;
+}
+
+mt_status start_capture(const Options &o) {
+    mt_config c;
+    mt_status s = mt_config_init(&c);
+    if (s != MT_OK) return s;
+    static std::string label;
+    label = "memtracer-sample-game seed=" + std::to_string(o.seed) + " hook=" + o.hook;
+    c.output_path = o.out.c_str();
+    c.mode = o.mode == "aggregate" ? MT_MODE_AGGREGATE : MT_MODE_EVENTS;
+    c.unwinder = o.unwinder == "libunwind" ? MT_UNWIND_LIBUNWIND : MT_UNWIND_FRAME_POINTER;
+    c.sample_interval_bytes = o.sample_bytes;
+    c.flags = (o.gc_events ? MT_FLAG_GC_EVENTS : 0u) | (o.lifetimes ? MT_FLAG_LIFETIMES : 0u);
+    if (o.ring_bytes) c.ring_capacity = o.ring_bytes;
+    c.session_label = label.c_str();
+    c.random_seed = o.seed;
+    return mt_start(&c);
+}
+
+void print_summary(const Options &o, const GameLibrary &lib, const GroundTruth &truth, double seconds) {
+    std::printf("memtracer-sample-game: %llu frames, %u workers, %u jobs/frame, seed %llu, hook %s, %.2f s\n",
+                static_cast<unsigned long long>(o.frames), o.workers, o.jobs,
+                static_cast<unsigned long long>(o.seed), o.hook.c_str(), seconds);
+    std::printf("game tally: %llu allocations; GC heap %.1f MiB\n",
+                static_cast<unsigned long long>(truth.total_count()), lib.il2cpp_gc_get_heap_size() / 1048576.0);
+    std::printf("top classes by count:\n%12s %14s  class\n", "count", "bytes");
+    for (const auto &[klass, t] : truth.top(10))
+        std::printf("%12llu %14llu  %s%s%s\n", static_cast<unsigned long long>(t.count),
+                    static_cast<unsigned long long>(t.bytes), t.name_space.c_str(), t.name_space.empty() ? "" : ".",
+                    t.name.c_str());
+    if (!o.trace) return;
+    mt_counters c;
+    if (mt_get_counters(&c) != MT_OK) return;
+    std::printf("memtracer: seen %llu, recorded %llu, dropped %llu, sampled out %llu, written %llu, "
+                "%llu bytes, %llu frames, %llu stacks, %llu classes, %llu threads, reentrant %llu%s\n",
+                (unsigned long long)c.allocations_seen, (unsigned long long)c.events_recorded,
+                (unsigned long long)c.events_dropped, (unsigned long long)c.events_sampled_out,
+                (unsigned long long)c.events_written, (unsigned long long)c.bytes_written,
+                (unsigned long long)c.frames_written, (unsigned long long)c.stacks_known,
+                (unsigned long long)c.classes_known, (unsigned long long)c.threads_known,
+                (unsigned long long)c.reentrant_skipped, c.disabled ? ", DISABLED" : "");
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    std::string error;
+    auto parsed = parse_options(argc, argv, error);
+    if (!parsed) {
+        std::fprintf(stderr, "memtracer-sample-game: %s\n%s", error.c_str(), usage());
+        return 1;
+    }
+    const Options o = *parsed;
+
+    GameLibrary lib;
+    std::string path = o.game_lib.empty() ? default_game_library(o.hook) : o.game_lib;
+    if (!load_game_library(path, lib, error)) return fail(error);
+    lib.il2cpp_init("IL2CPP Root Domain");
+    lib.start(o.seed, o.jobs);  // GameManager.Awake: startup allocations, before the capture
+
+    std::vector<mtsample_tally_row> rows(1024);
+    lib.take_tally(rows.data(), static_cast<uint32_t>(rows.size()));  // drop the startup tally
+    GroundTruth truth;
+
+    pthread_setname_np(pthread_self(), "Main Thread");
+    mt_set_thread_name("Main Thread");
+    {
+        JobSystem jobs(
+            o.workers, o.jobs, [&](uint64_t frame, uint32_t job) { lib.run_job(frame, job); },
+            [&](uint32_t worker) {
+                std::string name = "Job.Worker " + std::to_string(worker);
+                pthread_setname_np(pthread_self(), name.c_str());
+                mt_set_thread_name(name.c_str());
+                t_attached = lib.il2cpp_thread_attach(lib.il2cpp_domain_get());
+            },
+            [&](uint32_t) { lib.il2cpp_thread_detach(t_attached); });
+
+        if (o.trace) {
+            mt_status s = start_capture(o);
+            if (s != MT_OK) return fail("mt_start: " + status_text(s));
+            if (o.hook == "profiler" && (s = mt_attach_il2cpp()) != MT_OK) {
+                mt_stop();
+                return fail("mt_attach_il2cpp: " + status_text(s));
+            }
+        }
+
+        auto t0 = std::chrono::steady_clock::now();
+        for (uint64_t frame = 0; frame < o.frames; ++frame) {
+            lib.update(frame);
+            jobs.run_frame(frame);
+            lib.late_update(frame);
+            uint32_t n = lib.take_tally(rows.data(), static_cast<uint32_t>(rows.size()));
+            truth.add_frame(frame, rows.data(), n);
+            if (o.trace) mt_frame_end(frame);
+        }
+        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+        if (o.trace) {
+            mt_status s = mt_stop();
+            if (s != MT_OK) std::fprintf(stderr, "memtracer-sample-game: mt_stop: %s\n", status_text(s).c_str());
+        }
+        if (!o.expect_json.empty() && !truth.write_json(o.expect_json, o, error)) return fail(error);
+        if (!o.quiet) print_summary(o, lib, truth, seconds);
+    }
+    return 0;
+}

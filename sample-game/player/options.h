@@ -1,0 +1,33 @@
+// options.h — the sample game's command line.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mtsample {
+
+struct Options {
+    uint64_t frames = 300;
+    uint32_t workers = 2;
+    uint32_t jobs = 8;               // C# jobs per frame, spread over the workers
+    uint64_t seed = 1;
+    std::string out = "run.mt";
+    std::string mode = "events";     // events | aggregate
+    std::string unwinder = "fp";     // fp | libunwind
+    uint64_t sample_bytes = 0;
+    bool trace = true;
+    std::string hook = "patch";      // patch | profiler
+    bool gc_events = false;
+    bool lifetimes = false;
+    uint32_t ring_bytes = 0;         // 0: the runtime's default
+    bool quiet = false;
+    std::string expect_json;         // where to write the game's own per-frame tally
+    std::string game_lib;            // GameAssembly library; default next to the executable
+};
+
+// Parses argv; on error returns nullopt with `error` saying which argument and why.
+std::optional<Options> parse_options(int argc, char **argv, std::string &error);
+const char *usage();
+
+}  // namespace mtsample

@@ -1,0 +1,47 @@
+#include "address_map.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace mt::sym {
+
+void AddressMap::add(const mt::reader::Module &m) {
+    modules_.push_back(m);
+    dirty_ = true;
+}
+
+void AddressMap::rebuild() const {
+    by_load_.resize(modules_.size());
+    for (size_t i = 0; i < modules_.size(); ++i) by_load_[i] = static_cast<int>(i);
+    std::stable_sort(by_load_.begin(), by_load_.end(),
+                     [&](int a, int b) { return modules_[a].load_address < modules_[b].load_address; });
+    max_end_.resize(by_load_.size());
+    uint64_t hi = 0;
+    for (size_t i = 0; i < by_load_.size(); ++i) {
+        const auto &m = modules_[by_load_[i]];
+        hi = std::max(hi, m.load_address + m.size);
+        max_end_[i] = hi;
+    }
+    dirty_ = false;
+}
+
+int AddressMap::find(uint64_t addr) const {
+    if (dirty_) rebuild();
+    // Last module starting at or below addr, then walk back while an earlier one could still
+    // reach addr (only overlapping ranges make this loop run more than once).
+    auto it = std::upper_bound(by_load_.begin(), by_load_.end(), addr,
+                               [&](uint64_t a, int i) { return a < modules_[i].load_address; });
+    int found = -1;
+    for (ptrdiff_t k = (it - by_load_.begin()) - 1; k >= 0 && max_end_[k] > addr; --k) {
+        int i = by_load_[k];
+        if (modules_[i].contains(addr) && i > found) found = i;
+    }
+    return found;
+}
+
+std::string cache_module_path(const mt::reader::Module &m) {
+    if (m.build_id.empty()) return m.path;
+    return std::filesystem::path(m.path).filename().string();
+}
+
+}  // namespace mt::sym

@@ -1,0 +1,59 @@
+// backend.h — the one interface every symbolization backend implements. A backend gets the
+// symbol file of one module and that module's lookup addresses (file addresses already moved
+// into the call instruction, see address_map.h), sorted and unique, and answers one normalized
+// SymbolRecord per address, in the same order.
+#ifndef MEMTRACER_SYM_BACKEND_H
+#define MEMTRACER_SYM_BACKEND_H
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "record.h"
+#include "symbol_locator.h"
+
+namespace mt::sym {
+
+enum class BackendKind { Builtin, LlvmSymbolizer, Atos };
+
+struct BackendOptions {
+    BackendKind kind = BackendKind::Builtin;
+    unsigned jobs = 1;
+    std::string llvm_symbolizer;  // executables the external backends run ("" = the default)
+    std::string atos;
+};
+
+struct BackendContext {
+    std::atomic<uint64_t> *done = nullptr;                 // addresses finished, for progress
+    std::function<void(const std::string &)> warn;          // may be called from any thread
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual const char *name() const = 0;
+    virtual std::vector<SymbolRecord> symbolize(const SymbolFile &file, std::span<const uint64_t> addresses,
+                                                const BackendContext &ctx) = 0;
+};
+
+std::unique_ptr<Backend> make_backend(const BackendOptions &opts);
+BackendKind parse_backend_kind(const std::string &name);  // throws Error(Usage)
+
+// Splits [0, n) into at most `parts` contiguous ranges of near-equal size. Contiguous, because
+// a thread that owns a run of sorted addresses touches only the compile units under it.
+std::vector<std::pair<size_t, size_t>> split_ranges(size_t n, unsigned parts);
+
+// Runs fn(i) for i in [0, count) on `count` threads; rethrows the first exception after all
+// have finished.
+void run_parallel(size_t count, const std::function<void(size_t)> &fn);
+
+// "", "<invalid>" and "??" all mean unknown; a chain of one unknown frame is no answer at all.
+void normalize(SymbolRecord &r);
+
+}  // namespace mt::sym
+
+#endif

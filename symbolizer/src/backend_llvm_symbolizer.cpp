@@ -1,0 +1,140 @@
+// --backend llvm-symbolizer: persistent `llvm-symbolizer --output-style=JSON --no-demangle`
+// processes in stdin mode, one per job, started on first use and kept for every module that
+// follows. Each input line names its module ("CODE "<path>:<arch>" 0x<addr>"), so one process
+// serves any module; llvm-symbolizer answers one JSON line per input line and flushes it.
+#include <llvm/Support/JSON.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+
+#include "backend.h"
+#include "errors.h"
+#include "subprocess.h"
+
+#ifndef MT_LLVM_TOOLS_DIR
+#define MT_LLVM_TOOLS_DIR "/usr/lib/llvm-19/bin"
+#endif
+
+namespace mt::sym {
+
+namespace {
+
+std::string hex(uint64_t v) {
+    char b[24];
+    snprintf(b, sizeof b, "0x%" PRIx64, v);
+    return b;
+}
+
+// Parses one JSON answer. Returns false (and sets err) when the line is not an answer for `addr`.
+bool parse_answer(const std::string &line, uint64_t addr, SymbolRecord &rec, std::string &err) {
+    auto v = llvm::json::parse(line);
+    if (!v) {
+        err = "unparsable output: " + llvm::toString(v.takeError());
+        return false;
+    }
+    const llvm::json::Object *o = v->getAsObject();
+    if (!o) {
+        err = "output is not a JSON object";
+        return false;
+    }
+    if (auto a = o->getString("Address"); !a || *a != hex(addr)) {
+        err = "answer out of step: expected " + hex(addr) + ", got " + (a ? a->str() : std::string("no address"));
+        return false;
+    }
+    if (const llvm::json::Object *e = o->getObject("Error")) {
+        err = e->getString("Message").value_or("error").str();
+        return true;  // an answer, just an unknown one
+    }
+    const llvm::json::Array *frames = o->getArray("Symbol");
+    if (!frames) return true;
+    for (const llvm::json::Value &fv : *frames) {
+        const llvm::json::Object *f = fv.getAsObject();
+        if (!f) continue;
+        SourceFrame sf;
+        sf.function = f->getString("FunctionName").value_or("").str();
+        sf.file = f->getString("FileName").value_or("").str();
+        sf.line = static_cast<uint32_t>(f->getInteger("Line").value_or(0));
+        sf.column = static_cast<uint32_t>(f->getInteger("Column").value_or(0));
+        rec.frames.push_back(std::move(sf));
+    }
+    normalize(rec);
+    return true;
+}
+
+class LlvmSymbolizerBackend final : public Backend {
+public:
+    LlvmSymbolizerBackend(unsigned jobs, std::string tool) : jobs_(jobs), tool_(std::move(tool)) {}
+    const char *name() const override { return "llvm-symbolizer"; }
+
+    std::vector<SymbolRecord> symbolize(const SymbolFile &file, std::span<const uint64_t> addrs,
+                                        const BackendContext &ctx) override {
+        std::vector<SymbolRecord> out(addrs.size());
+        auto ranges = split_ranges(addrs.size(), jobs_);
+        start(ranges.size());
+        std::string module = "\"" + file.path + (file.arch.empty() ? "" : ":" + file.arch) + "\"";
+        std::atomic<uint64_t> errors{0};
+        run_parallel(ranges.size(), [&](size_t part) {
+            Child &child = children_[part];
+            auto [begin, end] = ranges[part];
+            // Writing all input first would deadlock once both pipes fill; a writer thread
+            // feeds the process while this thread reads its answers.
+            std::thread writer([&, begin = begin, end = end] {
+                std::string chunk;
+                for (size_t i = begin; i < end; ++i) {
+                    chunk += "CODE " + module + " " + hex(addrs[i]) + "\n";
+                    if (chunk.size() > 1 << 16 || i + 1 == end) {
+                        if (!child.write_all(chunk)) return;
+                        chunk.clear();
+                    }
+                }
+            });
+            std::string line, err, failure;
+            for (size_t i = begin; i < end; ++i) {
+                if (!child.read_line(line)) {
+                    failure = child.program() + " stopped answering after " + std::to_string(i - begin) + " addresses";
+                    break;
+                }
+                err.clear();
+                if (!parse_answer(line, addrs[i], out[i], err)) {
+                    failure = child.program() + ": " + err;
+                    break;
+                }
+                if (!err.empty() && errors.fetch_add(1) == 0 && ctx.warn) ctx.warn(file.path + ": " + err);
+                if (ctx.done) ctx.done->fetch_add(1, std::memory_order_relaxed);
+            }
+            if (!failure.empty()) {
+                child = Child();  // kills it, which also unblocks the writer
+                writer.join();
+                throw symbols_error(failure);
+            }
+            writer.join();
+        });
+        return out;
+    }
+
+private:
+    void start(size_t n) {
+        std::string exe = find_executable({tool_.empty() ? "llvm-symbolizer-19" : tool_, tool_.empty() ? MT_LLVM_TOOLS_DIR "/llvm-symbolizer" : "",
+                                           tool_.empty() ? "llvm-symbolizer" : ""});
+        if (exe.empty())
+            throw symbols_error("llvm-symbolizer not found (" + (tool_.empty() ? std::string("llvm-symbolizer-19 in PATH") : tool_) +
+                                "); install llvm-19 or pass --llvm-symbolizer PATH");
+        while (children_.size() < n) children_.push_back(Child::spawn({exe, "--output-style=JSON", "--no-demangle"}));
+        for (Child &c : children_)
+            if (!c.running()) c = Child::spawn({exe, "--output-style=JSON", "--no-demangle"});
+    }
+
+    unsigned jobs_;
+    std::string tool_;
+    std::vector<Child> children_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_llvm_symbolizer_backend(unsigned jobs, const std::string &tool) {
+    return std::make_unique<LlvmSymbolizerBackend>(jobs, tool);
+}
+
+}  // namespace mt::sym

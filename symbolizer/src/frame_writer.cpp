@@ -1,0 +1,142 @@
+#include "frame_writer.h"
+
+#include <cmath>
+#include <map>
+
+#include "memtracer/format.h"
+
+namespace mt::sym {
+
+namespace {
+
+uint64_t key_of(uint32_t class_id, uint32_t stack_id) { return static_cast<uint64_t>(class_id) << 32 | stack_id; }
+uint32_t class_of(uint64_t key) { return static_cast<uint32_t>(key >> 32); }
+uint32_t stack_of(uint64_t key) { return static_cast<uint32_t>(key); }
+uint64_t rounded(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(std::llround(v)); }
+
+}  // namespace
+
+FrameWriter::FrameWriter(Db &db, int64_t run_id, const mt::reader::Header &h)
+    : run_id_(run_id),
+      ns_per_tick_(1e9 / (h.tick_hz > 0 ? h.tick_hz : 1e9)),
+      sample_interval_(static_cast<double>(h.sample_interval_bytes)),
+      aggregate_mode_((h.flags & MT_FILE_FLAG_AGGREGATE) != 0),
+      frame_(db.prepare("INSERT INTO frames(run_id, seq, frame_index, start_ns, end_ns, alloc_count, requested_bytes, "
+                        "gc_bytes, dropped, heap_size, free_bytes, gc_count, gc_ns, live_bytes, flags) "
+                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)")),
+      gc_(db.prepare("INSERT INTO gc_events(run_id, seq, start_ns, end_ns, heap_size, free_bytes, reclaimed_bytes, gc_no) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")),
+      alloc_(db.prepare("INSERT INTO allocs(run_id, seq, class_id, stack_id, count, requested_bytes, gc_bytes) "
+                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")),
+      death_(db.prepare("INSERT INTO deaths(run_id, seq, class_id, count, gc_bytes) VALUES (?1, ?2, ?3, ?4, ?5)")),
+      rcs_(db.prepare("INSERT INTO run_class_stack(run_id, class_id, stack_id, count, requested_bytes, gc_bytes, "
+                      "first_seq, last_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")),
+      survivor_(db.prepare("INSERT INTO survivors(run_id, class_id, stack_id, count, gc_bytes, first_seq) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")) {
+    if (h.flags & MT_FILE_FLAG_LIFETIMES) lifetimes_.emplace();
+}
+
+int64_t FrameWriter::ns(uint64_t tick) const {
+    double d = (static_cast<double>(tick) - static_cast<double>(totals_.first_tick)) * ns_per_tick_;
+    return static_cast<int64_t>(std::llround(d));
+}
+
+void FrameWriter::aggregate_events(const mt::reader::Frame &f) {
+    if (aggregate_mode_) {
+        for (const auto &a : f.aggregates) {
+            Agg &g = frame_aggs_[key_of(a.class_id, a.stack_id)];
+            g.count += static_cast<double>(a.count);
+            g.requested += static_cast<double>(a.requested_bytes);
+            g.gc += static_cast<double>(a.gc_bytes);
+        }
+        return;
+    }
+    for (const auto &e : f.event_list) {
+        double w = 1;
+        if (sample_interval_ > 0) {
+            double p = -std::expm1(-static_cast<double>(e.size) / sample_interval_);
+            w = p > 0 ? 1 / p : 1;
+        }
+        Agg &g = frame_aggs_[key_of(e.class_id, e.stack_id)];
+        g.count += w;
+        g.requested += w * static_cast<double>(e.size);
+        g.gc += w * static_cast<double>(e.gc_size);
+    }
+}
+
+void FrameWriter::write_allocs(uint64_t seq) {
+    for (const auto &[key, g] : frame_aggs_) {
+        uint64_t count = rounded(g.count), req = rounded(g.requested), gc = rounded(g.gc);
+        alloc_.bind(1, run_id_).bind(2, seq).bind(3, class_of(key)).bind(4, stack_of(key));
+        alloc_.bind(5, count).bind(6, req).bind(7, gc).run();
+        auto [it, fresh] = run_aggs_.try_emplace(key);
+        RunAgg &r = it->second;
+        if (fresh) r.first_seq = seq;
+        r.last_seq = seq;
+        r.count += count;
+        r.requested += req;
+        r.gc += gc;
+        totals_.alloc_count += count;
+        totals_.requested_bytes += req;
+        totals_.gc_bytes += gc;
+        if (lifetimes_) lifetimes_->on_alloc(class_of(key), stack_of(key), seq, count, gc);
+    }
+    frame_aggs_.clear();
+}
+
+void FrameWriter::write_deaths(const mt::reader::Frame &f) {
+    if (!lifetimes_ || f.deaths.empty()) return;
+    std::map<uint32_t, std::pair<uint64_t, uint64_t>> by_class;  // class -> count, gc bytes
+    for (const auto &d : f.deaths) {
+        auto &c = by_class[d.class_id];
+        c.first += 1;
+        c.second += d.gc_size;
+        lifetimes_->on_death(d);
+    }
+    for (const auto &[cls, c] : by_class)
+        death_.bind(1, run_id_).bind(2, f.seq).bind(3, cls).bind(4, c.first).bind(5, c.second).run();
+}
+
+void FrameWriter::add(const mt::reader::Frame &f) {
+    if (!totals_.any_frame) {
+        totals_.first_tick = f.start_tick;
+        totals_.any_frame = true;
+    }
+    totals_.last_tick = std::max(totals_.last_tick, f.end_tick);
+    ++totals_.frames;
+    totals_.events += aggregate_mode_ ? f.aggregates.size() : f.event_list.size();
+    totals_.dropped += f.dropped;
+
+    aggregate_events(f);
+    write_allocs(f.seq);
+    write_deaths(f);
+
+    uint64_t gc_ticks = 0;
+    for (const auto &g : f.gcs) {
+        gc_.bind(1, run_id_).bind(2, f.seq).bind(3, ns(g.start_tick)).bind(4, ns(g.end_tick));
+        gc_.bind(5, g.heap_size).bind(6, g.free_bytes).bind(7, g.reclaimed_bytes).bind(8, g.gc_no).run();
+        gc_ticks += g.end_tick > g.start_tick ? g.end_tick - g.start_tick : 0;
+    }
+    totals_.gc_count += f.gcs.size();
+
+    frame_.bind(1, run_id_).bind(2, f.seq).bind(3, f.index).bind(4, ns(f.start_tick)).bind(5, ns(f.end_tick));
+    frame_.bind(6, f.events).bind(7, f.requested_bytes).bind(8, f.gc_bytes).bind(9, f.dropped);
+    frame_.bind(10, f.heap_size).bind(11, f.free_bytes).bind(12, static_cast<uint64_t>(f.gcs.size()));
+    frame_.bind(13, static_cast<int64_t>(std::llround(static_cast<double>(gc_ticks) * ns_per_tick_)));
+    if (lifetimes_) frame_.bind(14, lifetimes_->live_bytes());
+    else frame_.bind_null(14);
+    frame_.bind(15, f.flags).run();
+}
+
+void FrameWriter::finish() {
+    for (const auto &[key, r] : run_aggs_) {
+        rcs_.bind(1, run_id_).bind(2, class_of(key)).bind(3, stack_of(key)).bind(4, r.count).bind(5, r.requested);
+        rcs_.bind(6, r.gc).bind(7, r.first_seq).bind(8, r.last_seq).run();
+    }
+    if (!lifetimes_) return;
+    for (const auto &s : lifetimes_->survivors())
+        survivor_.bind(1, run_id_).bind(2, s.class_id).bind(3, s.stack_id).bind(4, s.count).bind(5, s.gc_bytes)
+            .bind(6, s.first_seq).run();
+}
+
+}  // namespace mt::sym

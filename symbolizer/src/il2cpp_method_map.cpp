@@ -1,0 +1,83 @@
+// MethodMap.tsv reading (see il2cpp_symbols.h for the format).
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "errors.h"
+#include "il2cpp_symbols.h"
+
+namespace mt::sym {
+
+std::optional<std::string> MethodMap::csharp_from_cecil(std::string_view full) {
+    size_t colons = full.find("::");
+    if (colons == std::string_view::npos || colons == 0) return std::nullopt;
+    size_t space = full.rfind(' ', colons);
+    size_t type_start = space == std::string_view::npos ? 0 : space + 1;
+    std::string type(full.substr(type_start, colons - type_start));
+    std::string_view rest = full.substr(colons + 2);
+    if (type.empty() || rest.empty() || rest.find('(') == std::string_view::npos) return std::nullopt;
+    for (char &c : type)
+        if (c == '/') c = '.';  // Cecil writes nested types as Outer/Inner
+    return type + "." + std::string(rest);
+}
+
+MethodMap MethodMap::parse(std::string_view text, const std::string &name) {
+    MethodMap map;
+    size_t line_no = 0;
+    while (!text.empty()) {
+        size_t nl = text.find('\n');
+        std::string_view line = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+        ++line_no;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.empty()) continue;
+        size_t t1 = line.find('\t');
+        size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
+        auto where = name + ":" + std::to_string(line_no) + ": ";
+        if (t2 == std::string_view::npos)
+            throw symbols_error(where + "expected 3 tab-separated fields (native name, C# method, assembly)");
+        std::string_view native = line.substr(0, t1);
+        std::string_view method = line.substr(t1 + 1, t2 - t1 - 1);
+        if (native.empty()) throw symbols_error(where + "empty native function name");
+        if (native == "NULL") continue;  // a method il2cpp generated no code for
+        auto cs = csharp_from_cecil(method);
+        if (!cs)
+            throw symbols_error(where + "column 2 is not a C# method name ('ReturnType Type::Method(Args)'): " +
+                                std::string(method.substr(0, 80)));
+        map.by_native_.emplace(std::string(native), std::move(*cs));
+    }
+    return map;
+}
+
+MethodMap MethodMap::load(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw symbols_error(path + ": cannot open");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return parse(ss.str(), path);
+}
+
+const std::string *MethodMap::csharp_name(std::string_view native) const {
+    auto it = by_native_.find(std::string(native));
+    return it == by_native_.end() ? nullptr : &it->second;
+}
+
+Il2CppSymbols Il2CppSymbols::load_dir(const std::string &dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) throw symbols_error(dir + ": --il2cpp-symbols needs a directory");
+    auto locate = [&](const char *file) -> std::string {
+        for (fs::path p : {fs::path(dir) / file, fs::path(dir) / "Symbols" / file})
+            if (fs::is_regular_file(p, ec)) return p.string();
+        return "";
+    };
+    Il2CppSymbols s;
+    std::string mm = locate("MethodMap.tsv"), lm = locate("LineNumberMappings.json");
+    if (mm.empty() && lm.empty())
+        throw symbols_error(dir + ": neither MethodMap.tsv nor LineNumberMappings.json found (looked in it and in Symbols/)");
+    if (!mm.empty()) s.methods = MethodMap::load(mm);
+    if (!lm.empty()) s.lines = LineMap::load(lm);
+    return s;
+}
+
+}  // namespace mt::sym

@@ -1,0 +1,32 @@
+// names.h — readable names for raw symbol names: C++ demangling (llvm::demangle) and the C#
+// name behind an IL2CPP-generated function name.
+//
+// IL2CPP names a method `<Type>_<Method>_m<hash>` (older versions: `_m<number>`), optionally
+// followed by `_gshared`, `_AdjustorThunk`, `_inline` and similar suffixes. The type part is an
+// identifier followed by generic arity markers (`List_1` = List`1) and compiler-generated
+// `__<n>` suffixes (`U3CStartU3Ed__5`); characters C++ identifiers cannot hold are escaped as
+// `U<hex>` (`U3C` = '<', `U3E` = '>'). Constructors end in `__ctor` / `__cctor`.
+#ifndef MEMTRACER_SYM_NAMES_H
+#define MEMTRACER_SYM_NAMES_H
+
+#include <string>
+#include <string_view>
+
+namespace mt::sym {
+
+// Demangled form of a C++ (Itanium, also with Mach-O's extra leading '_'), Rust or D name;
+// "" when `raw` is not mangled.
+std::string demangle(std::string_view raw);
+
+// "NodeFactory.CreateNode" for "NodeFactory_CreateNode_m5E30...", "List`1.Add" for
+// "List_1_Add_m...", "Node..ctor" for "Node__ctor_m..."; "" when `name` is not an IL2CPP
+// method name. Accepts the demangled form of a mangled name as well (uses its base name).
+std::string il2cpp_csharp_name(std::string_view name);
+
+// The name a person reads: MethodMap's full C# name, else the heuristic C# name, else the
+// demangled name, else the raw one.
+std::string display_name(const std::string &raw, const std::string &demangled, const std::string &csharp);
+
+}  // namespace mt::sym
+
+#endif

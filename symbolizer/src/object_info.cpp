@@ -1,0 +1,191 @@
+#include "object_info.h"
+
+#include <llvm/BinaryFormat/Magic.h>
+#include <llvm/Object/BuildID.h>
+#include <llvm/Object/ELFObjectFile.h>
+#include <llvm/Object/MachO.h>
+#include <llvm/Object/MachOUniversal.h>
+#include <llvm/Object/ObjectFile.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "errors.h"
+
+namespace mt::sym {
+namespace obj = llvm::object;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string llvm_message(llvm::Error e) { return llvm::toString(std::move(e)); }
+
+bool has_section(const obj::ObjectFile &o, llvm::StringRef elf_name, llvm::StringRef macho_name) {
+    for (const obj::SectionRef &s : o.sections()) {
+        llvm::Expected<llvm::StringRef> name = s.getName();
+        if (!name) {
+            llvm::consumeError(name.takeError());
+            continue;
+        }
+        if (!name->empty() && (*name == elf_name || *name == macho_name)) return true;
+    }
+    return false;
+}
+
+bool has_function_symbols(const obj::ObjectFile &o) {
+    for (const obj::SymbolRef &sym : o.symbols()) {
+        llvm::Expected<obj::SymbolRef::Type> t = sym.getType();
+        if (!t) {
+            llvm::consumeError(t.takeError());
+            continue;
+        }
+        if (*t == obj::SymbolRef::ST_Function) return true;
+    }
+    // ELF files often keep only .dynsym after stripping; those names still symbolize.
+    if (auto *elf = llvm::dyn_cast<obj::ELFObjectFileBase>(&o)) {
+        for (const obj::ELFSymbolRef &sym : elf->getDynamicSymbolIterators())
+            if (sym.getELFType() == llvm::ELF::STT_FUNC) return true;
+    }
+    return false;
+}
+
+uint64_t macho_text_vmaddr(const obj::MachOObjectFile &m) {
+    for (const auto &lc : m.load_commands()) {
+        if (lc.C.cmd == llvm::MachO::LC_SEGMENT_64) {
+            auto seg = m.getSegment64LoadCommand(lc);
+            if (llvm::StringRef(seg.segname, strnlen(seg.segname, 16)) == "__TEXT") return seg.vmaddr;
+        } else if (lc.C.cmd == llvm::MachO::LC_SEGMENT) {
+            auto seg = m.getSegmentLoadCommand(lc);
+            if (llvm::StringRef(seg.segname, strnlen(seg.segname, 16)) == "__TEXT") return seg.vmaddr;
+        }
+    }
+    return 0;
+}
+
+template <class ELFT>
+uint64_t elf_lowest_load(const obj::ELFObjectFile<ELFT> &e) {
+    auto phdrs = e.getELFFile().program_headers();
+    if (!phdrs) {
+        llvm::consumeError(phdrs.takeError());
+        return 0;
+    }
+    uint64_t lowest = UINT64_MAX;
+    for (const auto &p : *phdrs)
+        if (p.p_type == llvm::ELF::PT_LOAD && p.p_vaddr < lowest) lowest = p.p_vaddr;
+    return lowest == UINT64_MAX ? 0 : lowest;
+}
+
+uint64_t elf_text_vmaddr(const obj::ObjectFile &o) {
+    if (auto *e = llvm::dyn_cast<obj::ELF64LEObjectFile>(&o)) return elf_lowest_load(*e);
+    if (auto *e = llvm::dyn_cast<obj::ELF32LEObjectFile>(&o)) return elf_lowest_load(*e);
+    if (auto *e = llvm::dyn_cast<obj::ELF64BEObjectFile>(&o)) return elf_lowest_load(*e);
+    if (auto *e = llvm::dyn_cast<obj::ELF32BEObjectFile>(&o)) return elf_lowest_load(*e);
+    return 0;
+}
+
+ObjectSlice describe(const obj::ObjectFile &o) {
+    ObjectSlice s;
+    s.arch = llvm::Triple::getArchTypeName(o.getArch()).str();
+    s.has_debug_info = has_section(o, ".debug_info", "__debug_info") || has_section(o, ".zdebug_info", ".zdebug_info");
+    s.has_symbols = has_function_symbols(o);
+    if (auto *m = llvm::dyn_cast<obj::MachOObjectFile>(&o)) {
+        llvm::ArrayRef<uint8_t> uuid = m->getUuid();
+        s.id.assign(uuid.begin(), uuid.end());
+        s.text_vmaddr = macho_text_vmaddr(*m);
+        // LLVM names Apple's arm64 "aarch64"; keep the Apple spelling, which atos and lipo use.
+        if (s.arch == "aarch64") s.arch = "arm64";
+    } else {
+        obj::BuildIDRef id = obj::getBuildID(&o);
+        s.id.assign(id.begin(), id.end());
+        s.text_vmaddr = elf_text_vmaddr(o);
+    }
+    return s;
+}
+
+}  // namespace
+
+bool looks_like_object(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    char head[64] = {};
+    in.read(head, sizeof head);
+    if (in.gcount() < 8) return false;
+    llvm::file_magic m = llvm::identify_magic(llvm::StringRef(head, static_cast<size_t>(in.gcount())));
+    switch (m) {
+    case llvm::file_magic::elf_relocatable:
+    case llvm::file_magic::elf_executable:
+    case llvm::file_magic::elf_shared_object:
+    case llvm::file_magic::elf_core:
+    case llvm::file_magic::macho_executable:
+    case llvm::file_magic::macho_dynamically_linked_shared_lib:
+    case llvm::file_magic::macho_dynamically_linked_shared_lib_stub:
+    case llvm::file_magic::macho_bundle:
+    case llvm::file_magic::macho_dsym_companion:
+    case llvm::file_magic::macho_object:
+    case llvm::file_magic::macho_universal_binary:
+        return true;
+    default:
+        return false;
+    }
+}
+
+ObjectInfo inspect_object(const std::string &path) {
+    auto bin = obj::createBinary(path);
+    if (!bin) throw symbols_error(path + ": not a readable object file: " + llvm_message(bin.takeError()));
+    ObjectInfo info;
+    info.path = path;
+    obj::Binary *b = bin->getBinary();
+    if (auto *u = llvm::dyn_cast<obj::MachOUniversalBinary>(b)) {
+        info.kind = ObjectKind::MachO;
+        info.universal = true;
+        for (const auto &slice : u->objects()) {
+            auto o = slice.getAsObjectFile();
+            if (!o) {
+                llvm::consumeError(o.takeError());
+                continue;
+            }
+            info.slices.push_back(describe(**o));
+        }
+        if (info.slices.empty()) throw symbols_error(path + ": universal binary without a readable slice");
+        return info;
+    }
+    auto *o = llvm::dyn_cast<obj::ObjectFile>(b);
+    if (!o || !(o->isELF() || o->isMachO()))
+        throw symbols_error(path + ": neither an ELF nor a Mach-O file");
+    info.kind = o->isMachO() ? ObjectKind::MachO : ObjectKind::Elf;
+    info.slices.push_back(describe(*o));
+    return info;
+}
+
+std::vector<std::string> dsym_dwarf_files(const std::string &bundle) {
+    fs::path dir = fs::path(bundle) / "Contents" / "Resources" / "DWARF";
+    std::error_code ec;
+    std::vector<std::string> out;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file()) out.push_back(it->path().string());
+    if (out.empty())
+        throw symbols_error(bundle + ": not a dSYM bundle (no file in " + dir.string() + ")");
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::string hex_id(const std::vector<uint8_t> &id) {
+    static const char *digits = "0123456789abcdef";
+    std::string s;
+    s.reserve(id.size() * 2);
+    for (uint8_t b : id) {
+        s += digits[b >> 4];
+        s += digits[b & 15];
+    }
+    return s;
+}
+
+std::string display_id(const std::vector<uint8_t> &id, ObjectKind kind) {
+    if (id.empty()) return "(none)";
+    std::string h = hex_id(id);
+    if (kind != ObjectKind::MachO || id.size() != 16) return h;
+    for (char &c : h) c = static_cast<char>(toupper(static_cast<unsigned char>(c)));
+    return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" + h.substr(20);
+}
+
+}  // namespace mt::sym

@@ -1,0 +1,242 @@
+#include "run_ingest.h"
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+
+#include "errors.h"
+#include "memtracer/format.h"
+#include "object_info.h"
+
+namespace mt::sym {
+
+namespace {
+
+int64_t unix_now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string module_label(const mt::reader::Module &m, uint64_t file_address) {
+    char off[32];
+    snprintf(off, sizeof off, "+0x%" PRIx64, file_address);
+    return std::filesystem::path(m.path).filename().string() + off;
+}
+
+}  // namespace
+
+RunIngest::RunIngest(Db &db, RunSource source, SymbolLocator &locator, bool force, Warn warn)
+    : db_(db), source_(std::move(source)), locator_(locator), force_(force), warn_(std::move(warn)),
+      module_(db.prepare("INSERT INTO modules(run_id, module_id, kind, path, load_address, size, bias, text_vmaddr, "
+                         "build_id, symbol_file) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")),
+      thread_(db.prepare("INSERT INTO threads(run_id, thread_id, os_tid, name) VALUES (?1, ?2, ?3, ?4) "
+                         "ON CONFLICT(run_id, thread_id) DO UPDATE SET os_tid = excluded.os_tid, name = excluded.name")),
+      class_(db.prepare("INSERT OR REPLACE INTO classes(run_id, class_id, klass, name, namespace, full_name, flags, "
+                        "element_size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")) {}
+
+void RunIngest::on_header(const mt::reader::Header &h) {
+    header_ = h;
+    Stmt dup = db_.prepare("SELECT run_id FROM runs WHERE start_unix_ns = ?1 AND pid = ?2 AND source_size = ?3");
+    dup.bind(1, h.start_unix_ns).bind(2, h.pid).bind(3, source_.size);
+    if (dup.step() && !force_)
+        throw input_error(source_.path + ": already in the database as run " + std::to_string(dup.int64(0)) +
+                          " (same start time, pid and size); --force adds it again");
+    bool aggregate = (h.flags & MT_FILE_FLAG_AGGREGATE) != 0;
+    Stmt run = db_.prepare(
+        "INSERT INTO runs(source_file, source_size, ingested_unix_ns, start_unix_ns, pid, process, device, os, arch, "
+        "session_label, mode, sample_interval, tick_hz, has_lifetimes, stop) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'eof')");
+    run.bind(1, source_.path).bind(2, source_.size).bind(3, unix_now_ns()).bind(4, h.start_unix_ns).bind(5, h.pid);
+    run.bind(6, h.info_value("process")).bind(7, h.info_value("device")).bind(8, h.info_value("os"));
+    std::string arch = h.info_value("arch");
+    if (arch.empty()) arch = h.arch == MT_ARCH_ARM64 ? "arm64" : h.arch == MT_ARCH_X86_64 ? "x86_64" : "";
+    run.bind(9, arch).bind(10, h.info_value("session_label")).bind(11, aggregate ? "aggregate" : "events");
+    run.bind(12, h.sample_interval_bytes).bind(13, h.tick_hz).bind(14, (h.flags & MT_FILE_FLAG_LIFETIMES) ? 1 : 0).run();
+    run_id_ = db_.last_insert_rowid();
+    Stmt info = db_.prepare("INSERT OR REPLACE INTO run_info(run_id, key, value) VALUES (?1, ?2, ?3)");
+    for (const auto &[k, v] : h.info) info.bind(1, run_id_).bind(2, k).bind(3, v).run();
+    writer_ = std::make_unique<FrameWriter>(db_, run_id_, h);
+}
+
+void RunIngest::on_module(const mt::reader::Module &m) {
+    std::optional<SymbolFile> file = locator_.find(m, header_.arch, force_);
+    module_.bind(1, run_id_).bind(2, m.id).bind(3, m.kind == MT_MODULE_MACHO ? "macho" : "elf").bind(4, m.path);
+    module_.bind(5, m.load_address).bind(6, m.size).bind(7, m.bias).bind(8, m.text_vmaddr).bind(9, hex_id(m.build_id));
+    if (file) module_.bind(10, file->path);
+    else module_.bind_null(10);
+    module_.run();
+    modules_.add(m);
+    symbol_files_.push_back(std::move(file));
+    module_use_.push_back(0);
+}
+
+void RunIngest::on_thread(const mt::reader::Thread &t) {
+    thread_.bind(1, run_id_).bind(2, t.id).bind(3, t.os_tid).bind(4, t.name).run();
+}
+
+void RunIngest::on_class(const mt::reader::Class &c) {
+    std::string full = c.name_space.empty() ? c.name : c.name_space + "." + c.name;
+    class_.bind(1, run_id_).bind(2, c.id).bind(3, c.klass).bind(4, c.name).bind(5, c.name_space).bind(6, full);
+    class_.bind(7, c.flags).bind(8, c.element_size).run();
+}
+
+void RunIngest::on_stack(const mt::reader::Stack &s) {
+    if (s.id >= stacks_.size()) stacks_.resize(s.id + 1);
+    stacks_[s.id].raw = s.frames;
+}
+
+void RunIngest::on_frame(const mt::reader::Frame &f) {
+    writer_->add(f);
+    frames_read_.fetch_add(1, std::memory_order_relaxed);
+}
+
+std::vector<PartitionWork> RunIngest::map_stacks(AddressCache &cache) {
+    std::vector<AddressCache::Partition *> part_of(modules_.modules().size(), nullptr);
+    std::vector<PartitionWork> work;
+    auto partition_for = [&](int idx) -> AddressCache::Partition & {
+        if (!part_of[idx]) {
+            const auto &m = modules_.modules()[idx];
+            part_of[idx] = &cache.partition(hex_id(m.build_id), cache_module_path(m));
+            bool listed = false;
+            for (const auto &w : work) listed |= w.partition == part_of[idx];
+            if (!listed) work.push_back({part_of[idx], symbol_files_[idx] ? &*symbol_files_[idx] : nullptr});
+        }
+        return *part_of[idx];
+    };
+    Stmt ins = db_.prepare("INSERT INTO stack_frames(run_id, stack_id, pos, address, addr_id) VALUES (?1, ?2, ?3, ?4, ?5)");
+    for (uint32_t id = 0; id < stacks_.size(); ++id) {
+        StackFrames &s = stacks_[id];
+        s.addr_ids.assign(s.raw.size(), 0);
+        for (size_t pos = 0; pos < s.raw.size(); ++pos) {
+            ++frame_addresses_;
+            int idx = modules_.find(s.raw[pos]);
+            ins.bind(1, run_id_).bind(2, id).bind(3, static_cast<int64_t>(pos)).bind(4, s.raw[pos]);
+            if (idx < 0) {
+                ++outside_modules_;
+                ins.bind_null(5).run();
+                continue;
+            }
+            uint64_t faddr = file_address(modules_.modules()[idx], s.raw[pos]);
+            int64_t addr_id = cache.intern(partition_for(idx), faddr);
+            if (origins_.emplace(addr_id, AddrOrigin{idx, faddr}).second) ++module_use_[idx];
+            s.addr_ids[pos] = addr_id;
+            ins.bind(5, addr_id).run();
+        }
+    }
+    return work;
+}
+
+std::unordered_map<int64_t, std::vector<SymbolRow>> RunIngest::load_chains() {
+    std::unordered_map<int64_t, std::vector<SymbolRow>> chains;
+    Stmt q = db_.prepare(
+        "SELECT addr_id, depth, function, demangled, csharp, file, line, column, cs_file, cs_line FROM symbols "
+        "WHERE addr_id IN (SELECT addr_id FROM stack_frames WHERE run_id = ?1 AND addr_id IS NOT NULL) "
+        "ORDER BY addr_id, depth");
+    q.bind(1, run_id_);
+    while (q.step()) {
+        SymbolRow r{q.text(2), q.text(3), q.text(4), q.text(5), static_cast<uint32_t>(q.int64(6)),
+                    static_cast<uint32_t>(q.int64(7)), q.text(8), static_cast<uint32_t>(q.int64(9))};
+        chains[q.int64(0)].push_back(std::move(r));
+    }
+    return chains;
+}
+
+// (1) the first game frame; (2) else the first frame in a module that has no name (shown as
+// module+offset: it may be game code without symbols); (3) else the innermost named frame;
+// (4) else no site.
+std::optional<Site> RunIngest::site_for(const StackFrames &s,
+                                        const std::unordered_map<int64_t, std::vector<SymbolRow>> &chains,
+                                        std::unordered_map<int64_t, std::optional<Site>> &memo) const {
+    static const std::vector<SymbolRow> none;
+    auto chain_of = [&](int64_t id) -> const std::vector<SymbolRow> & {
+        auto it = chains.find(id);
+        return it == chains.end() ? none : it->second;
+    };
+    for (int64_t id : s.addr_ids) {
+        if (!id) continue;
+        auto [it, fresh] = memo.try_emplace(id);
+        if (fresh) it->second = game_site(chain_of(id));
+        if (it->second) return it->second;
+    }
+    for (int64_t id : s.addr_ids) {
+        if (!id) continue;
+        const auto &chain = chain_of(id);
+        bool named = false;
+        for (const auto &r : chain) named |= !r.function.empty();
+        if (!named) {
+            const AddrOrigin &o = origins_.at(id);
+            return Site{module_label(modules_.modules()[o.module], o.file_address), "", 0};
+        }
+    }
+    for (int64_t id : s.addr_ids)
+        for (const auto &r : chain_of(id))
+            if (!r.function.empty()) return site_of(r);
+    return std::nullopt;
+}
+
+void RunIngest::write_stacks() {
+    auto chains = load_chains();
+    std::unordered_map<int64_t, std::optional<Site>> memo;
+    std::unordered_map<std::string, int64_t> site_ids;
+    Stmt add_site = db_.prepare("INSERT INTO sites(function, file, line) VALUES (?1, ?2, ?3) "
+                                "ON CONFLICT(function, file, line) DO NOTHING");
+    Stmt get_site = db_.prepare("SELECT site_id FROM sites WHERE function = ?1 AND file = ?2 AND line = ?3");
+    Stmt ins = db_.prepare("INSERT INTO stacks(run_id, stack_id, depth, site_id) VALUES (?1, ?2, ?3, ?4)");
+    for (uint32_t id = 0; id < stacks_.size(); ++id) {
+        const StackFrames &s = stacks_[id];
+        std::optional<Site> site = site_for(s, chains, memo);
+        ins.bind(1, run_id_).bind(2, id).bind(3, static_cast<int64_t>(s.raw.size()));
+        if (site) {
+            std::string key = site->function + '\n' + site->file + '\n' + std::to_string(site->line);
+            auto [it, fresh] = site_ids.try_emplace(key, 0);
+            if (fresh) {
+                add_site.bind(1, site->function).bind(2, site->file).bind(3, site->line).run();
+                get_site.bind(1, site->function).bind(2, site->file).bind(3, site->line);
+                if (!get_site.step()) throw database_error("site vanished after insert: " + site->function);
+                it->second = get_site.int64(0);
+                get_site.reset();
+            }
+            ins.bind(4, it->second);
+        } else {
+            ins.bind_null(4);
+        }
+        ins.run();
+    }
+}
+
+int RunIngest::main_module() const {
+    const auto &mods = modules_.modules();
+    for (std::string_view name : {"UnityFramework", "libil2cpp", "GameAssembly"})
+        for (size_t i = 0; i < mods.size(); ++i)
+            if (std::filesystem::path(mods[i].path).filename().string().find(name) != std::string::npos)
+                return static_cast<int>(i);
+    int best = mods.empty() ? -1 : 0;
+    for (size_t i = 0; i < mods.size(); ++i)
+        if (module_use_[i] > module_use_[best]) best = static_cast<int>(i);
+    return best;
+}
+
+void RunIngest::finish(const mt::reader::ReadResult &r) {
+    writer_->finish();
+    const RunTotals &t = writer_->totals();
+    int main = main_module();
+    Stmt up = db_.prepare(
+        "UPDATE runs SET build_id = ?2, frame_count = ?3, duration_ns = ?4, alloc_count = ?5, requested_bytes = ?6, "
+        "gc_bytes = ?7, dropped = ?8, gc_count = ?9, stop = ?10, stop_reason = ?11 WHERE run_id = ?1");
+    up.bind(1, run_id_).bind(2, main >= 0 ? hex_id(modules_.modules()[main].build_id) : std::string());
+    up.bind(3, t.frames).bind(4, t.any_frame ? writer_->ns(t.last_tick) : 0).bind(5, t.alloc_count);
+    up.bind(6, t.requested_bytes).bind(7, t.gc_bytes).bind(8, t.dropped).bind(9, t.gc_count);
+    std::string reason = r.stop_reason;
+    if (r.stop == mt::reader::Stop::End && reason.empty()) reason = r.end_message;
+    up.bind(10, mt::reader::stop_name(r.stop)).bind(11, reason).run();
+}
+
+const RunTotals &RunIngest::totals() const { return writer_->totals(); }
+
+size_t RunIngest::modules_with_symbols() const {
+    size_t n = 0;
+    for (const auto &f : symbol_files_) n += f.has_value();
+    return n;
+}
+
+}  // namespace mt::sym

@@ -1,0 +1,95 @@
+// run_ingest.h — one run.mt into the database, as a reader Visitor: the run's dictionaries and
+// frames stream into their tables while the file is read; stacks are kept until the end, when
+// every module is known, and then mapped to cached addresses, symbolized and given their sites.
+// All of it happens inside the caller's transaction.
+#ifndef MEMTRACER_SYM_RUN_INGEST_H
+#define MEMTRACER_SYM_RUN_INGEST_H
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "address_cache.h"
+#include "address_map.h"
+#include "frame_writer.h"
+#include "memtracer/reader.h"
+#include "sites.h"
+#include "sqlite_db.h"
+#include "symbol_locator.h"
+#include "symbolize_pass.h"
+
+namespace mt::sym {
+
+struct RunSource {
+    std::string path;   // as given on the command line
+    uint64_t size = 0;
+};
+
+class RunIngest final : public mt::reader::Visitor {
+public:
+    using Warn = std::function<void(const std::string &)>;
+    RunIngest(Db &db, RunSource source, SymbolLocator &locator, bool force, Warn warn);
+
+    void on_header(const mt::reader::Header &h) override;
+    void on_module(const mt::reader::Module &m) override;
+    void on_thread(const mt::reader::Thread &t) override;
+    void on_class(const mt::reader::Class &c) override;
+    void on_stack(const mt::reader::Stack &s) override;
+    void on_frame(const mt::reader::Frame &f) override;
+
+    // After reading: stack_frames rows and the work list for the symbolize pass.
+    std::vector<PartitionWork> map_stacks(AddressCache &cache);
+    // After symbolizing: sites and stacks rows.
+    void write_stacks();
+    // Totals and stop state into the runs row; run_class_stack and survivors.
+    void finish(const mt::reader::ReadResult &r);
+
+    int64_t run_id() const { return run_id_; }
+    bool has_header() const { return writer_ != nullptr; }
+    const RunTotals &totals() const;
+    const std::atomic<uint64_t> &frames_read() const { return frames_read_; }
+    uint64_t stacks() const { return stacks_.size(); }
+    uint64_t frame_addresses() const { return frame_addresses_; }
+    uint64_t outside_modules() const { return outside_modules_; }
+    size_t modules_with_symbols() const;
+
+private:
+    struct StackFrames {
+        std::vector<uint64_t> raw;
+        std::vector<int64_t> addr_ids;  // 0: outside every module
+    };
+    struct AddrOrigin {
+        int module;
+        uint64_t file_address;
+    };
+    std::optional<Site> site_for(const StackFrames &s,
+                                 const std::unordered_map<int64_t, std::vector<SymbolRow>> &chains,
+                                 std::unordered_map<int64_t, std::optional<Site>> &memo) const;
+    std::unordered_map<int64_t, std::vector<SymbolRow>> load_chains();
+    int main_module() const;
+
+    Db &db_;
+    RunSource source_;
+    SymbolLocator &locator_;
+    bool force_;
+    Warn warn_;
+    mt::reader::Header header_;
+    int64_t run_id_ = 0;
+    AddressMap modules_;
+    std::vector<std::optional<SymbolFile>> symbol_files_;  // by index in modules_
+    std::vector<uint64_t> module_use_;                     // used addresses per module
+    std::vector<StackFrames> stacks_;                      // by stack id
+    std::unordered_map<int64_t, AddrOrigin> origins_;
+    std::unique_ptr<FrameWriter> writer_;
+    Stmt module_, thread_, class_;
+    std::atomic<uint64_t> frames_read_{0};
+    uint64_t frame_addresses_ = 0, outside_modules_ = 0;
+};
+
+}  // namespace mt::sym
+
+#endif

@@ -1,0 +1,40 @@
+#include "sites.h"
+
+#include "names.h"
+
+namespace mt::sym {
+
+bool is_internal(const SymbolRow &row) {
+    std::string_view name = row.demangled.empty() ? std::string_view(row.function) : std::string_view(row.demangled);
+    // Mach-O symbol tables prefix every C name with '_'.
+    std::string_view bare = name.size() > 1 && name[0] == '_' && name[1] != '_' ? name.substr(1) : name;
+    // "ns::Cls::fn(int)" -> "fn", for the exact rules.
+    std::string_view fn = bare.substr(0, bare.find('('));
+    if (size_t colons = fn.rfind("::"); colons != std::string_view::npos) fn = fn.substr(colons + 2);
+    for (const InternalRule &r : kInternalRules) {
+        if (r.kind == InternalRule::Prefix ? name.starts_with(r.text) || bare.starts_with(r.text) : fn == r.text)
+            return true;
+    }
+    return false;
+}
+
+Site site_of(const SymbolRow &row) {
+    Site s;
+    s.function = display_name(row.function, row.demangled, row.csharp);
+    if (!row.cs_file.empty()) {
+        s.file = row.cs_file;
+        s.line = row.cs_line;
+    } else {
+        s.file = row.file;
+        s.line = row.line;
+    }
+    return s;
+}
+
+std::optional<Site> game_site(std::span<const SymbolRow> chain) {
+    for (const SymbolRow &row : chain)
+        if (!row.function.empty() && !is_internal(row)) return site_of(row);
+    return std::nullopt;
+}
+
+}  // namespace mt::sym

@@ -1,0 +1,89 @@
+#include "symbolizer.h"
+
+#include <chrono>
+#include <filesystem>
+
+#include "errors.h"
+#include "run_ingest.h"
+#include "schema.h"
+
+namespace mt::sym {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+Symbolizer::Symbolizer(const Config &config, Progress &progress, Warn warn)
+    : config_(config), progress_(progress), warn_(std::move(warn)), locator_(warn_) {
+    for (const auto &d : config_.dsyms) locator_.add_dsym(d);
+    for (const auto &e : config_.elfs) locator_.add_elf(e);
+    for (const auto &d : config_.symbol_dirs) locator_.add_dir(d);
+    if (!config_.il2cpp_dir.empty()) il2cpp_ = Il2CppSymbols::load_dir(config_.il2cpp_dir);
+    backend_ = make_backend(config_.backend);
+}
+
+Symbolizer::~Symbolizer() = default;
+
+InputResult Symbolizer::ingest(Db &db, const std::string &run_path) {
+    InputResult res;
+    std::error_code ec;
+    uint64_t size = std::filesystem::file_size(run_path, ec);
+    if (ec) throw input_error(run_path + ": cannot read: " + ec.message());
+
+    Transaction tx(db);
+    auto t0 = std::chrono::steady_clock::now();
+    RunIngest run(db, {run_path, size}, locator_, config_.force, warn_);
+    mt::reader::ReadResult r;
+    {
+        Progress::Phase phase(progress_, "read " + std::filesystem::path(run_path).filename().string(), 0,
+                              run.frames_read(), "frames");
+        try {
+            r = mt::reader::read_file(run_path, run);
+        } catch (const mt::reader::FormatError &e) {
+            throw input_error(std::string(e.what()) + "; nothing was written");
+        }
+    }
+    if (r.stop == mt::reader::Stop::Corrupt) {
+        std::string where = run_path + ": corrupt at offset " + std::to_string(r.stop_offset) + ": " + r.stop_reason;
+        if (!config_.salvage)
+            throw input_error(where + "; nothing was written (--salvage keeps the " + std::to_string(r.frames) +
+                              " frames before it)");
+        warn_(where + "; keeping the " + std::to_string(r.frames) + " frames before it (--salvage)");
+    } else if (r.stop != mt::reader::Stop::End) {
+        std::string where = r.stop_reason.empty() ? " at offset " + std::to_string(r.stop_offset) : ": " + r.stop_reason;
+        warn_(run_path + ": the capture stops without its END chunk (" + mt::reader::stop_name(r.stop) + where + "); its " +
+              std::to_string(r.frames) + " complete frames are used" +
+              (r.uncommitted_events ? ", " + std::to_string(r.uncommitted_events) + " events of an unfinished frame are not" : ""));
+    }
+    res.read_seconds = seconds_since(t0);
+
+    auto t1 = std::chrono::steady_clock::now();
+    AddressCache cache(db);
+    std::vector<PartitionWork> work = run.map_stacks(cache);
+    Enricher enricher(il2cpp_ ? &*il2cpp_ : nullptr);
+    symbolize_partitions(db, cache, work, *backend_, enricher, progress_, warn_, res.symbols);
+    res.symbolize_seconds = seconds_since(t1);
+
+    auto t2 = std::chrono::steady_clock::now();
+    run.write_stacks();
+    run.finish(r);
+    create_secondary_indexes(db);
+    tx.commit();
+    res.finish_seconds = seconds_since(t2);
+
+    res.run_id = run.run_id();
+    res.stop = r.stop;
+    res.stop_reason = r.stop_reason;
+    res.totals = run.totals();
+    res.stacks = run.stacks();
+    res.frame_addresses = run.frame_addresses();
+    res.outside_modules = run.outside_modules();
+    res.modules_with_symbols = run.modules_with_symbols();
+    return res;
+}
+
+}  // namespace mt::sym

@@ -1,0 +1,68 @@
+// symbolizer.h — the library's front door: configure once (symbol files, backend, IL2CPP side
+// files), then ingest run.mt files into an open database, one transaction per input, so a failed
+// input leaves the database exactly as it was. memtracer-symbolize is a thin main over this.
+#ifndef MEMTRACER_SYM_SYMBOLIZER_H
+#define MEMTRACER_SYM_SYMBOLIZER_H
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend.h"
+#include "frame_writer.h"
+#include "il2cpp_symbols.h"
+#include "memtracer/reader.h"
+#include "progress.h"
+#include "sqlite_db.h"
+#include "symbol_locator.h"
+#include "symbolize_pass.h"
+
+namespace mt::sym {
+
+struct Config {
+    std::vector<std::string> dsyms, elfs, symbol_dirs;
+    std::string il2cpp_dir;           // "" = none
+    BackendOptions backend;
+    bool force = false;               // use symbol files whose id does not match; re-ingest a run
+    bool salvage = false;             // keep the frames before a corrupt chunk instead of failing
+};
+
+struct InputResult {
+    int64_t run_id = 0;
+    mt::reader::Stop stop = mt::reader::Stop::End;
+    std::string stop_reason;
+    RunTotals totals;
+    SymbolizeStats symbols;
+    uint64_t stacks = 0, frame_addresses = 0, outside_modules = 0;
+    size_t modules_with_symbols = 0;
+    double read_seconds = 0, symbolize_seconds = 0, finish_seconds = 0;
+};
+
+class Symbolizer {
+public:
+    using Warn = std::function<void(const std::string &)>;
+    // Loads symbol candidates and IL2CPP files; throws Error(Symbols/Usage) on bad ones.
+    Symbolizer(const Config &config, Progress &progress, Warn warn);
+    ~Symbolizer();
+
+    // Ingests one run.mt. Throws Error(Input/Symbols/Database); the database is then unchanged.
+    InputResult ingest(Db &db, const std::string &run_path);
+
+    Backend &backend() { return *backend_; }
+    void set_backend(std::unique_ptr<Backend> b) { backend_ = std::move(b); }  // tests: counting wrappers
+    SymbolLocator &locator() { return locator_; }
+
+private:
+    Config config_;
+    Progress &progress_;
+    Warn warn_;
+    SymbolLocator locator_;
+    std::optional<Il2CppSymbols> il2cpp_;
+    std::unique_ptr<Backend> backend_;
+};
+
+}  // namespace mt::sym
+
+#endif

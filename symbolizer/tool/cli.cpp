@@ -1,0 +1,181 @@
+#include "cli.h"
+
+#include <charconv>
+#include <filesystem>
+#include <thread>
+
+#include "errors.h"
+
+namespace mt::sym {
+
+const char *help_text() {
+    return R"(NAME
+    memtracer-symbolize - turn MemTracer captures (run.mt) into a symbolized SQLite database
+
+SYNOPSIS
+    memtracer-symbolize RUN.mt... [--dsym BUNDLE.dSYM]... [--elf FILE]... [--symbols DIR]...
+                        [-o DB] [--il2cpp-symbols DIR] [--backend builtin|llvm-symbolizer|atos]
+                        [--jobs N] [--force] [--salvage] [--quiet] [--no-progress]
+
+DESCRIPTION
+    Reads each RUN.mt, maps every recorded return address to its module (by the module table
+    the runtime recorded) and symbolizes it with the given symbol files: function, file, line,
+    column and the chain of inlined frames, plus the readable C# name of IL2CPP methods. Writes
+    runs, frames, allocations, GC events, lifetimes and allocation sites into DB (schema:
+    docs/schema.md).
+
+    Each input is one transaction: a corrupt capture, a symbol file that does not match or any
+    other failure leaves the database as it was. A capture that ends without its END chunk
+    (process killed) is ingested up to its last complete frame, with a warning saying where it
+    stops.
+
+    Every frame is a return address; the address looked up is one before it, inside the call
+    instruction, so every frame reports the line of its call. Symbol files must carry the
+    build id (ELF) or UUID (Mach-O) the run recorded for the module; files are matched by that
+    id, then by file name, and a name match with another id is refused. Addresses in modules
+    without a symbol file are kept as module+offset.
+
+    The addresses table is a cache per build: a later run of the same build symbolizes only the
+    addresses no earlier run has seen. Several inputs, or an existing DB, hold several runs.
+
+OPTIONS
+    -o, --output DB
+        Database to create or append to. Default: the input with .db for .mt (run.mt ->
+        run.db, beside it); required with several inputs.
+    --dsym BUNDLE
+        A .dSYM bundle (its Contents/Resources/DWARF files) or a DWARF file. Repeatable.
+    --elf FILE
+        An ELF (or Mach-O) file with symbols, e.g. an unstripped libil2cpp.so. Repeatable.
+    --symbols DIR
+        A directory searched recursively for ELF/Mach-O files and dSYMs, matched to modules by
+        build id / UUID, then by file name (Android: every .so of a build at once). Repeatable.
+        A name match with another id is skipped with a warning (an error for --dsym/--elf).
+    --il2cpp-symbols DIR
+        Unity's IL2CPP symbol files: MethodMap.tsv for full C# method names and
+        LineNumberMappings.json for C# file:line, in DIR or DIR/Symbols.
+    --backend builtin|llvm-symbolizer|atos
+        builtin (default): LLVM's DWARF reader in this process, --jobs threads.
+        llvm-symbolizer: persistent llvm-symbolizer processes (--jobs of them).
+        atos: Apple's atos (macOS, Mach-O only), --jobs processes in parallel.
+    --llvm-symbolizer PATH, --atos PATH
+        The executable the backend runs (default: llvm-symbolizer-19 / atos in PATH).
+    -j, --jobs N
+        Threads or processes for symbolization. Default: the number of CPUs.
+    --force
+        Use a symbol file whose id does not match the module (and cache its answers), and
+        ingest a capture that the database already holds.
+    --salvage
+        For a corrupt capture, keep the frames before the damage instead of failing.
+    -q, --quiet
+        No progress and no summary; warnings and errors are still printed.
+    --no-progress
+        No progress display.
+    -h, --help
+        This page.
+    --version
+        Print the version.
+
+EXIT STATUS
+    0   every input was ingested (possibly with warnings, e.g. a truncated capture)
+    1   unexpected internal failure
+    2   bad command line
+    3   an input could not be ingested: unreadable, not a run.mt, unknown format version,
+        corrupt (without --salvage), or already in the database (without --force)
+    4   symbols: unreadable symbol file, build id / UUID mismatch (without --force),
+        backend tool missing or failing, malformed MethodMap.tsv / LineNumberMappings.json
+    5   database: cannot open or write, not a MemTracer database, or a newer schema
+    With several inputs each is its own transaction; the status is that of the first failure,
+    and the inputs ingested before and after it stay in the database.
+
+EXAMPLES
+    iOS, one capture, writes run.db beside run.mt:
+        memtracer-symbolize run.mt --dsym UnityFramework.dSYM
+
+    Android, every library of the build at once, with C# names and lines:
+        memtracer-symbolize run.mt --symbols build/symbols/arm64-v8a \
+            --il2cpp-symbols Library/Bee/artifacts/Android/il2cppOutput/cpp -o run.db
+
+    One database for a team, appending over time (the second run of a build reuses the
+    symbols of the first):
+        memtracer-symbolize monday.mt tuesday.mt -o team.db --elf libil2cpp.so
+        memtracer-symbolize wednesday.mt -o team.db --elf libil2cpp.so
+
+    Cross-check with LLVM's own tool:
+        memtracer-symbolize run.mt --elf libil2cpp.so --backend llvm-symbolizer -o check.db
+)";
+}
+
+namespace {
+
+unsigned parse_jobs(const std::string &v) {
+    unsigned n = 0;
+    auto r = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (r.ec != std::errc() || r.ptr != v.data() + v.size() || n == 0 || n > 256)
+        throw usage_error("--jobs: expected a number from 1 to 256, got '" + v + "'");
+    return n;
+}
+
+}  // namespace
+
+std::string default_output(const std::string &input) {
+    std::filesystem::path p(input);
+    p.replace_extension(".db");
+    return p.string();
+}
+
+CliOptions parse_cli(int argc, char **argv) {
+    CliOptions o;
+    o.config.backend.jobs = std::max(1u, std::thread::hardware_concurrency());
+    bool only_inputs = false;
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (only_inputs || arg.empty() || arg[0] != '-' || arg == "-") {
+            o.inputs.push_back(arg);
+            continue;
+        }
+        if (arg == "--") {
+            only_inputs = true;
+            continue;
+        }
+        std::string name = arg, value;
+        bool has_value = false;
+        if (size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+            name = arg.substr(0, eq);
+            value = arg.substr(eq + 1);
+            has_value = true;
+        }
+        auto need = [&]() -> std::string {
+            if (has_value) return value;
+            if (i + 1 >= argc) throw usage_error(name + " needs a value (see --help)");
+            return argv[++i];
+        };
+        auto flag = [&] {
+            if (has_value) throw usage_error(name + " takes no value");
+        };
+        if (name == "-h" || name == "--help") flag(), o.help = true;
+        else if (name == "--version") flag(), o.version = true;
+        else if (name == "-o" || name == "--output") o.output = need();
+        else if (name == "--dsym") o.config.dsyms.push_back(need());
+        else if (name == "--elf") o.config.elfs.push_back(need());
+        else if (name == "--symbols") o.config.symbol_dirs.push_back(need());
+        else if (name == "--il2cpp-symbols") o.config.il2cpp_dir = need();
+        else if (name == "--backend") o.config.backend.kind = parse_backend_kind(need());
+        else if (name == "--llvm-symbolizer") o.config.backend.llvm_symbolizer = need();
+        else if (name == "--atos") o.config.backend.atos = need();
+        else if (name == "-j" || name == "--jobs") o.config.backend.jobs = parse_jobs(need());
+        else if (name == "--force") flag(), o.config.force = true;
+        else if (name == "--salvage") flag(), o.config.salvage = true;
+        else if (name == "-q" || name == "--quiet") flag(), o.quiet = true;
+        else if (name == "--no-progress") flag(), o.no_progress = true;
+        else throw usage_error("unknown option " + name + " (see --help)");
+    }
+    if (o.help || o.version) return o;
+    if (o.inputs.empty()) throw usage_error("no input: give one or more run.mt files (see --help)");
+    if (o.output.empty()) {
+        if (o.inputs.size() > 1) throw usage_error("several inputs need -o DB to name the database");
+        o.output = default_output(o.inputs[0]);
+    }
+    return o;
+}
+
+}  // namespace mt::sym

@@ -1,0 +1,90 @@
+// memtracer-symbolize: a thin main over the memtracer_symbolizer library. Errors end here: each
+// becomes one message and the exit status documented in --help.
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "cli.h"
+#include "errors.h"
+#include "schema.h"
+#include "symbolizer.h"
+
+using namespace mt::sym;
+
+namespace {
+
+std::string summary(const std::string &input, const std::string &db, const InputResult &r) {
+    const SymbolizeStats &s = r.symbols;
+    char line[1024];
+    snprintf(line, sizeof line,
+             "%s -> %s (run %lld): %llu frames, %s allocations, %llu stacks; %llu addresses: %llu symbolized now, "
+             "%llu from the cache, %llu without symbols, %llu outside every module; %zu module(s) with symbols; "
+             "read %.2fs, symbolize %.2fs, finish %.2fs",
+             input.c_str(), db.c_str(), static_cast<long long>(r.run_id), static_cast<unsigned long long>(r.totals.frames),
+             Progress::human(static_cast<double>(r.totals.alloc_count)).c_str(), static_cast<unsigned long long>(r.stacks),
+             static_cast<unsigned long long>(s.addresses), static_cast<unsigned long long>(s.sent_to_backend),
+             static_cast<unsigned long long>(s.cache_hits), static_cast<unsigned long long>(s.no_symbols),
+             static_cast<unsigned long long>(r.outside_modules), r.modules_with_symbols, r.read_seconds,
+             r.symbolize_seconds, r.finish_seconds);
+    return line;
+}
+
+void remove_database(const std::string &path) {
+    std::error_code ec;
+    for (const char *suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(path + suffix, ec);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    CliOptions o;
+    try {
+        o = parse_cli(argc, argv);
+    } catch (const Error &e) {
+        fprintf(stderr, "memtracer-symbolize: %s\n", e.what());
+        return static_cast<int>(e.code);
+    }
+    if (o.help) {
+        fputs(help_text(), stdout);
+        return 0;
+    }
+    if (o.version) {
+        printf("memtracer-symbolize %s (schema %d)\n", MEMTRACER_VERSION, kSchemaVersion);
+        return 0;
+    }
+
+    Progress progress(Progress::detect(stderr, !o.quiet && !o.no_progress));
+    auto warn = [&](const std::string &m) { progress.message("memtracer-symbolize: warning: " + m); };
+    auto error = [&](const std::string &m) { progress.message("memtracer-symbolize: error: " + m); };
+    int status = 0;
+    try {
+        Symbolizer sym(o.config, progress, warn);
+        OpenedDb odb = open_database(o.output);
+        size_t committed = 0;
+        for (const std::string &input : o.inputs) {
+            try {
+                InputResult r = sym.ingest(odb.db, input);
+                ++committed;
+                if (!o.quiet) progress.message(summary(input, o.output, r));
+            } catch (const Error &e) {
+                error(e.what());
+                if (!status) status = static_cast<int>(e.code);
+            }
+        }
+        for (const std::string &f : sym.locator().unused_explicit())
+            warn(f + " matched no module of the input(s)");
+        if (odb.created && committed == 0) {
+            odb.db.close();
+            remove_database(o.output);  // a database we created for nothing is not left behind
+        } else {
+            finish_database(odb.db);
+        }
+    } catch (const Error &e) {
+        error(e.what());
+        return static_cast<int>(e.code);
+    } catch (const std::exception &e) {
+        error(std::string("internal: ") + e.what());
+        return static_cast<int>(ExitCode::Failure);
+    }
+    return status;
+}

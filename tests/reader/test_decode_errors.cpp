@@ -1,0 +1,144 @@
+// Chunks with a correct CRC whose payload does not decode: a writer bug or a forged file. Each is
+// Corrupt at that chunk's offset with a message naming the field, and nothing of it is used.
+#include "trace_fixture.h"
+
+#include <catch2/catch.hpp>
+#include <memtracer/format.h>
+
+using namespace mt;
+using Catch::Contains;
+using reader::Stop;
+
+namespace {
+
+// A real prefix: header, one thread, three classes, one stack, and frame 0 committed.
+std::vector<uint8_t> good_prefix() {
+    test::MemTrace t;
+    t.w.header({});
+    rt::ThreadRecord th{0, 1, "main"};
+    rt::ClassRecord cl[3] = {{0, 0x10, "A", "", 0, 0}, {1, 0x20, "B", "", 0, 0}, {2, 0x30, "C", "", 0, 0}};
+    uint64_t pc = 0x1000;
+    rt::StackRecord st{0, &pc, 1};
+    rt::EventRecord ev{0, 10, 2, 0, 16, 16, 0x5000};
+    rt::FrameRecord f;
+    f.events = 1;
+    t.w.threads(&th, 1);
+    t.w.classes(cl, 3);
+    t.w.stacks(&st, 1);
+    t.w.events(0, 0, &ev, 1);
+    t.w.frame(f);
+    t.chunk();
+    return t.bytes();
+}
+
+struct Outcome {
+    reader::Run run;
+    uint64_t chunk_offset;
+};
+
+// Appends `payload` as a correctly signed chunk of `type` (followed by an END so the damage is
+// not the last chunk) and reads the file.
+Outcome read_with(uint16_t type, const test::Payload &payload) {
+    std::vector<uint8_t> file = good_prefix();
+    uint64_t at = file.size();
+    test::raw_chunk(file, type, payload.b);
+    test::raw_chunk(file, MT_CHUNK_END, test::Payload().u(0).str("").b);
+    return {reader::load_buffer(file.data(), file.size()), at};
+}
+
+void check_corrupt(const Outcome &o, const std::string &type, const std::string &detail) {
+    CHECK(o.run.result.stop == Stop::Corrupt);
+    CHECK(o.run.result.stop_offset == o.chunk_offset);
+    CHECK_THAT(o.run.result.stop_reason,
+               Catch::StartsWith(type + " chunk at offset " + std::to_string(o.chunk_offset) + ": ") &&
+                   Contains(detail));
+    CHECK(o.run.frames.size() == 1);  // frame 0, committed before the damage, is kept
+}
+
+// frame_seq 1, one event with the given fields.
+test::Payload event(uint64_t thread, uint64_t cls, uint64_t stack) {
+    return test::Payload().u(1).u(1).u(thread).s(5).u(cls).u(stack).u(16).s(0).s(0x6000);
+}
+
+}  // namespace
+
+TEST_CASE("reader: the good prefix itself reads cleanly", "[reader][decode]") {
+    std::vector<uint8_t> file = good_prefix();
+    reader::Run run = reader::load_buffer(file.data(), file.size());
+    CHECK(run.result.stop == Stop::Eof);
+    REQUIRE(run.frames.size() == 1);
+    CHECK(run.frames[0].event_list.size() == 1);
+    Outcome ok = read_with(MT_CHUNK_EVENTS, event(0, 2, 0));
+    CHECK(ok.run.result.stop == Stop::End);
+    CHECK(ok.run.result.uncommitted_events == 1);
+}
+
+TEST_CASE("reader: a varint running past the chunk end is Corrupt", "[reader][decode]") {
+    check_corrupt(read_with(MT_CHUNK_EVENTS, test::Payload().u(1).u(1).u(0).raw({0x80, 0x80, 0x80, 0x80, 0x80, 0x80})),
+                  "EVENTS", "event 0, payload byte 3 of 9: varint 'dt' runs past the end of the payload");
+    check_corrupt(read_with(MT_CHUNK_FRAME, test::Payload().u(1).u(2)), "FRAME",
+                  "varint 'start_tick' runs past the end of the payload");
+    check_corrupt(read_with(MT_CHUNK_END, test::Payload().u(0).u(20).raw({'a', 'b'})), "END",
+                  "string 'message' has length 20 but only 2 bytes are left");
+}
+
+TEST_CASE("reader: a varint longer than 10 bytes is Corrupt", "[reader][decode]") {
+    test::Payload p;
+    p.raw({0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01});
+    check_corrupt(read_with(MT_CHUNK_GC, p), "GC", "varint 'frame_seq' is longer than 10 bytes");
+}
+
+TEST_CASE("reader: references to undefined ids are Corrupt", "[reader][decode]") {
+    check_corrupt(read_with(MT_CHUNK_EVENTS, event(0, 3, 0)), "EVENTS",
+                  "event 0, payload byte 5 of 11: 'class' is 3 but only 3 classes are defined");
+    check_corrupt(read_with(MT_CHUNK_EVENTS, event(0, 0, 7)), "EVENTS", "'stack' is 7 but only 1 stacks are defined");
+    check_corrupt(read_with(MT_CHUNK_EVENTS, event(1, 0, 0)), "EVENTS", "'thread' is 1 but only 1 threads are defined");
+    check_corrupt(read_with(MT_CHUNK_DEATHS, test::Payload().u(1).u(1).s(0x100).u(0).u(9).u(0).u(8)), "DEATHS",
+                  "death 0, payload byte 6 of 8: 'class' is 9 but only 3 classes are defined");
+    check_corrupt(read_with(MT_CHUNK_AGGREGATES, test::Payload().u(1).u(1).u(0).u(1).u(1).u(1).u(1).u(1)),
+                  "AGGREGATES", "'stack' is 1 but only 1 stacks are defined");
+}
+
+TEST_CASE("reader: dictionary ids that are not dense are Corrupt", "[reader][decode]") {
+    check_corrupt(read_with(MT_CHUNK_CLASSES, test::Payload().u(1).u(5).u(0x40).str("D").str("").u(0).u(0)), "CLASSES",
+                  "class id is 5, expected 3 (ids are dense, in order of definition)");
+    check_corrupt(read_with(MT_CHUNK_STACKS, test::Payload().u(1).u(0).u(1).s(4)), "STACKS", "stack id is 0, expected 1");
+    check_corrupt(read_with(MT_CHUNK_THREADS, test::Payload().u(1).u(2).u(9).str("x")), "THREADS",
+                  "thread id is 2 but only 1 threads are defined");
+    check_corrupt(read_with(MT_CHUNK_MODULES, test::Payload().u(1).u(1).u(1).str("m").u(0).u(0).u(0).u(0).str("")),
+                  "MODULES", "module id is 1, expected 0");
+}
+
+TEST_CASE("reader: counts the payload cannot hold and leftover bytes are Corrupt", "[reader][decode]") {
+    check_corrupt(read_with(MT_CHUNK_EVENTS, test::Payload().u(1).u(1000000).u(0)), "EVENTS",
+                  "'count' is 1000000 but the 1 bytes left cannot hold that many");
+    check_corrupt(read_with(MT_CHUNK_STACKS, test::Payload().u(1).u(1).u(1u << 30)), "STACKS",
+                  "'depth' is 1073741824 but the 0 bytes left cannot hold that many");
+    check_corrupt(read_with(MT_CHUNK_COUNTERS, test::Payload().raw({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9})),
+                  "COUNTERS", "1 bytes left over after the last field");
+}
+
+TEST_CASE("reader: frames out of order and data for a committed frame are Corrupt", "[reader][decode]") {
+    test::Payload frame2;
+    frame2.u(2);
+    for (int i = 0; i < 10; ++i) frame2.u(0);
+    check_corrupt(read_with(MT_CHUNK_FRAME, frame2), "FRAME", "frame_seq is 2, expected 1");
+    check_corrupt(read_with(MT_CHUNK_EVENTS, test::Payload().u(0).u(0)), "EVENTS",
+                  "frame_seq 0 names a frame already committed (next is 1)");
+}
+
+TEST_CASE("reader: an unknown chunk type and a late INFO are Corrupt", "[reader][decode]") {
+    check_corrupt(read_with(99, test::Payload().u(0)), "unknown type 99", "unknown chunk type (this reader knows 1 to 12)");
+    check_corrupt(read_with(MT_CHUNK_INFO, test::Payload().u(0)), "INFO", "INFO must be the first chunk and appear once");
+}
+
+TEST_CASE("reader: a chunk that fails decoding contributes nothing", "[reader][decode]") {
+    // Two good events then an unknown class: the whole chunk is dropped, uncommitted stays 0.
+    test::Payload p;
+    p.u(1).u(3);
+    for (int i = 0; i < 2; ++i) p.u(0).s(1).u(0).u(0).u(8).s(0).s(8);
+    p.u(0).s(1).u(42).u(0).u(8).s(0).s(8);
+    Outcome o = read_with(MT_CHUNK_EVENTS, p);
+    check_corrupt(o, "EVENTS", "event 2");
+    CHECK(o.run.result.uncommitted_events == 0);
+}

@@ -1,0 +1,127 @@
+// Unwinders: the frame-pointer walker on a synthetic stack (every stop rule), and both
+// unwinders on a real noinline call chain compared with __builtin_return_address.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "support.h"
+#include "unwind.h"
+
+using mt::rt::fp_walk;
+
+TEST_CASE("fp walker follows records and stops on each bad link", "[unwind]") {
+    alignas(16) uintptr_t stack[64] = {};
+    uintptr_t lo = reinterpret_cast<uintptr_t>(stack), hi = lo + sizeof stack;
+    auto at = [&](int i) { return reinterpret_cast<uintptr_t>(&stack[i]); };
+    // Records at slots 4 -> 10 -> 20 -> 30, each [fp] = next fp, [fp+8] = return address.
+    stack[4] = at(10), stack[5] = 0x1111;
+    stack[10] = at(20), stack[11] = 0x2222;
+    stack[20] = at(30), stack[21] = 0x3333;
+    stack[30] = 0, stack[31] = 0x4444;  // next fp 0: not increasing, walk ends after this frame
+    uint64_t out[16];
+    SECTION("whole chain") {
+        uint32_t n = fp_walk(0x9999, at(4), lo, hi, out, 16);
+        REQUIRE(n == 5);
+        CHECK(out[0] == 0x9999);
+        CHECK(out[1] == 0x1111);
+        CHECK(out[2] == 0x2222);
+        CHECK(out[3] == 0x3333);
+        CHECK(out[4] == 0x4444);
+    }
+    SECTION("max depth") { CHECK(fp_walk(0x9999, at(4), lo, hi, out, 3) == 3); }
+    SECTION("misaligned fp") {
+        stack[10] = at(20) + 4;
+        CHECK(fp_walk(0x9999, at(4), lo, hi, out, 16) == 3);
+    }
+    SECTION("fp going down the stack") {
+        stack[10] = at(6);
+        CHECK(fp_walk(0x9999, at(4), lo, hi, out, 16) == 3);
+    }
+    SECTION("fp leaving the stack bounds") {
+        stack[10] = hi + 64;
+        CHECK(fp_walk(0x9999, at(4), lo, hi, out, 16) == 3);
+    }
+    SECTION("zero return address") {
+        stack[21] = 0;
+        CHECK(fp_walk(0x9999, at(4), lo, hi, out, 16) == 3);
+    }
+    SECTION("start outside bounds records only the call site") {
+        CHECK(fp_walk(0x9999, hi + 16, lo, hi, out, 16) == 1);
+    }
+}
+
+namespace {
+
+uintptr_t g_ra[4];  // return addresses each level saw: into its caller
+
+}  // namespace
+
+extern "C" {
+__attribute__((noinline)) void unwind_level3(void *obj) {
+    g_ra[3] = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+    mt_on_alloc(obj, &mtt::kPlayer, 64);
+    asm volatile("" ::: "memory");
+}
+__attribute__((noinline)) void unwind_level2(void *obj) {
+    g_ra[2] = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+    unwind_level3(obj);
+    asm volatile("" ::: "memory");
+}
+__attribute__((noinline)) void unwind_level1(void *obj) {
+    g_ra[1] = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+    unwind_level2(obj);
+    asm volatile("" ::: "memory");
+}
+}
+
+__attribute__((noinline)) std::vector<uint64_t> capture_chain(mt_unwinder u) {
+    std::string path = mtt::temp_path("unwind");
+    mt_config c = mtt::make_config(path);
+    c.unwinder = u;
+    mtt::start(c);
+    unwind_level1(reinterpret_cast<void *>(0x5000));
+    auto run = mtt::stop_and_load(path);
+    auto ev = mtt::all_events(run);
+    REQUIRE(ev.size() == 1);
+    CHECK(((run.header.flags & MT_FILE_FLAG_LIBUNWIND) != 0) == (u == MT_UNWIND_LIBUNWIND));
+    return run.stacks.at(ev[0].stack_id).frames;
+}
+
+TEST_CASE("frame-pointer unwinder returns the exact call chain", "[unwind]") {
+    auto st = capture_chain(MT_UNWIND_FRAME_POINTER);
+    REQUIRE(st.size() >= 5);
+    CHECK(mtt::symbol_of(st[0]) == "unwind_level3");  // the call site of mt_on_alloc
+    CHECK(st[1] == g_ra[3]);                          // into unwind_level2
+    CHECK(st[2] == g_ra[2]);                          // into unwind_level1
+    CHECK(st[3] == g_ra[1]);                          // into capture_chain
+    CHECK(mtt::symbol_of(st[3]).find("capture_chain") != std::string::npos);
+    for (uint64_t pc : st) CHECK(mtt::symbol_of(pc).find("mt_") != 0);  // no tracer frame
+}
+
+TEST_CASE("libunwind unwinder agrees with the frame-pointer chain", "[unwind]") {
+#if !defined(MT_TEST_HAVE_LIBUNWIND)
+    mt_config c = mtt::make_config(mtt::temp_path("nolibunwind"));
+    c.unwinder = MT_UNWIND_LIBUNWIND;
+    CHECK(mt_start(&c) == MT_ERR_UNWINDER);
+    CHECK(std::string(mt_last_error()).find("libunwind") != std::string::npos);
+    return;
+#endif
+    auto st = capture_chain(MT_UNWIND_LIBUNWIND);
+    REQUIRE(st.size() >= 4);
+    CHECK(mtt::symbol_of(st[0]) == "unwind_level3");
+    CHECK(st[1] == g_ra[3]);
+    CHECK(st[2] == g_ra[2]);
+    CHECK(st[3] == g_ra[1]);
+}
+
+TEST_CASE("max_stack_depth caps the recorded depth", "[unwind]") {
+    std::string path = mtt::temp_path("depth");
+    mt_config c = mtt::make_config(path);
+    c.max_stack_depth = 5;
+    mtt::start(c);
+    mtt::alloc_at_depth(40, reinterpret_cast<void *>(0x6000), &mtt::kString, 8);
+    auto run = mtt::stop_and_load(path);
+    REQUIRE(run.stacks.size() == 1);
+    CHECK(run.stacks[0].frames.size() == 5);
+    CHECK(run.header.max_stack_depth == 5);
+}

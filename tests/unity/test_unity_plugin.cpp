@@ -1,0 +1,120 @@
+// The Unity plug-in entry, loaded the way the player loads it (dlopen + UnityPluginLoad) into a
+// stand-in host: frames end on the host's frame callback, threads get the names the host
+// registers, and the capture is complete after UnityPluginUnload.
+#include "unity_host.h"
+
+#include <memtracer/memtracer.h>
+#include <memtracer/reader.h>
+
+#include <catch2/catch.hpp>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <map>
+#include <string>
+#include <thread>
+
+// The class API the runtime resolves names through, exported by this executable as libil2cpp
+// exports it from a player.
+struct FakeClass { const char *name; const char *ns; };
+extern "C" __attribute__((visibility("default"))) const char *il2cpp_class_get_name(void *k) { return static_cast<FakeClass *>(k)->name; }
+extern "C" __attribute__((visibility("default"))) const char *il2cpp_class_get_namespace(void *k) { return static_cast<FakeClass *>(k)->ns; }
+
+namespace {
+
+FakeClass g_string{"String", "System"};
+FakeClass g_enemy{"Enemy", "Game"};
+
+struct Plugin {
+    void *handle = dlopen(MEMTRACER_UNITY_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+    using Load = void (*)(IUnityInterfaces *);
+    using Unload = void (*)();
+    using OnAlloc = void (*)(void *, void *, size_t);
+    Load load = handle ? reinterpret_cast<Load>(dlsym(handle, "UnityPluginLoad")) : nullptr;
+    Unload unload = handle ? reinterpret_cast<Unload>(dlsym(handle, "UnityPluginUnload")) : nullptr;
+    OnAlloc on_alloc = handle ? reinterpret_cast<OnAlloc>(dlsym(handle, "mt_on_alloc")) : nullptr;
+};
+
+std::string temp_path(const char *name) {
+    return std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") + "/" + name + "." + std::to_string(getpid());
+}
+
+}  // namespace
+
+TEST_CASE("Unity plug-in: frame callback ends frames, thread callback names threads") {
+    const std::string out = temp_path("unity-plugin.mt");
+    setenv("MEMTRACER_OUTPUT", out.c_str(), 1);
+    setenv("MEMTRACER_HOOK", "patch", 1);  // the allocations below come straight to mt_on_alloc
+
+    Plugin plugin;
+    REQUIRE(plugin.handle != nullptr);
+    REQUIRE(plugin.load != nullptr);
+    REQUIRE(plugin.unload != nullptr);
+    REQUIRE(plugin.on_alloc != nullptr);
+
+    unity_host::Host &host = unity_host::instance();
+    plugin.load(&host.interfaces);
+    REQUIRE(host.frame_callbacks.size() == 1);
+    REQUIRE(host.thread_callbacks.size() == 1);
+
+    // The main thread registers itself; a worker is registered from the main thread (the
+    // callback names another thread) before it allocates anything.
+    host.register_thread(reinterpret_cast<uintptr_t>(pthread_self()), "Main Thread");
+    constexpr int kFrames = 5;
+    for (int frame = 0; frame < kFrames; ++frame) {
+        char obj[64];
+        for (int i = 0; i <= frame; ++i) plugin.on_alloc(obj, &g_string, 32);
+        std::thread worker([&] { plugin.on_alloc(obj, &g_enemy, 48); });
+        host.register_thread(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(worker.native_handle())),
+                             ("Job.Worker " + std::to_string(frame)).c_str());
+        worker.join();
+        host.new_frame();
+    }
+    plugin.unload();
+    CHECK(host.frame_callbacks.empty());
+    CHECK(host.thread_callbacks.empty());
+
+    mt::reader::Run run = mt::reader::load_file(out);
+    CHECK(run.result.stop == mt::reader::Stop::End);
+
+    std::map<std::string, int> per_class;
+    int committed = 0;
+    for (const auto &f : run.frames) {
+        if (f.flags & MT_FRAME_FINAL) continue;
+        int strings = 0;
+        for (const auto &e : f.event_list) {
+            const auto &c = run.classes.at(e.class_id);
+            ++per_class[c.name_space + "." + c.name];
+            strings += c.name == "String";
+        }
+        CHECK(f.index == static_cast<uint64_t>(committed));
+        CHECK(strings == committed + 1);  // frame N allocated N+1 strings on the main thread
+        ++committed;
+    }
+    CHECK(committed == kFrames);
+    CHECK(per_class["System.String"] == kFrames * (kFrames + 1) / 2);
+    CHECK(per_class["Game.Enemy"] == kFrames);
+
+    std::map<std::string, int> names;
+    for (const auto &t : run.threads) ++names[t.name];
+    CHECK(names.count("Main Thread") == 1);
+    int workers_named = 0;
+    for (const auto &[name, n] : names) workers_named += name.rfind("Job.Worker ", 0) == 0;
+    CHECK(workers_named == kFrames);
+    unlink(out.c_str());
+}
+
+TEST_CASE("Unity plug-in: MEMTRACER_DISABLE leaves the player untouched") {
+    setenv("MEMTRACER_DISABLE", "1", 1);
+    Plugin plugin;
+    REQUIRE(plugin.load != nullptr);
+    unity_host::Host &host = unity_host::instance();
+    int requests = host.interface_requests;
+    plugin.load(&host.interfaces);
+    CHECK(host.interface_requests == requests);
+    CHECK(host.frame_callbacks.empty());
+    plugin.unload();
+    unsetenv("MEMTRACER_DISABLE");
+}

@@ -1,0 +1,114 @@
+// memtracer-viewer as a process: it prints where it listens, serves, logs one line per request,
+// and exits 0 on SIGTERM and on SIGINT.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "http_client.h"
+#include "viewer_test_util.h"
+
+using namespace mt::test;
+
+extern char **environ;
+
+namespace {
+struct Child {
+    pid_t pid = 0;
+    FILE *out = nullptr;
+    std::string err_path;
+};
+
+Child spawn_viewer(const std::vector<std::string> &extra) {
+    std::vector<std::string> args{MT_VIEWER_BIN, fixture_db(), "--port", "0", "--threads", "2"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<char *> argv;
+    for (auto &a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    Child c;
+    c.err_path = "viewer-process-" + std::to_string(getpid()) + ".log";
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    posix_spawn_file_actions_addopen(&fa, 2, c.err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    REQUIRE(posix_spawn(&c.pid, argv[0], &fa, nullptr, argv.data(), environ) == 0);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    c.out = fdopen(fds[0], "r");
+    return c;
+}
+
+uint16_t read_port(Child &c) {
+    char line[512] = {0};
+    REQUIRE(std::fgets(line, sizeof line, c.out) != nullptr);
+    std::string s = line;
+    INFO(s);
+    auto at = s.find("http://127.0.0.1:");
+    REQUIRE(at != std::string::npos);
+    return static_cast<uint16_t>(std::stoi(s.substr(at + 17)));
+}
+
+std::string slurp(const std::string &path) {
+    std::string s;
+    if (FILE *f = std::fopen(path.c_str(), "r")) {
+        char buf[4096];
+        size_t n;
+        while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+        std::fclose(f);
+    }
+    return s;
+}
+}  // namespace
+
+TEST_CASE("viewer: the viewer process serves, logs each request and stops cleanly on SIGTERM and SIGINT", "[viewer][http]") {
+    for (int sig : {SIGTERM, SIGINT}) {
+        Child c = spawn_viewer({});
+        uint16_t port = read_port(c);
+        REQUIRE(get(port, "/api/runs").status == 200);
+        REQUIRE(get(port, "/api/runs/5").status == 404);
+        REQUIRE(kill(c.pid, sig) == 0);
+        int status = 0;
+        REQUIRE(waitpid(c.pid, &status, 0) == c.pid);
+        fclose(c.out);
+        REQUIRE(WIFEXITED(status));
+        REQUIRE(WEXITSTATUS(status) == 0);
+        auto log = slurp(c.err_path);
+        INFO(log);
+        // method, path, status, bytes, ms
+        REQUIRE(log.find(" GET /api/runs 200 ") != std::string::npos);
+        REQUIRE(log.find(" GET /api/runs/5 404 ") != std::string::npos);
+        REQUIRE(log.find("ms\n") != std::string::npos);
+        REQUIRE(log.find("stopped") != std::string::npos);
+        std::remove(c.err_path.c_str());
+    }
+}
+
+TEST_CASE("viewer: the viewer refuses bad command lines and databases with a reason", "[viewer][http]") {
+    auto run = [](const std::string &args) {
+        std::string cmd = std::string(MT_VIEWER_BIN) + " " + args + " 2>&1";
+        FILE *p = popen(cmd.c_str(), "r");
+        std::string out;
+        char buf[512];
+        while (std::fgets(buf, sizeof buf, p)) out += buf;
+        int st = pclose(p);
+        return std::make_pair(WEXITSTATUS(st), out);
+    };
+    auto [c1, o1] = run("");
+    REQUIRE(c1 == 2);
+    REQUIRE(o1.find("missing run.db") != std::string::npos);
+    auto [c2, o2] = run(fixture_db() + " --port 99999");
+    REQUIRE(c2 == 2);
+    REQUIRE(o2.find("--port") != std::string::npos);
+    auto [c3, o3] = run("/nonexistent/run.db");
+    REQUIRE(c3 == 1);
+    REQUIRE(o3.find("no database at /nonexistent/run.db") != std::string::npos);
+    auto [c4, o4] = run(fixture_db() + " --get /api/runs/1/top?limit=1");
+    REQUIRE(c4 == 0);
+    REQUIRE(parse_json(o4)["entries"].size() == 1);
+}

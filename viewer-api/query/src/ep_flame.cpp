@@ -1,0 +1,140 @@
+// ep_flame.cpp — bytes (or counts) by call tree over a frame range: a nested tree for the
+// page's flame graph, and the same as collapsed-stack text for flamegraph.pl / speedscope.
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "endpoints.h"
+#include "model.h"
+#include "sqlite.h"
+#include "stacks.h"
+
+namespace mt::viewer {
+
+namespace {
+struct Weighted {
+    const std::vector<std::string> *path;  // outermost first
+    const std::string *cls;
+    int64_t value;
+};
+
+struct Input {
+    RunRow run;
+    Range range;
+    Metric by;
+    std::unordered_map<int64_t, std::vector<std::string>> paths;
+    std::unordered_map<int64_t, std::string> class_names;
+    std::vector<Weighted> rows;
+};
+
+void load(Database &db, const Params &p, int64_t run_id, Input &in) {
+    in.by = metric_param(p);
+    in.run = load_run(db, run_id);
+    in.range = frame_range(p, in.run);
+    in.paths = stack_paths(db, in.run.id);
+    for (auto &[id, c] : load_classes(db, in.run.id)) in.class_names[id] = c.full_name.empty() ? c.name : c.full_name;
+    static const std::vector<std::string> kNoFrames;
+    for (const auto &cs : class_stacks(db, in.run, in.range)) {
+        int64_t v = cs.t.get(in.by);
+        if (v <= 0) continue;
+        auto pit = in.paths.find(cs.stack_id);
+        auto cit = in.class_names.find(cs.class_id);
+        if (cit == in.class_names.end())
+            cit = in.class_names.emplace(cs.class_id, "<class " + std::to_string(cs.class_id) + ">").first;
+        in.rows.push_back({pit == in.paths.end() ? &kNoFrames : &pit->second, &cit->second, v});
+    }
+}
+
+struct Node {
+    std::string name;
+    int64_t value = 0;
+    bool is_class = false;
+    std::unordered_map<std::string, size_t> kids;
+};
+
+size_t child(std::vector<Node> &t, size_t parent, const std::string &name, bool is_class) {
+    auto it = t[parent].kids.find(name);
+    if (it != t[parent].kids.end()) return it->second;
+    t.push_back({name, 0, is_class, {}});
+    t[parent].kids.emplace(name, t.size() - 1);
+    return t.size() - 1;
+}
+
+void write_node(Json &j, const std::vector<Node> &t, size_t n, int64_t min_value, int64_t &budget) {
+    --budget;
+    j.obj().kv("name", t[n].name).kv("value", t[n].value);
+    if (t[n].is_class) j.kv("class", true);
+    std::vector<size_t> kids;
+    for (auto &[_, k] : t[n].kids)
+        if (t[k].value >= min_value) kids.push_back(k);
+    std::sort(kids.begin(), kids.end(), [&](size_t a, size_t b) {
+        return t[a].value != t[b].value ? t[a].value > t[b].value : t[a].name < t[b].name;
+    });
+    if (!kids.empty()) {
+        j.arr("children");
+        for (size_t k : kids)
+            if (budget > 0) write_node(j, t, k, min_value, budget);
+        j.end_arr();
+    }
+    j.end_obj();
+}
+}  // namespace
+
+Response flame(Database &db, const Request &req, int64_t run_id) {
+    Params p(req, {"from", "to", "by", "min_share", "classes", "max_nodes"});
+    double min_share = p.opt_real("min_share", 0, 1).value_or(0.001);
+    bool classes = p.flag("classes", true);
+    int64_t max_nodes = p.integer("max_nodes", 20000, 1, 200000);
+    Input in;
+    load(db, p, run_id, in);
+    std::vector<Node> t{{"all", 0, false, {}}};
+    for (const auto &w : in.rows) {
+        size_t n = 0;
+        t[0].value += w.value;
+        for (const auto &name : *w.path) {
+            n = child(t, n, name, false);
+            t[n].value += w.value;
+        }
+        if (classes) {
+            n = child(t, n, *w.cls, true);
+            t[n].value += w.value;
+        }
+    }
+    // Nodes under min_share of the total are left out; their parent's value still counts them,
+    // so a renderer shows the gap as the parent's own width.
+    int64_t min_value = std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(t[0].value) * min_share));
+    Json j;
+    j.obj().kv("run_id", in.run.id).obj("range").kv("from", in.range.from).kv("to", in.range.to);
+    j.kv("whole", in.range.whole).end_obj().kv("by", metric_name(in.by)).kv("min_value", min_value);
+    j.kv("nodes", static_cast<int64_t>(t.size())).key("root");
+    int64_t budget = max_nodes;
+    write_node(j, t, 0, min_value, budget);
+    j.kv("truncated", budget <= 0).end_obj();
+    return ok(j);
+}
+
+Response collapsed(Database &db, const Request &req, int64_t run_id) {
+    Params p(req, {"from", "to", "by", "classes"});
+    bool classes = p.flag("classes", true);
+    Input in;
+    load(db, p, run_id, in);
+    // flamegraph.pl splits frames on ';' and the count off the last space.
+    auto clean = [](std::string s) {
+        for (char &c : s)
+            if (c == ';' || c == '\n' || c == '\r') c = ':';
+        return s;
+    };
+    std::map<std::string, int64_t> lines;
+    for (const auto &w : in.rows) {
+        std::string line;
+        for (const auto &name : *w.path) line += (line.empty() ? "" : ";") + clean(name);
+        if (classes) line += (line.empty() ? "" : ";") + clean(*w.cls);
+        if (line.empty()) line = "(no frames)";
+        lines[line] += w.value;
+    }
+    std::string body;
+    for (const auto &[l, v] : lines) body += l + " " + std::to_string(v) + "\n";
+    return {200, std::move(body), "text/plain; charset=utf-8", "run-" + std::to_string(in.run.id) + ".collapsed.txt"};
+}
+
+}  // namespace mt::viewer

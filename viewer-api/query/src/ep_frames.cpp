@@ -1,0 +1,165 @@
+// ep_frames.cpp — the per-frame series over a range, and one frame's allocations by class.
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "endpoints.h"
+#include "model.h"
+#include "sqlite.h"
+#include "stacks.h"
+
+namespace mt::viewer {
+
+namespace {
+void write_gc(Json &j, Stmt &g) {
+    j.obj().kv("seq", g.i64(0)).kv("start_ns", g.i64(1)).kv("duration_ns", g.i64(2) - g.i64(1));
+    j.kv("heap_size", g.i64(3)).kv("free_bytes", g.i64(4)).kv("reclaimed_bytes", g.i64(5)).kv("gc_no", g.i64(6));
+    j.end_obj();
+}
+
+template <class T>
+void column(Json &j, std::string_view name, const std::vector<T> &v) {
+    j.arr(name);
+    for (auto x : v) j.val(static_cast<int64_t>(x));
+    j.end_arr();
+}
+}  // namespace
+
+Response frame_series(Database &db, const Request &req, int64_t run_id) {
+    Params p(req, {"from", "to", "limit"});
+    auto run = load_run(db, run_id);
+    auto r = frame_range(p, run);
+    // A 200k-frame page is ~10 MB of JSON; longer runs page with next_from.
+    int64_t limit = p.integer("limit", 200000, 1, 200000);
+    int64_t to = std::min(r.to, r.from + limit - 1);
+    constexpr int kCols = 13;
+    std::vector<int64_t> col[kCols];
+    std::vector<std::optional<int64_t>> live;
+    bool any_live = false;
+    auto s = query(db,
+                   "SELECT seq, frame_index, start_ns, end_ns-start_ns, alloc_count, requested_bytes, gc_bytes, "
+                   "gc_count, gc_ns, heap_size, free_bytes, dropped, flags, live_bytes FROM frames "
+                   "WHERE run_id=? AND seq BETWEEN ? AND ? ORDER BY seq");
+    s.binds(run.id, r.from, to);
+    for (auto &c : col) c.reserve(static_cast<size_t>(std::max<int64_t>(0, to - r.from + 1)));
+    while (s.step()) {
+        for (int c = 0; c < kCols; ++c) col[c].push_back(s.i64(c));
+        live.push_back(s.null(13) ? std::nullopt : std::optional<int64_t>(s.i64(13)));
+        any_live = any_live || live.back().has_value();
+    }
+    static const char *names[kCols] = {"seq", "frame_index", "start_ns", "duration_ns", "alloc_count",
+                                      "requested_bytes", "gc_bytes", "collections", "gc_ns", "heap_size",
+                                      "free_bytes", "dropped", "flags"};
+    Json j;
+    j.reserve(col[0].size() * 100 + 256);
+    j.obj().kv("run_id", run.id).kv("from", r.from).kv("to", to).kv("frames", run.frames).key("next_from");
+    to < r.to ? j.val(to + 1) : j.null();
+    for (int c = 0; c < kCols; ++c) column(j, names[c], col[c]);
+    j.key("live_bytes");  // null: the run did not record lifetimes
+    if (any_live) {
+        j.arr();
+        for (auto &v : live) v ? j.val(*v) : j.null();
+        j.end_arr();
+    } else {
+        j.null();
+    }
+    auto g = query(db,
+                   "SELECT seq, start_ns, end_ns, heap_size, free_bytes, reclaimed_bytes, gc_no FROM gc_events "
+                   "WHERE run_id=? AND seq BETWEEN ? AND ? ORDER BY seq, start_ns");
+    g.binds(run.id, r.from, to);
+    j.arr("gc");
+    while (g.step()) write_gc(j, g);
+    j.end_arr().end_obj();
+    return ok(j);
+}
+
+Response frame_detail(Database &db, const Request &req, int64_t run_id, int64_t seq) {
+    Params p(req, {"by", "limit", "offset"});
+    auto by = metric_param(p);
+    auto pg = page_params(p, 200, 2000);
+    auto run = load_run(db, run_id);
+    auto f = query(db,
+                   "SELECT frame_index, start_ns, end_ns, alloc_count, requested_bytes, gc_bytes, dropped, heap_size, "
+                   "free_bytes, gc_count, gc_ns, live_bytes, flags FROM frames WHERE run_id=? AND seq=?");
+    f.binds(run.id, seq);
+    if (!f.step())
+        throw ApiError{404, "run " + std::to_string(run.id) + " has no frame " + std::to_string(seq) + " (it has " +
+                                std::to_string(run.frames) + ")", "seq"};
+    Json j;
+    j.obj().kv("run_id", run.id).obj("frame").kv("seq", seq).kv("frame_index", f.i64(0)).kv("start_ns", f.i64(1));
+    j.kv("duration_ns", f.i64(2) - f.i64(1)).kv("count", f.i64(3)).kv("requested_bytes", f.i64(4));
+    j.kv("gc_bytes", f.i64(5)).kv("dropped", f.i64(6)).kv("heap_size", f.i64(7)).kv("free_bytes", f.i64(8));
+    j.kv("collections", f.i64(9)).kv("gc_ns", f.i64(10)).key("live_bytes");
+    f.null(11) ? j.null() : j.val(f.i64(11));
+    j.kv("flags", f.i64(12)).end_obj();
+
+    // Group the frame's (class, stack) rows by class, biggest first.
+    struct Cls {
+        int64_t id;
+        Totals t;
+        std::vector<ClassStack> stacks;
+    };
+    std::map<int64_t, Cls> by_class;
+    auto a = query(db,
+                   "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM allocs WHERE run_id=? AND seq=?");
+    a.binds(run.id, seq);
+    while (a.step()) {
+        ClassStack cs{a.i64(0), a.i64(1), {a.i64(2), a.i64(3), a.i64(4)}};
+        auto &c = by_class.try_emplace(cs.class_id, Cls{cs.class_id, {}, {}}).first->second;
+        c.t.add(cs.t);
+        c.stacks.push_back(cs);
+    }
+    std::vector<Cls> order;
+    for (auto &[_, c] : by_class) order.push_back(std::move(c));
+    auto bigger = [&](const auto &x, const auto &y) { return x.t.get(by) > y.t.get(by); };
+    std::stable_sort(order.begin(), order.end(), bigger);
+    // Per-id lookups, not whole-run dictionaries: a frame touches a few dozen of thousands.
+    std::map<int64_t, std::optional<ClassInfo>> classes;
+    auto cls = [&](int64_t id) -> const ClassInfo * {
+        auto it = classes.find(id);
+        if (it == classes.end()) it = classes.emplace(id, find_class(db, run.id, id)).first;
+        return it->second ? &*it->second : nullptr;
+    };
+
+    j.kv("by", metric_name(by)).arr("classes");
+    for (int64_t i = pg.offset; i < static_cast<int64_t>(order.size()) && i < pg.offset + pg.limit; ++i) {
+        auto &c = order[static_cast<size_t>(i)];
+        j.obj();
+        write_class(j, c.id, cls(c.id));
+        write_totals(j, c.t);
+        std::stable_sort(c.stacks.begin(), c.stacks.end(), bigger);
+        j.arr("stacks");
+        for (const auto &cs : c.stacks) {
+            j.obj().kv("stack_id", cs.stack_id);
+            write_totals(j, cs.t);
+            j.obj("site");
+            write_site(j, find_stack_site(db, run.id, cs.stack_id));
+            j.end_obj().key("frames");
+            write_frames(j, resolve_stack(db, run.id, cs.stack_id));
+            j.end_obj();
+        }
+        j.end_arr().end_obj();
+    }
+    j.end_arr();
+    write_page(j, static_cast<int64_t>(order.size()), pg);
+
+    auto g = query(db,
+                   "SELECT seq, start_ns, end_ns, heap_size, free_bytes, reclaimed_bytes, gc_no FROM gc_events "
+                   "WHERE run_id=? AND seq=? ORDER BY start_ns");
+    g.binds(run.id, seq);
+    j.arr("gc");
+    while (g.step()) write_gc(j, g);
+    j.end_arr();
+    auto d = query(db, "SELECT class_id, count, gc_bytes FROM deaths WHERE run_id=? AND seq=? ORDER BY gc_bytes DESC");
+    d.binds(run.id, seq);
+    j.arr("deaths");
+    while (d.step()) {
+        j.obj();
+        write_class(j, d.i64(0), cls(d.i64(0)));
+        j.kv("count", d.i64(1)).kv("gc_bytes", d.i64(2)).end_obj();
+    }
+    j.end_arr().end_obj();
+    return ok(j);
+}
+
+}  // namespace mt::viewer

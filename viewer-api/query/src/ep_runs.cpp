@@ -1,0 +1,106 @@
+// ep_runs.cpp — the runs list and one run's summary.
+#include "endpoints.h"
+#include "model.h"
+#include "sqlite.h"
+
+namespace mt::viewer {
+
+namespace {
+// The columns a runs-list entry and a summary share, in this order.
+constexpr const char *kRunColumns =
+    "run_id, source_file, start_unix_ns, process, device, os, arch, session_label, build_id, mode, "
+    "frame_count, duration_ns, alloc_count, requested_bytes, gc_bytes, gc_count, dropped, stop, "
+    "stop_reason, has_lifetimes, sample_interval, source_size, ingested_unix_ns, pid, tick_hz";
+
+void write_run_columns(Json &j, const Stmt &s) {
+    j.kv("run_id", s.i64(0)).kv("source_file", s.text(1)).kv("start_unix_ns", s.i64(2));
+    j.kv("process", s.text(3)).kv("device", s.text(4)).kv("os", s.text(5)).kv("arch", s.text(6));
+    j.kv("session_label", s.text(7)).kv("build_id", s.text(8)).kv("mode", s.text(9));
+    j.kv("frames", s.i64(10)).kv("duration_ns", s.i64(11));
+    j.obj("totals").kv("count", s.i64(12)).kv("requested_bytes", s.i64(13)).kv("gc_bytes", s.i64(14));
+    j.kv("collections", s.i64(15)).kv("dropped", s.i64(16)).end_obj();
+    j.kv("stop", s.text(17)).kv("stop_reason", s.text(18)).kv("has_lifetimes", s.i64(19) != 0);
+}
+}  // namespace
+
+Response runs_list(Database &db, const Request &req) {
+    Params p(req, {"limit", "offset"});
+    auto pg = page_params(p, 100, 1000);
+    auto n = query(db, "SELECT count(*) FROM runs");
+    n.step();
+    int64_t total = n.i64(0);
+    auto s = query(db, std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY run_id LIMIT ? OFFSET ?");
+    s.binds(pg.limit, pg.offset);
+    Json j;
+    j.obj().arr("runs");
+    while (s.step()) {
+        j.obj();
+        write_run_columns(j, s);
+        j.end_obj();
+    }
+    j.end_arr();
+    write_page(j, total, pg);
+    j.end_obj();
+    return ok(j);
+}
+
+Response run_summary(Database &db, const Request &req, int64_t run) {
+    Params p(req, {});
+    auto s = query(db, std::string("SELECT ") + kRunColumns + " FROM runs WHERE run_id=?");
+    s.binds(run);
+    if (!s.step()) throw ApiError{404, "no run " + std::to_string(run), "run"};
+    Json j;
+    j.obj();
+    write_run_columns(j, s);
+    j.kv("sample_interval", s.i64(20)).kv("source_size", s.i64(21)).kv("ingested_unix_ns", s.i64(22));
+    j.kv("pid", s.i64(23)).kv("tick_hz", s.f64(24));
+
+    auto info = query(db, "SELECT key, value FROM run_info WHERE run_id=? ORDER BY key");
+    info.binds(run);
+    j.obj("info");
+    while (info.step()) j.kv(info.text(0), info.text(1));
+    j.end_obj();
+
+    auto fr = query(db,
+                    "SELECT count(*), min(frame_index), max(frame_index), max(heap_size), max(live_bytes), "
+                    "sum(gc_ns), sum(dropped) FROM frames WHERE run_id=?");
+    fr.binds(run);
+    fr.step();
+    j.obj("frame_stats").kv("rows", fr.i64(0)).kv("first_frame_index", fr.i64(1)).kv("last_frame_index", fr.i64(2));
+    j.kv("max_heap_size", fr.i64(3)).key("max_live_bytes");
+    fr.null(4) ? j.null() : j.val(fr.i64(4));
+    j.kv("gc_ns", fr.i64(5)).kv("dropped", fr.i64(6)).end_obj();
+
+    auto th = query(db, "SELECT thread_id, os_tid, name FROM threads WHERE run_id=? ORDER BY thread_id");
+    th.binds(run);
+    j.arr("threads");
+    while (th.step()) j.obj().kv("thread_id", th.i64(0)).kv("os_tid", th.i64(1)).kv("name", th.text(2)).end_obj();
+    j.end_arr();
+
+    auto mo = query(db,
+                    "SELECT module_id, kind, path, build_id, symbol_file FROM modules WHERE run_id=? ORDER BY module_id");
+    mo.binds(run);
+    j.arr("modules");
+    while (mo.step()) {
+        j.obj().kv("module_id", mo.i64(0)).kv("kind", mo.text(1)).kv("path", mo.text(2)).kv("build_id", mo.text(3));
+        j.key("symbol_file");
+        mo.null(4) ? j.null() : j.val(mo.text(4));
+        j.end_obj();
+    }
+    j.end_arr();
+
+    auto cnt = query(db,
+                     "SELECT (SELECT count(*) FROM classes WHERE run_id=?1), (SELECT count(*) FROM stacks WHERE "
+                     "run_id=?1), (SELECT count(DISTINCT site_id) FROM stacks WHERE run_id=?1), "
+                     "(SELECT count(*) FROM gc_events WHERE run_id=?1), "
+                     "(SELECT coalesce(sum(count),0) FROM survivors WHERE run_id=?1), "
+                     "(SELECT coalesce(sum(gc_bytes),0) FROM survivors WHERE run_id=?1)");
+    cnt.binds(run);
+    cnt.step();
+    j.obj("counts").kv("classes", cnt.i64(0)).kv("stacks", cnt.i64(1)).kv("sites", cnt.i64(2));
+    j.kv("gc_events", cnt.i64(3)).kv("survivors", cnt.i64(4)).kv("survivor_bytes", cnt.i64(5)).end_obj();
+    j.end_obj();
+    return ok(j);
+}
+
+}  // namespace mt::viewer

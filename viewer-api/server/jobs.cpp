@@ -1,0 +1,268 @@
+#include "jobs.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <vector>
+
+#include <memtracer/reader.h>
+
+#include "../query/src/json.h"
+#include "../query/src/model.h"
+
+extern char **environ;
+
+namespace mt::viewer {
+
+namespace fs = std::filesystem;
+
+namespace {
+int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::string random_hex() {
+    std::random_device rd;
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%08x%08x", rd(), rd());
+    return buf;
+}
+
+// The symbolizer's command line for one upload (memtracer-symbolize --help documents it): append
+// to the served database; --symbols DIR is searched for ELF/Mach-O/dSYM by build id, and is
+// also given as Unity's IL2CPP symbol folder when it holds MethodMap.tsv or
+// LineNumberMappings.json.
+std::vector<std::string> symbolizer_argv(const JobConfig &c, const std::string &run) {
+    std::vector<std::string> a{c.symbolizer, run, "-o", c.db_path, "--jobs", "2"};
+    if (c.symbols_dir.empty()) return a;
+    a.insert(a.end(), {"--symbols", c.symbols_dir});
+    fs::path d(c.symbols_dir);
+    for (auto p : {d, d / "Symbols"})
+        if (fs::exists(p / "MethodMap.tsv") || fs::exists(p / "LineNumberMappings.json")) {
+            a.insert(a.end(), {"--il2cpp-symbols", c.symbols_dir});
+            break;
+        }
+    return a;
+}
+
+std::string tail_line(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return "";
+    in.seekg(0, std::ios::end);
+    auto size = static_cast<int64_t>(in.tellg());
+    auto from = std::max<int64_t>(0, size - 4096);
+    in.seekg(from);
+    std::string s(static_cast<size_t>(size - from), '\0');
+    in.read(s.data(), static_cast<std::streamsize>(s.size()));
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+    auto nl = s.find_last_of("\r\n");
+    return nl == std::string::npos ? s : s.substr(nl + 1);
+}
+
+class NullVisitor : public reader::Visitor {};
+}  // namespace
+
+std::string check_run_file(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return "cannot read the upload";
+    // The header decides (magic, version, CRC); damage further in is the symbolizer's to report
+    // with its offset, and it keeps every frame before it.
+    std::vector<uint8_t> head(64 * 1024);
+    in.read(reinterpret_cast<char *>(head.data()), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    try {
+        NullVisitor v;
+        reader::read_buffer(head.data(), head.size(), v);
+    } catch (const reader::FormatError &e) {
+        return e.what();
+    }
+    if (head.size() < 64) return "the upload ends inside the run.mt header (" + std::to_string(head.size()) + " bytes)";
+    return "";
+}
+
+Jobs::Jobs(JobConfig cfg, std::function<void()> on_done) : cfg_(std::move(cfg)), on_done_(std::move(on_done)) {
+    if (!enabled()) return;
+    for (auto sub : {"incoming", "runs", "jobs"}) fs::create_directories(fs::path(cfg_.data_dir) / sub);
+    thread_ = std::thread([this] { worker(); });
+}
+
+Jobs::~Jobs() { stop(); }
+
+void Jobs::stop() {
+    {
+        std::lock_guard lk(mu_);
+        stopping_ = true;
+        if (child_pid_ > 0) kill(child_pid_, SIGTERM);
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+}
+
+std::string Jobs::incoming_path() {
+    return (fs::path(cfg_.data_dir) / "incoming" / ("upload-" + random_hex() + ".part")).string();
+}
+
+Response Jobs::accept(const std::string &incoming, uint64_t size) {
+    std::string why = check_run_file(incoming);
+    if (!why.empty()) {
+        std::error_code ec;
+        fs::remove(incoming, ec);
+        return error_response(400, "not a run.mt: " + why, "body");
+    }
+    std::lock_guard lk(mu_);
+    if (stopping_) return error_response(503, "server is shutting down");
+    Job j;
+    j.id = next_id_++;
+    j.file = "runs/" + std::to_string(j.id) + "-" + random_hex() + ".mt";
+    j.log = "jobs/" + std::to_string(j.id) + ".log";
+    j.size = size;
+    j.created_ns = now_ns();
+    std::error_code ec;
+    fs::rename(incoming, fs::path(cfg_.data_dir) / j.file, ec);
+    if (ec) return error_response(500, "cannot store the upload: " + ec.message());
+    jobs_[j.id] = j;
+    queue_.push_back(j.id);
+    cv_.notify_all();
+    Response r{202, job_json(j), "application/json", ""};
+    return r;
+}
+
+void Jobs::worker() {
+    for (;;) {
+        int64_t id;
+        {
+            std::unique_lock lk(mu_);
+            cv_.wait(lk, [&] { return stopping_ || !queue_.empty(); });
+            if (stopping_) {
+                for (auto q : queue_) jobs_[q].state = "failed", jobs_[q].error = "server shut down before it ran";
+                return;
+            }
+            id = queue_.front();
+            queue_.pop_front();
+        }
+        run_job(id);
+        if (on_done_) on_done_();
+    }
+}
+
+void Jobs::run_job(int64_t id) {
+    std::string run_path, log_path;
+    {
+        std::lock_guard lk(mu_);
+        auto &j = jobs_[id];
+        j.state = "running";
+        j.started_ns = now_ns();
+        run_path = fs::absolute(fs::path(cfg_.data_dir) / j.file).string();
+        log_path = (fs::path(cfg_.data_dir) / j.log).string();
+    }
+    auto argv_s = symbolizer_argv(cfg_, run_path);
+    std::vector<char *> argv;
+    for (auto &s : argv_s) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    pid_t pid = 0;
+    int rc;
+    {
+        std::lock_guard lk(mu_);
+        rc = stopping_ ? ECANCELED : posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+        if (rc == 0) child_pid_ = pid;
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    int status = 0;
+    if (rc == 0) waitpid(pid, &status, 0);
+    std::lock_guard lk(mu_);
+    child_pid_ = 0;
+    auto &j = jobs_[id];
+    j.finished_ns = now_ns();
+    if (rc != 0) {
+        j.state = "failed";
+        j.error = "cannot start " + cfg_.symbolizer + ": " + std::strerror(rc);
+        return;
+    }
+    if (WIFSIGNALED(status)) {
+        j.state = "failed";
+        j.error = "symbolizer killed by signal " + std::to_string(WTERMSIG(status));
+        return;
+    }
+    j.exit_code = WEXITSTATUS(status);
+    if (j.exit_code != 0) {
+        j.state = "failed";
+        j.error = "symbolizer exited with " + std::to_string(j.exit_code) + ": " + tail_line(log_path);
+        return;
+    }
+    // Which run the symbolizer added: it records the run.mt path as given.
+    sqlite3 *db = nullptr;
+    if (sqlite3_open_v2(cfg_.db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        sqlite3_busy_timeout(db, 5000);
+        sqlite3_stmt *s = nullptr;
+        if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM runs WHERE source_file=?", -1, &s, nullptr) == SQLITE_OK) {
+            sqlite3_bind_text(s, 1, run_path.c_str(), -1, SQLITE_TRANSIENT);
+            if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+                j.run_id = sqlite3_column_int64(s, 0);
+        }
+        sqlite3_finalize(s);
+    }
+    sqlite3_close_v2(db);
+    j.state = j.run_id >= 0 ? "done" : "failed";
+    if (j.run_id < 0) j.error = "symbolizer succeeded but no run for " + run_path + " is in " + cfg_.db_path;
+}
+
+std::string Jobs::progress(const Job &j) const {
+    if (j.state == "queued") return "waiting for the symbolizer";
+    return tail_line((fs::path(cfg_.data_dir) / j.log).string());
+}
+
+std::string Jobs::job_json(const Job &j) const {
+    Json o;
+    o.obj().kv("id", j.id).kv("state", j.state).kv("file", j.file).kv("size", static_cast<int64_t>(j.size));
+    o.kv("created_unix_ns", j.created_ns).kv("started_unix_ns", j.started_ns).kv("finished_unix_ns", j.finished_ns);
+    o.key("run_id");
+    j.run_id >= 0 ? o.val(j.run_id) : o.null();
+    o.key("exit_code");
+    j.exit_code >= 0 ? o.val(j.exit_code) : o.null();
+    o.kv("progress", progress(j)).key("error");
+    j.error.empty() ? o.null() : o.val(j.error);
+    o.kv("url", "/api/jobs/" + std::to_string(j.id)).end_obj();
+    return o.take();
+}
+
+Response Jobs::get(const Request &req) {
+    if (!enabled()) return error_response(404, "uploads are disabled: start the server with --data DIR");
+    std::string rest = req.path.substr(std::string("/api/jobs").size());
+    std::lock_guard lk(mu_);
+    if (rest.empty() || rest == "/") {
+        Params p(req, {"limit", "offset"});
+        auto pg = page_params(p, 100, 1000);
+        Json o;
+        o.obj().arr("jobs");  // newest first
+        int64_t i = 0;
+        for (auto it = jobs_.rbegin(); it != jobs_.rend(); ++it, ++i)
+            if (i >= pg.offset && i < pg.offset + pg.limit) o.raw_value(job_json(it->second));
+        o.end_arr();
+        write_page(o, static_cast<int64_t>(jobs_.size()), pg);
+        o.end_obj();
+        return ok(o);
+    }
+    Params p(req, {});
+    int64_t id = parse_id(rest.substr(1), "job");
+    auto it = jobs_.find(id);
+    if (it == jobs_.end()) return error_response(404, "no job " + std::to_string(id), "job");
+    return Response{200, job_json(it->second), "application/json", ""};
+}
+
+}  // namespace mt::viewer

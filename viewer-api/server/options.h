@@ -1,0 +1,44 @@
+// options.h — memtracer-viewer's command line.
+#ifndef MEMTRACER_VIEWER_OPTIONS_H
+#define MEMTRACER_VIEWER_OPTIONS_H
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace mt::viewer {
+
+struct Limits {
+    uint64_t max_upload = 512ull << 20;     // POST /api/runs body
+    uint32_t max_header_bytes = 8 * 1024;   // request line + headers
+    uint32_t max_headers = 64;              // header fields
+    uint64_t max_body = 64 * 1024;          // any other request's body
+    std::chrono::seconds header_timeout{15};   // also the keep-alive idle time
+    std::chrono::seconds body_timeout{300};    // reading an upload
+    std::chrono::seconds write_timeout{60};
+    int max_connections = 256;
+};
+
+struct Options {
+    std::string db;                  // run.db
+    std::string host = "127.0.0.1";  // loopback unless asked otherwise
+    uint16_t port = 8080;            // 0: an ephemeral port (printed on stdout)
+    int threads = 4;
+    std::string symbols;             // --symbols DIR, for uploads
+    std::string data;                // --data DIR: uploads enabled when set
+    std::string web;                 // page folder; default <bin>/../viewer-web
+    std::string symbolizer;          // memtracer-symbolize; default <bin>/memtracer-symbolize
+    std::string get;                 // --get PATH: answer one request on stdout and exit
+    bool quiet = false;              // no per-request log lines
+    Limits limits;
+};
+
+// Parses argv; throws std::invalid_argument with a usage sentence on a bad option.
+Options parse_options(int argc, char **argv);
+const char *usage();
+// "512M", "2G", "1000" -> bytes; throws std::invalid_argument.
+uint64_t parse_size(const std::string &s);
+
+}  // namespace mt::viewer
+
+#endif

@@ -1,0 +1,138 @@
+// main.js — the page: pick a run, see its timeline, and look at it four ways (one frame, TopN,
+// compare, flame graph). State lives in the URL hash so a view can be shared or reloaded.
+import './style.css';
+import { api, bytes, clear, duration, errorBox, h, num } from './util.js';
+import { Timeline } from './timeline.js';
+import { renderFrame } from './frame_view.js';
+import { renderTop } from './topn.js';
+import { renderCompare } from './compare.js';
+import { renderFlame } from './flame.js';
+
+const state = { runs: [], run: null, frame: null, range: null, tab: 'frame' };
+const $ = (id) => document.getElementById(id);
+
+function readHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  const n = (k) => (p.has(k) && p.get(k) !== '' && !isNaN(Number(p.get(k))) ? Number(p.get(k)) : null);
+  state.run = n('run');
+  state.frame = n('frame');
+  state.range = n('from') !== null && n('to') !== null ? { from: n('from'), to: n('to') } : null;
+  if (['frame', 'top', 'compare', 'flame'].includes(p.get('tab'))) state.tab = p.get('tab');
+}
+
+function writeHash() {
+  const p = new URLSearchParams({ run: state.run, tab: state.tab });
+  if (state.frame !== null) p.set('frame', state.frame);
+  if (state.range) { p.set('from', state.range.from); p.set('to', state.range.to); }
+  history.replaceState(null, '', '#' + p.toString());
+}
+
+const timeline = new Timeline($('timeline'), {
+  onFrame: (seq) => { state.frame = seq; setTab('frame'); },
+  onRange: (from, to) => { state.range = { from, to }; updateSelectionLabel(); if (state.tab === 'frame') setTab('top'); else renderTab(); },
+});
+
+function notice(text, kind = 'info') {
+  const n = $('notice');
+  n.hidden = !text;
+  n.className = `notice ${kind}`;
+  n.textContent = text || '';
+}
+
+async function loadRuns() {
+  const d = await api('/api/runs?limit=1000');
+  state.runs = d.runs;
+  const sel = $('run-select');
+  clear(sel, d.runs.map((r) => h('option', { value: r.run_id }, `#${r.run_id} · ${r.session_label || r.process || 'run'} · ${r.device || r.os}`)));
+  if (!d.runs.some((r) => r.run_id === state.run)) state.run = d.runs.length ? d.runs[d.runs.length - 1].run_id : null;
+  sel.value = state.run ?? '';
+}
+
+async function loadRun() {
+  if (state.run === null) { notice('This database has no runs yet. Upload a run.mt to add one.'); return; }
+  const [s, series] = await Promise.all([api(`/api/runs/${state.run}`), api(`/api/runs/${state.run}/frames`)]);
+  clear($('run-facts'),
+    fact('Frames', num(s.frames)), fact('Duration', duration(s.duration_ns)),
+    fact('Allocations', num(s.totals.count)), fact('Requested', bytes(s.totals.requested_bytes)),
+    fact('GCs', num(s.totals.collections)), fact('Device', [s.device, s.os].filter(Boolean).join(' · ') || '–'),
+    fact('Build', s.build_id ? s.build_id.slice(0, 12) : '–', s.build_id),
+    fact('Threads', String(s.threads.length), s.threads.map((t) => t.name || t.os_tid).join(', ')));
+  $('dl-trace').href = `/api/runs/${state.run}/trace`;
+  $('dl-collapsed').href = `/api/runs/${state.run}/collapsed`;
+  clear($('timeline-legend'));
+  timeline.setData(series);
+  if (state.frame !== null && state.frame >= s.frames) state.frame = null;
+  if (state.range && state.range.to >= s.frames) state.range = null;
+  if (state.frame !== null) timeline.selectFrame(state.frame);
+  updateSelectionLabel();
+}
+
+function fact(label, value, title) {
+  return h('div', { class: 'fact', title }, h('span', { class: 'fact-label' }, label), h('span', { class: 'fact-value' }, value));
+}
+
+function updateSelectionLabel() {
+  const r = state.range;
+  $('selection-label').textContent = r ? `Range: frames ${num(r.from)}–${num(r.to)} (${num(r.to - r.from + 1)})` : 'Range: whole run';
+  $('clear-range').hidden = !r;
+  writeHash();
+}
+
+function setTab(tab) {
+  state.tab = tab;
+  for (const b of document.querySelectorAll('.tab')) b.classList.toggle('active', b.dataset.tab === tab);
+  for (const t of ['frame', 'top', 'compare', 'flame']) $(`tab-${t}`).hidden = t !== tab;
+  writeHash();
+  renderTab();
+}
+
+function renderTab() {
+  if (state.run === null) return;
+  const el = $(`tab-${state.tab}`);
+  const again = () => renderTab();
+  if (state.tab === 'frame') return renderFrame(el, state.run, state.frame);
+  if (state.tab === 'top') return renderTop(el, state.run, state.range, again);
+  if (state.tab === 'compare') return renderCompare(el, state.runs, state.run, again);
+  return renderFlame(el, state.run, state.range, again);
+}
+
+async function upload(file) {
+  notice(`Uploading ${file.name} (${bytes(file.size)})…`);
+  try {
+    let job = await api('/api/runs', { method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' } });
+    while (job.state === 'queued' || job.state === 'running') {
+      notice(`Symbolizing ${file.name}: ${job.progress || job.state}`);
+      await new Promise((r) => setTimeout(r, 700));
+      job = await api(job.url);
+    }
+    if (job.state === 'failed') { notice(`Symbolizing ${file.name} failed: ${job.error}`, 'error'); return; }
+    state.run = job.run_id;
+    state.frame = null; state.range = null;
+    await loadRuns();
+    await loadRun();
+    renderTab();
+    notice(`${file.name} is run #${job.run_id}.`, 'ok');
+  } catch (e) { notice(`Upload refused: ${e.message}`, 'error'); }
+}
+
+async function start() {
+  readHash();
+  for (const b of document.querySelectorAll('.tab')) b.addEventListener('click', () => setTab(b.dataset.tab));
+  $('run-select').addEventListener('change', async (e) => {
+    state.run = Number(e.target.value); state.frame = null; state.range = null;
+    await loadRun(); setTab(state.tab);
+  });
+  $('clear-range').addEventListener('click', () => { state.range = null; timeline.clearRange(); updateSelectionLabel(); renderTab(); });
+  $('upload').addEventListener('change', (e) => { if (e.target.files[0]) upload(e.target.files[0]); e.target.value = ''; });
+  try {
+    await loadRuns();
+    await loadRun();
+    setTab(state.tab);
+    document.body.dataset.ready = '1';
+  } catch (e) {
+    clear($('tab-frame'), errorBox(e));
+  }
+}
+
+window.memtracer = { state, timeline, setTab };
+start();

@@ -1,0 +1,99 @@
+// timeline.js — per-frame bytes over the whole run with uPlot: GC markers on top, click a frame,
+// drag a range. Heap size rides on a second axis.
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { bytes, num } from './util.js';
+
+const BLUE = '#2563eb', SLATE = '#64748b', ORANGE = '#ea580c', INK = '#0f172a';
+
+export class Timeline {
+  constructor(el, { onFrame, onRange }) {
+    this.el = el;
+    this.onFrame = onFrame;
+    this.onRange = onRange;
+    this.plot = null;
+    this.gcSeqs = [];
+    this.selected = null;
+    this.dragged = false;
+    new ResizeObserver(() => this.plot && this.plot.setSize(this.size())).observe(el);
+  }
+
+  size() { return { width: Math.max(300, this.el.clientWidth), height: 230 }; }
+
+  setData(series) {
+    if (this.plot) this.plot.destroy();
+    this.gcSeqs = series.gc.map((g) => g.seq);
+    this.selected = null;
+    const many = series.seq.length > 1500;
+    const data = [series.seq, series.requested_bytes, series.gc_bytes, series.heap_size];
+    const fmtBytes = (u, vals) => vals.map((v) => (v === null ? '' : bytes(v)));
+    const opts = {
+      ...this.size(),
+      scales: { x: { time: false }, y: { range: (u, lo, hi) => [0, hi * 1.08 || 1] }, heap: { range: (u, lo, hi) => [0, hi * 1.05 || 1] } },
+      series: [
+        { label: 'Frame', value: (u, v) => (v === null ? '–' : num(v)) },
+        { label: 'Requested', stroke: BLUE, width: many ? 1 : 0, fill: 'rgba(37,99,235,0.35)',
+          paths: many ? undefined : uPlot.paths.bars({ size: [0.8, 40] }), value: (u, v) => bytes(v), points: { show: false } },
+        { label: 'GC bytes', stroke: '#0ea5e9', width: 1, show: false, value: (u, v) => bytes(v), points: { show: false } },
+        { label: 'Heap', stroke: SLATE, width: 1.5, dash: [4, 3], scale: 'heap', value: (u, v) => bytes(v), points: { show: false } },
+      ],
+      axes: [
+        { stroke: SLATE, grid: { stroke: '#e2e8f0' }, ticks: { stroke: '#cbd5e1' }, label: 'frame', labelSize: 18 },
+        { stroke: SLATE, grid: { stroke: '#e2e8f0' }, ticks: { stroke: '#cbd5e1' }, values: fmtBytes, size: 70 },
+        { scale: 'heap', side: 1, stroke: SLATE, grid: { show: false }, values: fmtBytes, size: 70 },
+      ],
+      cursor: { drag: { x: true, y: false, setScale: false }, points: { show: false } },
+      legend: { live: true },
+      hooks: {
+        draw: [(u) => this.drawMarkers(u)],
+        setSelect: [(u) => this.selectDone(u)],
+        ready: [(u) => u.over.addEventListener('click', () => this.click(u))],
+      },
+    };
+    this.plot = new uPlot(opts, data, this.el);
+  }
+
+  drawMarkers(u) {
+    const ctx = u.ctx, top = u.bbox.top, bottom = u.bbox.top + u.bbox.height;
+    ctx.save();
+    ctx.fillStyle = ORANGE;
+    ctx.strokeStyle = 'rgba(234,88,12,0.35)';
+    ctx.lineWidth = 1;
+    const [lo, hi] = [u.scales.x.min, u.scales.x.max];
+    for (const s of this.gcSeqs) {
+      if (s < lo || s > hi) continue;
+      const x = Math.round(u.valToPos(s, 'x', true)) + 0.5;
+      ctx.beginPath(); ctx.moveTo(x, top + 8); ctx.lineTo(x, bottom); ctx.stroke();
+      ctx.beginPath(); ctx.moveTo(x - 4, top); ctx.lineTo(x + 4, top); ctx.lineTo(x, top + 7); ctx.closePath(); ctx.fill();
+    }
+    if (this.selected !== null) {
+      const x = Math.round(u.valToPos(this.selected, 'x', true)) + 0.5;
+      ctx.strokeStyle = INK; ctx.lineWidth = 2;
+      ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, bottom); ctx.stroke();
+    }
+    ctx.restore();
+  }
+
+  selectDone(u) {
+    if (u.select.width < 3) return;
+    this.dragged = true;
+    const from = Math.max(0, Math.round(u.posToVal(u.select.left, 'x')));
+    const to = Math.min(u.data[0].length - 1, Math.round(u.posToVal(u.select.left + u.select.width, 'x')));
+    if (to > from) this.onRange(from, to);
+  }
+
+  click(u) {
+    if (this.dragged) { this.dragged = false; return; }
+    const idx = u.cursor.idx;
+    if (idx === null || idx === undefined) return;
+    this.selectFrame(u.data[0][idx]);
+    this.onFrame(u.data[0][idx]);
+  }
+
+  selectFrame(seq) { this.selected = seq; if (this.plot) this.plot.redraw(false); }
+
+  // Frame seq -> canvas position, for tests and keyboard users.
+  frameX(seq) { return this.plot ? this.plot.valToPos(seq, 'x') : 0; }
+
+  clearRange() { if (this.plot) this.plot.setSelect({ left: 0, width: 0, top: 0, height: 0 }, false); }
+}
