@@ -68,6 +68,13 @@ extern void mt_on_alloc(void *obj, void *klass, size_t requested_size) __attribu
 #error "memtracer: Object.cpp is half patched (MEMTRACER_ORIG_ALLOC_OBJECT or _TYPED missing); run scripts/memtracer-patch-il2cpp --check"
 #endif
 
+#if defined(__cplusplus) && !defined(MEMTRACER_IL2CPP_DISABLE)
+/* Tells the Unity plug-in entry (runtime/unity) that allocations arrive through these macros, so
+ * it does not also attach to il2cpp's profiler API and count every allocation twice. Inline and
+ * `used`: emitted as a mergeable definition, so any number of patched files may define it. */
+extern "C" __attribute__((used, visibility("default"))) inline int memtracer_il2cpp_patched(void) { return 1; }
+#endif
+
 #define ALLOC_PTRFREE(obj, vt, size)                                                          \
     do {                                                                                       \
         MEMTRACER_ORIG_ALLOC_PTRFREE(obj, vt, size);                                           \

@@ -23,9 +23,10 @@ build/bin/memtracer-sample-game --frames "$frames" --workers 3 --out "$out/run.m
 echo "== 2/4 summary of $out/run.mt"
 build/bin/memtracer-dump "$out/run.mt" --frames 5
 
-echo "== 3/4 symbolize against the game's own binary"
+echo "== 3/4 symbolize against the game's binaries (the player and its GameAssembly, like libil2cpp.so)"
 rm -f "$out/run.db"
-build/bin/memtracer-symbolize "$out/run.mt" --elf build/bin/memtracer-sample-game -o "$out/run.db"
+build/bin/memtracer-symbolize "$out/run.mt" --elf build/bin/memtracer-sample-game \
+    --elf build/lib/libGameAssembly-patch.so -o "$out/run.db"
 
 if [[ $serve == 1 ]]; then
   echo "== 4/4 serve: open http://127.0.0.1:$port/ (Ctrl-C stops)"

@@ -165,7 +165,7 @@ CREATE TABLE IF NOT EXISTS gc_events (
     reclaimed_bytes INTEGER NOT NULL,
     gc_no           INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS gc_events_by_frame ON gc_events(run_id, seq);
+-- gc_events_by_frame: created after the bulk load (end of file).
 
 -- Per frame aggregates: what the original tool recorded per frame, and what every view reads.
 -- Raw-mode runs are aggregated at ingest; the primary key serves "one frame" and frame ranges.
@@ -216,10 +216,7 @@ CREATE TABLE IF NOT EXISTS survivors (
 ) WITHOUT ROWID;
 
 -- @after-bulk-load
--- Secondary indexes. The symbolizer creates them after its bulk load (inserting into indexed
--- tables is slower than indexing once); running this whole file on an empty database creates
+-- Secondary indexes. The symbolizer creates them after its bulk load (inserting into an indexed
+-- table is slower than indexing once); running this whole file on an empty database creates
 -- them too. docs/schema.md names the viewer query each one serves.
-CREATE INDEX IF NOT EXISTS stacks_by_site ON stacks(site_id, run_id);
-CREATE INDEX IF NOT EXISTS stack_frames_by_addr ON stack_frames(addr_id);
-CREATE INDEX IF NOT EXISTS allocs_by_class ON allocs(run_id, class_id, seq);
-CREATE INDEX IF NOT EXISTS run_class_stack_by_stack ON run_class_stack(run_id, stack_id);
+CREATE INDEX IF NOT EXISTS gc_events_by_frame ON gc_events(run_id, seq);

@@ -35,6 +35,9 @@ constexpr size_t kSizes[] = {16, 24, 32, 48, 64, 128, 256, 40};
 
 enum Variant { BARE, WALK, TRACED, PAUSED_CALL };
 
+void **g_pool = nullptr;  // preallocated GC objects for the cells without GC_MALLOC
+bool g_use_pool = false;
+
 struct Ctx {
     Variant v;
     uintptr_t lo, hi;
@@ -53,7 +56,7 @@ uint64_t now_ns(clockid_t clk = CLOCK_MONOTONIC) {
 
 __attribute__((noinline)) void leaf(Ctx &c) {
     size_t size = kSizes[c.i & 7];
-    void *obj = GC_MALLOC(size);
+    void *obj = g_use_pool ? g_pool[c.i & 4095] : GC_MALLOC(size);
     if (c.v == WALK) {
         uint64_t frames[64];
         uint32_t n = mt::rt::fp_walk(reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
@@ -231,6 +234,8 @@ int main(int argc, char **argv) {
     GC_INIT();
     GC_allow_register_threads();
     GC_expand_hp(256u << 20);  // heap grown up front: no expansion inside timed regions
+    g_pool = static_cast<void **>(GC_MALLOC_UNCOLLECTABLE(4096 * sizeof(void *)));
+    for (int i = 0; i < 4096; ++i) g_pool[i] = GC_MALLOC(kSizes[i & 7]);
     {  // touch the heap once so page faults stay out of the timed regions
         GC_disable();
         for (int i = 0; i < 2000000; ++i) GC_MALLOC(kSizes[i & 7]);
@@ -268,6 +273,26 @@ int main(int argc, char **argv) {
            "tracing overhead alone %.2fx\n",
            fp[1].traced / fp[0].traced, fp[1].bare / fp[0].bare,
            (fp[1].traced - fp[1].bare) / (fp[0].traced - fp[0].bare));
+
+    // The same without GC_MALLOC in the loop (objects preallocated): the tracer's own cost, free
+    // of the collector's variance.
+    g_use_pool = true;
+    Cells np[2];
+    for (int t = 0; t < 2; ++t) np[t] = measure_all(path.c_str(), MT_UNWIND_FRAME_POINTER, n, t + 1, o.reps);
+    g_use_pool = false;
+    printf("\ntracer alone (same chain and stacks, objects preallocated, no GC_MALLOC in the loop)\n");
+    printf("%-34s %10s %10s\n", "ns per allocation (median)", "1 thread", "2 threads");
+    row("call chain only", np[0].bare, np[1].bare);
+    row("chain + fp walk (floor)", np[0].walk, np[1].walk);
+    row("chain + mt_on_alloc, traced", np[0].traced, np[1].traced);
+    row("chain + mt_on_alloc, paused", np[0].paused, np[1].paused);
+    for (int t = 0; t < 2; ++t) {
+        double walk_cost = np[t].walk - np[t].bare, over = np[t].traced - np[t].bare;
+        printf("%d thread%s: fp walk %.1f ns, traced overhead %.1f ns -> %.2fx the walk; paused overhead %.1f ns\n", t + 1,
+               t ? "s" : " ", walk_cost, over, walk_cost > 0 ? over / walk_cost : 0.0, np[t].paused - np[t].bare);
+    }
+    printf("tracing overhead per thread, 2 threads / 1 thread: %.2fx\n",
+           (np[1].traced - np[1].bare) / (np[0].traced - np[0].bare));
 
     printf("\nwriter, 200 frames x 5000 allocations, frame-pointer stacks\n");
     for (mt_mode m : {MT_MODE_EVENTS, MT_MODE_AGGREGATE}) {

@@ -16,6 +16,7 @@ with the same parameters (OUT_DIR/params.txt).
 import argparse
 import concurrent.futures
 import hashlib
+import inspect
 import os
 import random
 import re
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import time
 
+COMPILE_FLAGS = ["-O2", "-g", "-fPIC", "-fno-omit-frame-pointer"]
 TYPES = ["Enemy", "Player", "Bullet", "Weapon", "Inventory", "Quest", "Dialog", "Pathfinder", "NavMesh", "Spawner",
          "UIPanel", "HudText", "ScoreBoard", "Particle", "AudioMixer", "Terrain", "Camera", "Tween", "Loot", "Shop",
          "Network", "Packet", "Lobby", "Matchmaker", "SaveGame", "Achievement", "Leaderboard", "Chat", "Emote", "Skill"]
@@ -122,7 +124,7 @@ def generate(out, functions, files):
 
 def build(out, paths, cxx, jobs):
     objs = []
-    flags = ["-O2", "-g", "-fPIC", "-fno-omit-frame-pointer", "-c"]
+    flags = COMPILE_FLAGS + ["-c"]
 
     def compile_one(p):
         o = p[:-4] + ".o"
@@ -171,8 +173,10 @@ def main():
     ap.add_argument("--objdump", default="llvm-objdump-19")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    params = "functions=%d files=%d cxx=%s gen=%s\n" % (a.functions, a.files, a.cxx,
-                                                       hashlib.sha1(open(__file__, "rb").read()).hexdigest())
+    # What the library depends on: the generated code and the compile flags (not this script's
+    # messages), so editing the reporting does not force a rebuild.
+    recipe = inspect.getsource(generate) + inspect.getsource(method_name) + HEADER + repr(COMPILE_FLAGS)
+    params = "functions=%d files=%d cxx=%s gen=%s\n" % (a.functions, a.files, a.cxx, hashlib.sha1(recipe.encode()).hexdigest())
     stamp = os.path.join(a.out, "params.txt")
     lib = os.path.join(a.out, "libil2cpp_bench.so")
     addrs = os.path.join(a.out, "return_addresses.txt")
@@ -186,7 +190,10 @@ def main():
     n = return_addresses(lib, a.objdump, addrs)
     with open(stamp, "w") as f:
         f.write(params)
-    print("gen_il2cpp_lib: %s, %.1f MB, %d call sites, built in %.0fs" % (lib, os.path.getsize(lib) / 1e6, n, time.time() - t0))
+    import resource
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print("gen_il2cpp_lib: %s, %.1f MB, %d call sites, built in %.0fs (compilers used %.0f CPU-s)"
+          % (lib, os.path.getsize(lib) / 1e6, n, time.time() - t0, cpu.ru_utime + cpu.ru_stime))
     return 0
 
 

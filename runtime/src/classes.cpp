@@ -38,8 +38,10 @@ void classes_lookup_api() {
     g_api.get_namespace = sym<NameFn>("il2cpp_class_get_namespace");
     g_api.is_valuetype = sym<BoolFn>("il2cpp_class_is_valuetype");
     g_api.get_rank = sym<IntFn>("il2cpp_class_get_rank");
-    g_api.element_size = sym<IntFn>("il2cpp_class_array_element_size");
-    if (!g_api.element_size) g_api.element_size = sym<IntFn>("il2cpp_array_element_size");
+    // il2cpp_array_element_size(array class) is the size of that array's elements;
+    // il2cpp_class_array_element_size(klass) is the size klass takes *as* an element, which for
+    // an array class is a pointer. Only the first answers "how big is a Char[]'s element".
+    g_api.element_size = sym<IntFn>("il2cpp_array_element_size");
 }
 
 bool classes_api_available() { return g_api.get_name != nullptr; }

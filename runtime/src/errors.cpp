@@ -32,6 +32,16 @@ static mt_status reject(mt_status st, const char *fmt, ...) {
     return st;
 }
 
+// Enum fields are read as raw ints: a caller may pass any value, and loading an out-of-range
+// value as the enum type is itself undefined behaviour.
+template <class E>
+static int raw(const E &e) {
+    int v;
+    static_assert(sizeof(E) == sizeof(int), "C enums are int-sized");
+    memcpy(&v, &e, sizeof v);
+    return v;
+}
+
 mt_status validate_config(const mt_config *c) {
     if (!c) return reject(MT_ERR_CONFIG_NULL, "config is NULL");
     if (c->struct_size != sizeof(mt_config))
@@ -48,20 +58,20 @@ mt_status validate_config(const mt_config *c) {
     if (c->max_stack_depth < 1 || c->max_stack_depth > MT_MAX_STACK_DEPTH)
         return reject(MT_ERR_MAX_DEPTH, "config.max_stack_depth %u is not in [1, %d]", c->max_stack_depth,
                       MT_MAX_STACK_DEPTH);
-    if (c->unwinder != MT_UNWIND_FRAME_POINTER && c->unwinder != MT_UNWIND_LIBUNWIND)
-        return reject(MT_ERR_UNWINDER, "config.unwinder %d is not a known unwinder", static_cast<int>(c->unwinder));
-    if (c->unwinder == MT_UNWIND_LIBUNWIND && !libunwind_available())
+    if (raw(c->unwinder) != MT_UNWIND_FRAME_POINTER && raw(c->unwinder) != MT_UNWIND_LIBUNWIND)
+        return reject(MT_ERR_UNWINDER, "config.unwinder %d is not a known unwinder", raw(c->unwinder));
+    if (raw(c->unwinder) == MT_UNWIND_LIBUNWIND && !libunwind_available())
         return reject(MT_ERR_UNWINDER, "config.unwinder is MT_UNWIND_LIBUNWIND but this runtime was built without "
                                        "libunwind (MEMTRACER_LIBUNWIND=OFF or libunwind not found)");
-    if (c->mode != MT_MODE_EVENTS && c->mode != MT_MODE_AGGREGATE)
-        return reject(MT_ERR_MODE, "config.mode %d is not a known mode", static_cast<int>(c->mode));
+    if (raw(c->mode) != MT_MODE_EVENTS && raw(c->mode) != MT_MODE_AGGREGATE)
+        return reject(MT_ERR_MODE, "config.mode %d is not a known mode", raw(c->mode));
     if (c->sample_interval_bytes > MT_MAX_SAMPLE_INTERVAL)
         return reject(MT_ERR_SAMPLING, "config.sample_interval_bytes %llu is above %llu",
                       static_cast<unsigned long long>(c->sample_interval_bytes), MT_MAX_SAMPLE_INTERVAL);
     if (c->max_threads < 1 || c->max_threads > MT_MAX_THREADS)
         return reject(MT_ERR_MAX_THREADS, "config.max_threads %u is not in [1, %d]", c->max_threads, MT_MAX_THREADS);
-    if (c->on_full != MT_ON_FULL_DROP && c->on_full != MT_ON_FULL_BLOCK)
-        return reject(MT_ERR_FULL_POLICY, "config.on_full %d is not a known policy", static_cast<int>(c->on_full));
+    if (raw(c->on_full) != MT_ON_FULL_DROP && raw(c->on_full) != MT_ON_FULL_BLOCK)
+        return reject(MT_ERR_FULL_POLICY, "config.on_full %d is not a known policy", raw(c->on_full));
     if (c->drain_interval_us < 100 || c->drain_interval_us > 1000000)
         return reject(MT_ERR_DRAIN_INTERVAL, "config.drain_interval_us %u is not in [100, 1000000]",
                       c->drain_interval_us);

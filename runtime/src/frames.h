@@ -27,7 +27,9 @@ struct GcPending {
     GcRecord rec;
     uint64_t epoch;
 };
-bool gc_hooks_install();   // registers the collection-event callback; false if libgc absent
+// Registers the collection-event callback (GC records queued only if `events`); false if libgc
+// is absent.
+bool gc_hooks_install(bool events);
 void gc_hooks_remove();
 uint32_t gc_events_pop(GcPending *out, uint32_t max);
 uint64_t gc_events_dropped();

@@ -4,10 +4,12 @@
 // The collection-event callback runs on the collecting thread with the allocation lock held
 // (and, for some events, the world stopped): it only reads counters with the *_unsafe API meant
 // for that context and pushes into a fixed single-producer queue (one collection at a time).
+// With MT_FLAG_LIFETIMES it also drives the death scan (lifetimes.h) at START and RECLAIM_START.
 #include <string.h>
 
 #include "clock.h"
 #include "frames.h"
+#include "lifetimes.h"
 
 extern "C" {
 struct GC_prof_stats_s;
@@ -32,7 +34,7 @@ struct ProfStats {
         reclaimed_bytes_before_gc;
 };
 
-enum { kGcStart = 0, kGcEnd = 5 };  // GC_EVENT_START, GC_EVENT_END
+enum { kGcStart = 0, kGcReclaimStart = 3, kGcEnd = 5 };  // GC_EVENT_START, _RECLAIM_START, _END
 constexpr uint32_t kGcQueue = 256;
 
 GcPending g_q[kGcQueue];
@@ -40,11 +42,16 @@ std::atomic<uint64_t> g_q_head{0}, g_q_tail{0}, g_q_dropped{0};
 uint64_t g_start_tick = 0;
 mt_gc_event_proc g_prev = nullptr;
 bool g_installed = false;
+bool g_events = false;  // MT_FLAG_GC_EVENTS: queue GC records (else the hook is for lifetimes only)
 
 void on_gc_event(int ev) {
     if (ev == kGcStart) {
         g_start_tick = now_ticks();
-    } else if (ev == kGcEnd && g.live.load(std::memory_order_relaxed)) {
+        lifetimes_on_gc_start();
+    } else if (ev == kGcReclaimStart) {
+        // Marking is complete and sweeping (and finalization) has not begun: mark bits are exact.
+        lifetimes_on_reclaim_start(g.epoch.load(std::memory_order_acquire));
+    } else if (ev == kGcEnd && g_events && g.live.load(std::memory_order_relaxed)) {
         GcRecord r{g_start_tick, now_ticks(), 0, 0, 0, 0};
         if (GC_get_prof_stats_unsafe) {
             ProfStats st;
@@ -70,8 +77,9 @@ void on_gc_event(int ev) {
 
 bool gc_present() { return GC_size != nullptr; }
 
-bool gc_hooks_install() {
+bool gc_hooks_install(bool events) {
     if (!GC_set_on_collection_event || !GC_get_on_collection_event) return false;
+    g_events = events;
     g_q_tail.store(g_q_head.load(std::memory_order_relaxed), std::memory_order_relaxed);
     g_q_dropped.store(0, std::memory_order_relaxed);
     if (!g_installed) {

@@ -86,6 +86,7 @@ public:
     Vec &operator=(const Vec &) = delete;
 
     uint32_t size() const { return n_; }
+    T *data() { return d_; }
     T &operator[](uint32_t i) { return d_[i]; }
     const T &operator[](uint32_t i) const { return d_[i]; }
     void clear() { n_ = 0; }

@@ -15,6 +15,12 @@
 // Weak so the runtime links without libgc: null when the game's GC is not Boehm's.
 extern "C" size_t GC_size(const void *) __attribute__((weak));
 
+#if defined(MAP_POPULATE)
+#define MT_MAP_POPULATE MAP_POPULATE
+#else
+#define MT_MAP_POPULATE 0
+#endif
+
 namespace mt::rt {
 
 namespace {
@@ -37,7 +43,9 @@ __attribute__((noinline, cold)) Setup slot_setup(ThreadSlot *s) {
     }
     if (!s->ring.mem || s->ring.cap != g.ring_cap) {
         // The previous capture unmapped its rings; a slot reused within a capture keeps its own.
-        void *m = mmap(nullptr, g.ring_cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        // MAP_POPULATE: the page faults of a first pass through the ring would otherwise be
+        // taken on the hot path, one per 4 KiB of records.
+        void *m = mmap(nullptr, g.ring_cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MT_MAP_POPULATE, -1, 0);
         if (m == MAP_FAILED) {
             bump(s->counters.seen);
             bump(s->counters.dropped);
@@ -52,8 +60,15 @@ __attribute__((noinline, cold)) Setup slot_setup(ThreadSlot *s) {
     s->os_tid = current_os_tid();
     s->written_name_seq = 0;
     s->thread_written = 0;
-    if (t_tls.name_len == 0) {
-        char nm[kNameMax] = {0};
+    const uint64_t self = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pthread_self()));
+    s->pthread_id.store(self, std::memory_order_release);
+    // Name priority: the thread's own mt_set_thread_name, then a name another thread gave it with
+    // mt_name_thread (Unity's thread callback), then the OS thread name.
+    char nm[kNameMax] = {0};
+    uint32_t nm_len = 0;
+    if (t_tls.name_len == 0 && pending_name_take(self, nm, &nm_len)) {
+        slot_publish_name(*s, nm, nm_len);
+    } else if (t_tls.name_len == 0) {
         pthread_getname_np(pthread_self(), nm, sizeof nm);
         slot_publish_name(*s, nm, static_cast<uint32_t>(strnlen(nm, kNameMax - 1)));
     } else {
@@ -127,7 +142,9 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
     }
     uint64_t &cached = s->dedup[(h >> 3) & (kDedupEntries - 1)];
     bool known = cached == h;
-    uint32_t len = sizeof(AllocRec) + (known ? 0 : depth * 8u);
+    uint64_t gc_size = GC_size && obj ? GC_size(obj) : size;
+    bool large = (size | (gc_size - size)) > UINT32_MAX;  // also catches gc_size < size
+    uint32_t len = sizeof(AllocRec) + (large ? sizeof(AllocLarge) : 0u) + (known ? 0 : depth * 8u);
     uint64_t next;
     uint8_t *w = s->ring.reserve(len, &next);
     if (__builtin_expect(!w, 0)) {
@@ -141,16 +158,22 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
         tick = now_ticks();
     }
     AllocRec *r = reinterpret_cast<AllocRec *>(w);
-    r->len = len;
-    r->kind = known ? REC_ALLOC_SHORT : REC_ALLOC_FULL;
-    r->depth = static_cast<uint16_t>(depth);
-    r->epoch = epoch;
+    r->len = static_cast<uint16_t>(len);
+    r->kind = static_cast<uint8_t>((known ? REC_ALLOC_SHORT : REC_ALLOC_FULL) | (large ? REC_LARGE : 0));
+    r->depth = static_cast<uint8_t>(depth);
+    r->epoch = static_cast<uint32_t>(epoch);
     r->obj = reinterpret_cast<uint64_t>(obj);
     r->klass = reinterpret_cast<uint64_t>(klass);
-    r->size = size;
-    r->gc_size = GC_size && obj ? GC_size(obj) : size;
+    r->size = static_cast<uint32_t>(size);
+    r->gc_extra = static_cast<uint32_t>(gc_size - size);
     r->hash = h;
-    if (!known) memcpy(w + sizeof(AllocRec), frames, depth * 8u);
+    uint8_t *tail = w + sizeof(AllocRec);
+    if (large) {
+        AllocLarge big{size, gc_size};
+        memcpy(tail, &big, sizeof big);
+        tail += sizeof big;
+    }
+    if (!known) memcpy(tail, frames, depth * 8u);
     r->tick = tick;
     s->ring.publish(next);
     // Only after the full frames are in the ring: a later short record can never reach the

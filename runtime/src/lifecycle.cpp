@@ -185,14 +185,20 @@ mt_status start_locked(const mt_config *c) {
         return MT_ERR_OPEN_OUTPUT;
     }
     g.gc_frame_stats = (c->flags & MT_FLAG_GC_EVENTS) && gc_present();
-    if (c->flags & MT_FLAG_GC_EVENTS) gc_hooks_install();
+    if (c->flags & (MT_FLAG_GC_EVENTS | MT_FLAG_LIFETIMES)) gc_hooks_install(c->flags & MT_FLAG_GC_EVENTS);
     g.gen.store(wc.gen, std::memory_order_release);
     g.live.store(1, std::memory_order_release);
 
-    // The writer must not run the game's signal handlers.
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
+    // Process-directed signals must not run the game's handlers on the writer thread. Only the
+    // classic asynchronous ones are blocked: synchronous faults must stay deliverable, and
+    // emulators and runtimes keep real-time signals for themselves (blocking every signal
+    // around pthread_create hangs qemu-user, for one).
+    sigset_t block, old;
+    sigemptyset(&block);
+    for (int sig : {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGCHLD, SIGPROF,
+                    SIGVTALRM, SIGWINCH, SIGIO, SIGURG, SIGTSTP, SIGTTIN, SIGTTOU})
+        sigaddset(&block, sig);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
     int rc = pthread_create(&g_writer_thread, nullptr, writer_main, g_writer);
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
     if (rc != 0) {

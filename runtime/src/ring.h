@@ -12,26 +12,47 @@
 
 namespace mt::rt {
 
-enum RecKind : uint16_t {
+enum RecKind : uint8_t {
     REC_WRAP = 1,        // skip to the ring's start
     REC_ALLOC_FULL = 2,  // allocation + the stack's frames
-    REC_ALLOC_SHORT = 3  // allocation; stack known by hash (sent earlier on this ring)
+    REC_ALLOC_SHORT = 3, // allocation; stack known by hash (sent earlier on this ring)
+    REC_LARGE = 0x80     // flag: size or GC size needs 64 bits; an AllocLarge follows the header
 };
 
+// 48 bytes: the ring traffic is the largest single cost of a traced allocation, so the fields
+// that are nearly always small are 32-bit (a larger size sets REC_LARGE and 16 more bytes).
 struct AllocRec {
-    uint32_t len;     // bytes, multiple of 8, header included
-    uint16_t kind;    // RecKind
-    uint16_t depth;   // frames that follow (FULL only)
-    uint64_t epoch;   // frame epoch the producer read
+    uint16_t len;      // bytes, multiple of 8, header included (WRAP: unused)
+    uint8_t kind;      // RecKind, possibly | REC_LARGE
+    uint8_t depth;     // frames that follow (FULL only), <= MT_MAX_STACK_DEPTH
+    uint32_t epoch;    // frame epoch the producer read, mod 2^32 (the writer widens it)
     uint64_t tick;
     uint64_t obj;
     uint64_t klass;
-    uint64_t size;    // requested
-    uint64_t gc_size;
-    uint64_t hash;    // stack hash
-    // uint64_t frames[depth] for REC_ALLOC_FULL
+    uint32_t size;     // requested
+    uint32_t gc_extra; // GC_size - requested
+    uint64_t hash;     // stack hash
+    // AllocLarge if kind & REC_LARGE, then uint64_t frames[depth] for REC_ALLOC_FULL
 };
-static_assert(sizeof(AllocRec) == 64, "record header is one cache line");
+static_assert(sizeof(AllocRec) == 48, "record header is 48 bytes");
+
+struct AllocLarge {
+    uint64_t size, gc_size;
+};
+
+// Reading a record (writer side).
+inline uint8_t rec_kind(const AllocRec &r) { return static_cast<uint8_t>(r.kind & ~REC_LARGE); }
+inline const uint8_t *rec_after_header(const AllocRec &r) { return reinterpret_cast<const uint8_t *>(&r + 1); }
+inline uint64_t rec_size(const AllocRec &r) {
+    return (r.kind & REC_LARGE) ? reinterpret_cast<const AllocLarge *>(rec_after_header(r))->size : r.size;
+}
+inline uint64_t rec_gc_size(const AllocRec &r) {
+    return (r.kind & REC_LARGE) ? reinterpret_cast<const AllocLarge *>(rec_after_header(r))->gc_size
+                                : static_cast<uint64_t>(r.size) + r.gc_extra;
+}
+inline const uint64_t *rec_frames(const AllocRec &r) {
+    return reinterpret_cast<const uint64_t *>(rec_after_header(r) + ((r.kind & REC_LARGE) ? sizeof(AllocLarge) : 0));
+}
 
 struct Ring {
     // Producer side (the owning thread).
@@ -50,7 +71,7 @@ struct Ring {
         cached_tail = 0;
     }
 
-    // Room for n bytes (n % 8 == 0, n <= cap / 2). Returns where to write, or nullptr if full;
+    // Room for n bytes (n % 8 == 0, n <= cap / 2; a WRAP marker needs only its kind byte). Returns where to write, or nullptr if full;
     // *next is the head to publish() once the record is written.
     uint8_t *reserve(uint32_t n, uint64_t *next) {
         uint64_t h = head.load(std::memory_order_relaxed);
@@ -61,11 +82,7 @@ struct Ring {
             cached_tail = tail.load(std::memory_order_acquire);
             if (h + need - cached_tail > cap) return nullptr;
         }
-        if (skip) {
-            AllocRec *w = reinterpret_cast<AllocRec *>(mem + pos);
-            w->len = static_cast<uint32_t>(skip);
-            w->kind = REC_WRAP;
-        }
+        if (skip) reinterpret_cast<AllocRec *>(mem + pos)->kind = REC_WRAP;
         *next = h + need;
         return mem + ((h + skip) & (cap - 1));
     }
@@ -79,13 +96,15 @@ struct Ring {
         uint64_t h = head.load(std::memory_order_acquire);
         uint64_t n = 0, since = 0;
         while (t < h) {
-            const AllocRec *r = reinterpret_cast<const AllocRec *>(mem + (t & (cap - 1)));
+            uint64_t pos = t & (cap - 1);
+            const AllocRec *r = reinterpret_cast<const AllocRec *>(mem + pos);
+            uint64_t step = r->kind == REC_WRAP ? cap - pos : r->len;
             if (r->kind != REC_WRAP) {
                 f(*r);
                 ++n;
             }
-            t += r->len;
-            since += r->len;
+            t += step;
+            since += step;
             if (since >= 65536) {
                 tail.store(t, std::memory_order_release);
                 since = 0;

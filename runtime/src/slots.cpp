@@ -23,6 +23,8 @@ pthread_key_t g_exit_key;
 // destructors). From here on the thread never binds again; the writer drains what it left.
 void on_thread_exit(void *) {
     t_tls.exited = 1;
+    // pthread_t values are reused: a name given for this thread must not stick to the next one.
+    pending_name_forget(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pthread_self())));
     ThreadSlot *s = t_tls.slot;
     t_tls.slot = nullptr;
     if (!s) return;
@@ -92,9 +94,13 @@ void slots_capture_begin() {
     }
 }
 
+// Two writers are possible (the owner, and mt_name_thread from another thread), so the odd
+// sequence number is taken with a CAS: a writer that finds it odd waits for the other one.
 void slot_publish_name(ThreadSlot &s, const char *name, uint32_t len) {
     uint32_t seq = s.name_seq.load(std::memory_order_relaxed);
-    s.name_seq.store(seq + 1, std::memory_order_relaxed);
+    while ((seq & 1) || !s.name_seq.compare_exchange_weak(seq, seq + 1, std::memory_order_acquire,
+                                                          std::memory_order_relaxed))
+        seq = s.name_seq.load(std::memory_order_relaxed) & ~1u;
     std::atomic_thread_fence(std::memory_order_release);
     memcpy(s.name, name, len);
     s.name[len] = 0;

@@ -50,7 +50,8 @@ struct alignas(64) ThreadSlot {
     alignas(64) std::atomic<uint32_t> state{SLOT_FREE};
     uint32_t thread_id = 0;          // binding number, unique per capture (not the file id)
     uint64_t os_tid = 0;
-    std::atomic<uint32_t> name_seq{0};  // seqlock: odd while the owner writes name
+    std::atomic<uint64_t> pthread_id{0};  // pthread_self() of the owner, for mt_name_thread
+    std::atomic<uint32_t> name_seq{0};  // seqlock: odd while a writer (owner or mt_name_thread) writes name
     char name[kNameMax];
     // ---- writer thread ----
     alignas(64) uint32_t written_name_seq = 0;
@@ -130,6 +131,10 @@ void slots_capture_begin();               // mt_start: free slots of threads tha
 uint32_t slot_read_name(const ThreadSlot &s, char *out);  // writer: consistent copy, returns len
 void slot_publish_name(ThreadSlot &s, const char *name, uint32_t len);
 uint64_t current_os_tid();
+
+// thread_names.cpp: names given with mt_name_thread before the named thread bound a slot.
+bool pending_name_take(uint64_t pthread_id, char *out, uint32_t *len);  // copies, keeps the entry
+void pending_name_forget(uint64_t pthread_id);                          // the thread exited
 
 // Writer wake-up (frames.cpp).
 void wake_writer();

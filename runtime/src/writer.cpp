@@ -14,6 +14,7 @@
 namespace mt::rt {
 
 Writer::~Writer() {
+    if (lifetimes_) lifetimes_end();
     if (frames_) {
         for (uint32_t i = 0; i < kOpenFrames; ++i) frames_[i].~OpenFrame();
         free(frames_);
@@ -38,6 +39,8 @@ bool Writer::begin(const char *path, const WriterConfig &cfg, const FileHeaderPa
     d_threads_.begin();
     d_classes_.begin();
     d_stacks_.begin();
+    // Without libgc (GC_is_marked) the flag stays a no-op and the header does not claim it.
+    lifetimes_ = (cfg.flags & MT_FLAG_LIFETIMES) && lifetimes_begin();
     if (!out_.flush()) return false;
     counters.bytes_written.store(out_.bytes_written(), std::memory_order_relaxed);
     open_frame(0, g.start_tick);
@@ -75,8 +78,11 @@ void Writer::run() {
 
 void Writer::iterate(bool final) {
     ++iter_;
+    // Read before draining: everything pushed before a collection asked is in the rings by now.
+    uint64_t drain_req = lifetimes_ ? lifetimes_drain_request() : 0;
     pop_frame_ends();
     for (uint32_t i = 0; i < g.max_threads && !failed(); ++i) drain_slot(g.slots[i]);
+    if (lifetimes_) lifetimes_sync(drain_req);
     pop_gc_events();
     commit_ready(final);
     if (!failed() && (staged_bytes_ > kStageBound || d_stacks_.bytes() + d_classes_.bytes() > kDictBound))
@@ -132,10 +138,10 @@ uint32_t Writer::class_id(uint64_t klass) {
 uint32_t Writer::stack_id(const AllocRec &r) {
     uint32_t id;
     if (stacks_.find(r.hash, &id)) return id;
-    if (r.kind == REC_ALLOC_FULL) {
+    if (rec_kind(r) == REC_ALLOC_FULL) {
         id = n_stacks_++;
         if (!stacks_.insert(r.hash, id)) disable("out of memory for the stack table");
-        const uint64_t *frames = reinterpret_cast<const uint64_t *>(&r + 1);
+        const uint64_t *frames = rec_frames(r);
         d_stacks_.add(StackRecord{id, frames, r.depth});
         counters.stacks_known.store(n_stacks_, std::memory_order_relaxed);
         return id;
@@ -153,13 +159,16 @@ void Writer::on_record(ThreadSlot &s, const AllocRec &r) {
     uint32_t tid = thread_id(s);
     uint32_t cid = class_id(r.klass);
     uint32_t sid = stack_id(r);
-    OpenFrame &f = frame_for(r.epoch);
+    OpenFrame &f = frame_for(widen_epoch(r.epoch));
+    uint64_t size = rec_size(r), gc_size = rec_gc_size(r);
     ++f.events;
-    f.requested += r.size;
-    f.gc_bytes += r.gc_size;
+    f.requested += size;
+    f.gc_bytes += gc_size;
+    if (lifetimes_ && !drained_live_.push(LiveObject{r.obj, f.seq, cid, sid, gc_size}))
+        disable("out of memory for the lifetimes table");
     if (cfg_.mode == MT_MODE_EVENTS) {
         size_t before = f.staged.bytes();
-        f.staged.add(EventRecord{tid, r.tick, cid, sid, r.size, r.gc_size, r.obj});
+        f.staged.add(EventRecord{tid, r.tick, cid, sid, size, gc_size, r.obj});
         staged_bytes_ += f.staged.bytes() - before;
         return;
     }
@@ -174,13 +183,13 @@ void Writer::on_record(ThreadSlot &s, const AllocRec &r) {
     }
     AggEntry &a = f.agg[idx];
     ++a.samples;
-    a.requested += r.size;
-    a.gc += r.gc_size;
+    a.requested += size;
+    a.gc += gc_size;
     if (cfg_.sample_interval) {
-        double w = 1.0 / sample_probability(r.size, cfg_.sample_interval);
+        double w = 1.0 / sample_probability(size, cfg_.sample_interval);
         a.est_count += w;
-        a.est_requested += w * static_cast<double>(r.size);
-        a.est_gc += w * static_cast<double>(r.gc_size);
+        a.est_requested += w * static_cast<double>(size);
+        a.est_gc += w * static_cast<double>(gc_size);
     }
 }
 
@@ -194,8 +203,18 @@ void Writer::open_frame(uint64_t seq, uint64_t start_tick) {
     f.events = f.requested = f.gc_bytes = 0;
     f.staged.begin(start_tick);
     f.gcs.begin();
+    f.deaths.begin();
     f.agg_index.clear();
     f.agg.clear();
+}
+
+// Records carry the epoch mod 2^32; the full value is the one nearest the frames known now.
+uint64_t Writer::widen_epoch(uint32_t e) const {
+    uint64_t base = known_ends_;
+    uint64_t full = (base & ~0xFFFFFFFFull) | e;
+    if (full > base + 0x80000000ull && full >= 0x100000000ull) full -= 0x100000000ull;
+    else if (full + 0x80000000ull < base) full += 0x100000000ull;
+    return full;
 }
 
 OpenFrame &Writer::frame_for(uint64_t epoch) {
@@ -235,6 +254,28 @@ void Writer::pop_gc_events() {
         for (uint32_t i = 0; i < n; ++i) frame_for(ev[i].epoch).gcs.add(ev[i].rec);
         if (n < 64) return;
     }
+}
+
+void Writer::lifetimes_sync(uint64_t drain_req) {
+    if (!failed() && !lifetimes_add(drained_live_.data(), drained_live_.size()))
+        disable("out of memory for the lifetimes table");
+    drained_live_.clear();
+    lifetimes_drain_done(drain_req);
+    take_deaths();
+}
+
+// A death belongs to the frame open when its collection ran; if that frame is already
+// committed (the collection raced the commit) it goes to the oldest open one.
+void Writer::take_deaths() {
+    lifetimes_take(
+        [](void *ctx, const PendingDeath *d, uint32_t n) {
+            auto *w = static_cast<Writer *>(ctx);
+            for (uint32_t i = 0; i < n; ++i) {
+                uint64_t e = d[i].epoch < w->next_commit_ ? w->next_commit_ : d[i].epoch;
+                w->frame_for(e).deaths.add(d[i].rec);
+            }
+        },
+        this);
 }
 
 }  // namespace mt::rt

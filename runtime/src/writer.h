@@ -17,6 +17,7 @@
 
 #include "frames.h"
 #include "hashmap.h"
+#include "lifetimes.h"
 #include "modules.h"
 #include "ring.h"
 #include "state.h"
@@ -59,6 +60,7 @@ struct OpenFrame {
     uint64_t events = 0, requested = 0, gc_bytes = 0;
     ListEncoder staged;  // raw EVENTS body
     ListEncoder gcs;
+    ListEncoder deaths;  // MT_FLAG_LIFETIMES: objects found dead by collections in this frame
     U64Map agg_index;    // (class << 32 | stack) + 1 -> index in agg
     Vec<AggEntry> agg;
 };
@@ -92,9 +94,12 @@ private:
     uint32_t class_id(uint64_t klass);
     uint32_t stack_id(const AllocRec &r);
     OpenFrame &frame_for(uint64_t epoch);
+    uint64_t widen_epoch(uint32_t e) const;
     void open_frame(uint64_t seq, uint64_t start_tick);
     void pop_frame_ends();
     void pop_gc_events();
+    void lifetimes_sync(uint64_t drain_req);
+    void take_deaths();
     void commit_ready(bool final);
     void commit(OpenFrame &f, uint32_t extra_flags);
     void flush_staging();
@@ -118,6 +123,8 @@ private:
     uint64_t iter_ = 0;
     uint64_t staged_bytes_ = 0;
     uint64_t dropped_at_commit_ = 0;
+    bool lifetimes_ = false;
+    Vec<LiveObject> drained_live_;  // this iteration's traced objects, added to the table in one go
     std::atomic<bool> stop_{false};
     std::atomic<bool> failed_{false};
     uint64_t end_tick_ = 0;

@@ -70,6 +70,7 @@ void Writer::commit(OpenFrame &f, uint32_t extra_flags) {
         counters.events_written.fetch_add(f.events, std::memory_order_relaxed);
     }
     if (f.gcs.count()) out_.frame_list(MT_CHUNK_GC, f.seq, f.gcs);
+    if (f.deaths.count()) out_.frame_list(MT_CHUNK_DEATHS, f.seq, f.deaths);
     uint64_t dropped = dropped_total();
     FrameRecord fr;
     fr.seq = f.seq;
@@ -123,6 +124,7 @@ void Writer::disable(const char *why) {
     if (failed()) return;
     failed_.store(true, std::memory_order_release);
     g.enabled.store(0, std::memory_order_relaxed);
+    if (lifetimes_) lifetimes_end();  // no collection may wait for a writer that has stopped
     set_last_error("memtracer disabled itself: %s", why);
     g.disabled.store(1, std::memory_order_release);  // whoever sees disabled sees the why
     // A full disk may have room for a short END but not a long one: try the sentence, then
@@ -147,18 +149,23 @@ void Writer::finish() {
     f.end.index = f.end.merged ? merged_index : any_index_ ? last_index_ + 1 : 0;
     f.end.end_tick = end_tick_;
     if (g.gc_frame_stats) gc_heap_sample(&f.end.heap_size, &f.end.free_bytes);
+    if (lifetimes_) take_deaths();  // collections since the last drain
     commit(f, MT_FRAME_FINAL);
     if (failed()) return;
+    uint64_t timeouts = lifetimes_ ? lifetimes_stats().drain_timeouts : 0;
     mt_counters c;
     counters_snapshot(this, &c);
     out_.counters(c);
     uint64_t late = counters.late_events.load(std::memory_order_relaxed);
     char msg[sizeof end_message_ + 96];
-    if (late)
-        snprintf(msg, sizeof msg, "%s; %llu late events moved to a later frame", end_message_,
-                 static_cast<unsigned long long>(late));
-    else
-        snprintf(msg, sizeof msg, "%s", end_message_);
+    int n = snprintf(msg, sizeof msg, "%s", end_message_);
+    if (late && n >= 0 && static_cast<size_t>(n) < sizeof msg)
+        n += snprintf(msg + n, sizeof msg - n, "; %llu late events moved to a later frame",
+                      static_cast<unsigned long long>(late));
+    // A collection that could not wait for the writer scanned without the newest objects: they
+    // were seen dead one collection late (or, if their address was reused, at that reuse).
+    if (timeouts && n >= 0 && static_cast<size_t>(n) < sizeof msg)
+        snprintf(msg + n, sizeof msg - n, "; %llu lifetime drains timed out", static_cast<unsigned long long>(timeouts));
     out_.end(end_reason_, msg);
     flush(false);
 }

@@ -1,4 +1,5 @@
-// game_library.cpp — dlopen + dlsym of GameAssembly, with errors naming the file and symbol.
+// game_library.cpp — dlopen + dlsym of GameAssembly, with errors naming the file and symbol; or,
+// in the static player, GameAssembly's symbols linked in directly.
 #include "game_library.h"
 
 #include <dlfcn.h>
@@ -6,6 +7,43 @@
 #include <unistd.h>
 
 namespace mtsample {
+
+#ifdef MTSAMPLE_LINKED_GAME_ASSEMBLY
+// The static player (sample-game/CMakeLists.txt): GameAssembly-patch is linked in, so its
+// exports are plain symbols and the "path" only names which variant was asked for.
+extern "C" {
+int il2cpp_init(const char *);
+void il2cpp_shutdown();
+Il2CppDomain *il2cpp_domain_get();
+Il2CppThread *il2cpp_thread_attach(Il2CppDomain *);
+void il2cpp_thread_detach(Il2CppThread *);
+int64_t il2cpp_gc_get_heap_size();
+int mtsample_start(uint64_t, uint32_t);
+void mtsample_update(uint64_t);
+void mtsample_run_job(uint64_t, uint32_t);
+void mtsample_late_update(uint64_t);
+uint32_t mtsample_take_tally(mtsample_tally_row *, uint32_t);
+}
+
+namespace {
+const char kLinked[] = "(linked in) GameAssembly-";
+}
+
+std::string default_game_library(const std::string &hook) { return kLinked + hook; }
+
+bool load_game_library(const std::string &path, GameLibrary &lib, std::string &error) {
+    if (path != std::string(kLinked) + "patch") {
+        error = "this player is statically linked with GameAssembly-patch: --hook profiler and "
+                "--game-lib need the dynamically linked player (asked for '" + path + "')";
+        return false;
+    }
+    lib = {nullptr, path, il2cpp_init, il2cpp_shutdown, il2cpp_domain_get, il2cpp_thread_attach,
+           il2cpp_thread_detach, il2cpp_gc_get_heap_size, mtsample_start, mtsample_update,
+           mtsample_run_job, mtsample_late_update, mtsample_take_tally};
+    return true;
+}
+
+#else
 
 std::string default_game_library(const std::string &hook) {
     char exe[PATH_MAX];
@@ -46,5 +84,7 @@ bool load_game_library(const std::string &path, GameLibrary &lib, std::string &e
     resolve(lib.take_tally, "mtsample_take_tally");
     return ok;
 }
+
+#endif
 
 }  // namespace mtsample

@@ -14,6 +14,7 @@
 #include "job_system.h"
 #include "memtracer/memtracer.h"
 #include "options.h"
+#include "player_loop.h"
 
 using namespace mtsample;
 
@@ -45,6 +46,7 @@ mt_status start_capture(const Options &o) {
     c.sample_interval_bytes = o.sample_bytes;
     c.flags = (o.gc_events ? MT_FLAG_GC_EVENTS : 0u) | (o.lifetimes ? MT_FLAG_LIFETIMES : 0u);
     if (o.ring_bytes) c.ring_capacity = o.ring_bytes;
+    if (o.block_when_full) c.on_full = MT_ON_FULL_BLOCK;
     c.session_label = label.c_str();
     c.random_seed = o.seed;
     return mt_start(&c);
@@ -80,6 +82,10 @@ int main(int argc, char **argv) {
     std::string error;
     auto parsed = parse_options(argc, argv, error);
     if (!parsed) {
+        if (error == "help") {
+            std::printf("%s", usage());
+            return 0;
+        }
         std::fprintf(stderr, "memtracer-sample-game: %s\n%s", error.c_str(), usage());
         return 1;
     }
@@ -99,7 +105,7 @@ int main(int argc, char **argv) {
     mt_set_thread_name("Main Thread");
     {
         JobSystem jobs(
-            o.workers, o.jobs, [&](uint64_t frame, uint32_t job) { lib.run_job(frame, job); },
+            o.workers, o.jobs, [&](uint64_t frame, uint32_t job) { JobQueue::Exec(lib, frame, job); },
             [&](uint32_t worker) {
                 std::string name = "Job.Worker " + std::to_string(worker);
                 pthread_setname_np(pthread_self(), name.c_str());
@@ -119,9 +125,9 @@ int main(int argc, char **argv) {
 
         auto t0 = std::chrono::steady_clock::now();
         for (uint64_t frame = 0; frame < o.frames; ++frame) {
-            lib.update(frame);
+            PlayerLoop::Update(lib, frame);
             jobs.run_frame(frame);
-            lib.late_update(frame);
+            PlayerLoop::LateUpdate(lib, frame);
             uint32_t n = lib.take_tally(rows.data(), static_cast<uint32_t>(rows.size()));
             truth.add_frame(frame, rows.data(), n);
             if (o.trace) mt_frame_end(frame);

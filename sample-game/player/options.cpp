@@ -19,8 +19,8 @@ bool parse_u64(const char *text, uint64_t max, uint64_t &out) {
 const char *usage() {
     return "usage: memtracer-sample-game [--frames N] [--workers N] [--jobs N] [--seed S] [--out run.mt]\n"
            "       [--mode events|aggregate] [--unwinder fp|libunwind] [--sample-bytes N] [--no-trace]\n"
-           "       [--hook patch|profiler] [--gc-events] [--lifetimes] [--ring-bytes N] [--quiet]\n"
-           "       [--expect-json FILE] [--game-lib PATH]\n";
+           "       [--hook patch|profiler] [--gc-events] [--lifetimes] [--ring-bytes N] [--block-when-full]\n"
+           "       [--quiet] [--expect-json FILE] [--game-lib PATH]\n";
 }
 
 std::optional<Options> parse_options(int argc, char **argv, std::string &error) {
@@ -57,6 +57,10 @@ std::optional<Options> parse_options(int argc, char **argv, std::string &error) 
         uint64_t n = 0;
         const char *v = nullptr;
         bool ok = true;
+        if (arg == "--help" || arg == "-h") {
+            error = "help";
+            return std::nullopt;
+        }
         if (arg == "--frames") ok = number(10'000'000, o.frames);
         else if (arg == "--workers") { ok = number(64, n); o.workers = static_cast<uint32_t>(n); }
         else if (arg == "--jobs") { ok = number(1024, n); o.jobs = static_cast<uint32_t>(n); }
@@ -70,6 +74,7 @@ std::optional<Options> parse_options(int argc, char **argv, std::string &error) 
         else if (arg == "--gc-events") o.gc_events = true;
         else if (arg == "--lifetimes") o.lifetimes = true;
         else if (arg == "--ring-bytes") { ok = number(UINT32_MAX, n); o.ring_bytes = static_cast<uint32_t>(n); }
+        else if (arg == "--block-when-full") o.block_when_full = true;
         else if (arg == "--quiet") o.quiet = true;
         else if (arg == "--expect-json") { ok = value(v); if (ok) o.expect_json = v; }
         else if (arg == "--game-lib") { ok = value(v); if (ok) o.game_lib = v; }

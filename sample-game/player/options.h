@@ -21,6 +21,7 @@ struct Options {
     bool gc_events = false;
     bool lifetimes = false;
     uint32_t ring_bytes = 0;         // 0: the runtime's default
+    bool block_when_full = false;    // MT_ON_FULL_BLOCK instead of dropping
     bool quiet = false;
     std::string expect_json;         // where to write the game's own per-frame tally
     std::string game_lib;            // GameAssembly library; default next to the executable

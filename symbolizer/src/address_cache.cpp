@@ -1,62 +1,125 @@
 #include "address_cache.h"
 
+#include <algorithm>
+
+#include "batch_insert.h"
+
 namespace mt::sym {
 
 AddressCache::AddressCache(Db &db)
     : db_(db),
-      select_(db.prepare("SELECT addr_id, file_address, symbolized, quality FROM addresses "
-                         "WHERE build_id = ?1 AND module_path = ?2")),
-      insert_(db.prepare("INSERT INTO addresses(build_id, module_path, file_address, symbolized, quality) "
-                         "VALUES (?1, ?2, ?3, 0, 0)")),
-      update_(db.prepare("UPDATE addresses SET symbolized = 1, quality = ?2 WHERE addr_id = ?1")) {}
+      // Served by the unique index alone (it holds addr_id as the rowid): one range scan.
+      select_(db.prepare("SELECT addr_id, file_address FROM addresses WHERE build_id = ?1 AND module_path = ?2")),
+      // The rest of each row, read in rowid order over the partition's id range.
+      state_(db.prepare("SELECT addr_id, symbolized, quality FROM addresses WHERE addr_id BETWEEN ?1 AND ?2")) {
+    next_id_ = db.query_int("SELECT coalesce(max(addr_id), 0) + 1 FROM addresses").value_or(1);
+}
 
 AddressCache::Partition &AddressCache::partition(const std::string &build_id, const std::string &module_path) {
     std::string key = build_id + '\n' + module_path;
     auto it = parts_.find(key);
-    if (it != parts_.end()) return it->second;
-    Partition &p = parts_[key];
-    p.build_id = build_id;
-    p.module_path = module_path;
+    if (it != parts_.end()) return *it->second;
+    auto &p = parts_[key];
+    p = std::make_unique<Partition>();
+    order_.push_back(p.get());
+    p->build_id = build_id;
+    p->module_path = module_path;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
     select_.bind(1, build_id).bind(2, module_path);
     while (select_.step()) {
         CachedAddress a;
         a.addr_id = select_.int64(0);
         a.file_address = static_cast<uint64_t>(select_.int64(1));
-        a.symbolized = select_.int64(2) != 0;
-        a.quality = static_cast<Quality>(select_.int64(3));
-        p.by_address.emplace(a.file_address, static_cast<uint32_t>(p.rows.size()));
-        p.rows.push_back(a);
+        lo = std::min(lo, a.addr_id);
+        hi = std::max(hi, a.addr_id);
+        p->rows.push_back(a);
     }
     select_.reset();
-    loaded_ += p.rows.size();
-    return p;
+    p->by_address.reserve(p->rows.size() * 2);
+    for (uint32_t i = 0; i < p->rows.size(); ++i) p->by_address.emplace(p->rows[i].file_address, i);
+    if (p->rows.empty()) return *p;
+    if (static_cast<uint64_t>(hi - lo) < 4 * p->rows.size() + 1024) {
+        // The build owns most of its id range (the usual case): read the range in rowid order
+        // and skip other builds' rows.
+        std::vector<uint32_t> slot(static_cast<size_t>(hi - lo + 1), UINT32_MAX);
+        for (uint32_t i = 0; i < p->rows.size(); ++i) slot[static_cast<size_t>(p->rows[i].addr_id - lo)] = i;
+        state_.bind(1, lo).bind(2, hi);
+        while (state_.step()) {
+            uint32_t i = slot[static_cast<size_t>(state_.int64(0) - lo)];
+            if (i == UINT32_MAX) continue;
+            p->rows[i].symbolized = state_.int64(1) != 0;
+            p->rows[i].quality = static_cast<Quality>(state_.int64(2));
+        }
+        state_.reset();
+    } else {
+        // Interleaved with many other builds: one lookup per row.
+        Stmt one = db_.prepare("SELECT symbolized, quality FROM addresses WHERE addr_id = ?1");
+        for (CachedAddress &a : p->rows) {
+            one.bind(1, a.addr_id);
+            if (one.step()) {
+                a.symbolized = one.int64(0) != 0;
+                a.quality = static_cast<Quality>(one.int64(1));
+            }
+            one.reset();
+        }
+    }
+    loaded_ += p->rows.size();
+    return *p;
 }
 
-int64_t AddressCache::intern(Partition &p, uint64_t file_address) {
+std::pair<uint32_t, bool> AddressCache::intern(Partition &p, uint64_t file_address) {
     auto [it, inserted] = p.by_address.try_emplace(file_address, static_cast<uint32_t>(p.rows.size()));
     if (inserted) {
-        insert_.bind(1, p.build_id).bind(2, p.module_path).bind(3, file_address).run();
         CachedAddress a;
-        a.addr_id = db_.last_insert_rowid();
         a.file_address = file_address;
+        a.fresh = true;
         p.rows.push_back(a);
     }
     CachedAddress &row = p.rows[it->second];
+    bool first = !row.used;
     row.used = true;
-    return row.addr_id;
+    return {it->second, first};
+}
+
+void AddressCache::assign_ids() {
+    for (Partition *p : order_) {
+        size_t before = p->fresh.size();
+        for (uint32_t i = 0; i < p->rows.size(); ++i)
+            if (p->rows[i].fresh && !p->rows[i].addr_id) p->fresh.push_back(i);
+        std::sort(p->fresh.begin() + static_cast<ptrdiff_t>(before), p->fresh.end(),
+                  [&](uint32_t a, uint32_t b) { return p->rows[a].file_address < p->rows[b].file_address; });
+        for (size_t k = before; k < p->fresh.size(); ++k) p->rows[p->fresh[k]].addr_id = next_id_++;
+    }
 }
 
 void AddressCache::mark_symbolized(Partition &p, uint32_t index, Quality q) {
     CachedAddress &row = p.rows[index];
     row.symbolized = true;
     row.quality = q;
-    update_.bind(1, row.addr_id).bind(2, static_cast<int>(q)).run();
+    row.dirty = !row.fresh;
 }
 
-std::vector<AddressCache::Partition *> AddressCache::partitions() {
-    std::vector<Partition *> out;
-    for (auto &[k, p] : parts_) out.push_back(&p);
-    return out;
+void AddressCache::flush() {
+    BatchInsert insert(db_, "INSERT INTO addresses(addr_id, build_id, module_path, file_address, symbolized, quality)", 6);
+    Stmt update = db_.prepare("UPDATE addresses SET symbolized = 1, quality = ?2 WHERE addr_id = ?1");
+    for (Partition *p : order_) {
+        for (CachedAddress &row : p->rows)
+            if (row.dirty) {
+                update.bind(1, row.addr_id).bind(2, static_cast<int>(row.quality)).run();
+                row.dirty = false;
+            }
+        for (uint32_t i : p->fresh) {
+            CachedAddress &row = p->rows[i];
+            insert.add(row.addr_id).add_ref(p->build_id).add_ref(p->module_path).add(row.file_address);
+            insert.add(row.symbolized ? 1 : 0).add(static_cast<int>(row.quality)).end_row();
+            row.fresh = false;
+        }
+        insert.flush();  // before the partition's strings could go
+        p->fresh.clear();
+    }
+    insert.flush();
 }
+
+std::vector<AddressCache::Partition *> AddressCache::partitions() { return order_; }
 
 }  // namespace mt::sym

@@ -2,10 +2,15 @@
 // a build gets one row, keyed by (build id, module path, file address) and shared by all runs of
 // that build; a run interns its addresses here and then symbolizes only those rows a backend has
 // not answered yet (or answered from a weaker symbol file).
+//
+// Rows new in this run are written once, after symbolization, already marked: ids are handed
+// out in file-address order (so the table, its unique index and the symbols rows all grow at
+// their ends), which the input's write transaction makes safe.
 #ifndef MEMTRACER_SYM_ADDRESS_CACHE_H
 #define MEMTRACER_SYM_ADDRESS_CACHE_H
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -16,11 +21,13 @@
 namespace mt::sym {
 
 struct CachedAddress {
-    int64_t addr_id = 0;
+    int64_t addr_id = 0;  // 0 until assign_ids() for rows new in this run
     uint64_t file_address = 0;
     bool symbolized = false;
     Quality quality = Quality::None;
-    bool used = false;  // referenced by the run being ingested
+    bool used = false;    // referenced by the run being ingested
+    bool fresh = false;   // not in the database yet
+    bool dirty = false;   // in the database, re-symbolized: needs an UPDATE
 };
 
 class AddressCache {
@@ -33,23 +40,29 @@ public:
         std::string build_id, module_path;
         std::vector<CachedAddress> rows;
         std::unordered_map<uint64_t, uint32_t> by_address;
+        std::vector<uint32_t> fresh;  // rows new in this run, in addr_id (= file address) order
     };
 
-    // Partition for a module, by its cache key.
     Partition &partition(const std::string &build_id, const std::string &module_path);
-    // The addr_id of `file_address` in `p`, inserting a new (unsymbolized) row if needed; marks
-    // the row used by this run.
-    int64_t intern(Partition &p, uint64_t file_address);
-    // Records that a backend answered for row `index` of `p` with a file of quality `q`.
+    // Row index of `file_address` in `p` (a new row if needed), marked used by this run; the
+    // second value is true the first time this run uses the row.
+    std::pair<uint32_t, bool> intern(Partition &p, uint64_t file_address);
+    // Gives every new row its addr_id (after the last intern, before symbolizing).
+    void assign_ids();
+    // A backend answered for row `index` of `p` with a file of quality `q`.
     void mark_symbolized(Partition &p, uint32_t index, Quality q);
+    // Writes the new rows and the re-symbolized ones; call once, after symbolizing.
+    void flush();
 
     std::vector<Partition *> partitions();
     uint64_t loaded_rows() const { return loaded_; }
 
 private:
     Db &db_;
-    Stmt select_, insert_, update_;
-    std::unordered_map<std::string, Partition> parts_;
+    Stmt select_, state_;
+    std::unordered_map<std::string, std::unique_ptr<Partition>> parts_;
+    std::vector<Partition *> order_;
+    int64_t next_id_ = 0;
     uint64_t loaded_ = 0;
 };
 

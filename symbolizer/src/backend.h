@@ -30,15 +30,29 @@ struct BackendOptions {
 struct BackendContext {
     std::atomic<uint64_t> *done = nullptr;                 // addresses finished, for progress
     std::function<void(const std::string &)> warn;          // may be called from any thread
+    // out[begin, end) are final and will not be touched again; called from any thread, so the
+    // caller can store them while the backend works on the rest.
+    std::function<void(size_t begin, size_t end)> ready;
 };
 
 class Backend {
 public:
     virtual ~Backend() = default;
     virtual const char *name() const = 0;
-    virtual std::vector<SymbolRecord> symbolize(const SymbolFile &file, std::span<const uint64_t> addresses,
-                                                const BackendContext &ctx) = 0;
+    // Fills out[i] for addresses[i] (same size). Throws Error on failure.
+    virtual void symbolize(const SymbolFile &file, std::span<const uint64_t> addresses, std::span<SymbolRecord> out,
+                           const BackendContext &ctx) = 0;
+    // Convenience: every record at once.
+    std::vector<SymbolRecord> symbolize(const SymbolFile &file, std::span<const uint64_t> addresses,
+                                        const BackendContext &ctx) {
+        std::vector<SymbolRecord> out(addresses.size());
+        symbolize(file, addresses, out, ctx);
+        return out;
+    }
 };
+
+// Addresses a backend finishes before it says so through BackendContext::ready.
+constexpr size_t kReadyChunk = 512;
 
 std::unique_ptr<Backend> make_backend(const BackendOptions &opts);
 BackendKind parse_backend_kind(const std::string &name);  // throws Error(Usage)

@@ -48,13 +48,12 @@ public:
     AtosBackend(unsigned jobs, std::string tool) : jobs_(jobs), tool_(std::move(tool)) {}
     const char *name() const override { return "atos"; }
 
-    std::vector<SymbolRecord> symbolize(const SymbolFile &file, std::span<const uint64_t> addrs,
-                                        const BackendContext &ctx) override {
+    void symbolize(const SymbolFile &file, std::span<const uint64_t> addrs, std::span<SymbolRecord> out,
+                   const BackendContext &ctx) override {
         if (file.kind != ObjectKind::MachO)
             throw symbols_error(file.path + ": atos reads Mach-O files only; use --backend builtin for ELF");
         std::string exe = find_executable({tool_.empty() ? "atos" : tool_});
         if (exe.empty()) throw symbols_error("atos not found (" + (tool_.empty() ? std::string("in PATH") : tool_) + "); it ships with Xcode");
-        std::vector<SymbolRecord> out(addrs.size());
         auto ranges = split_ranges(addrs.size(), jobs_);
         run_parallel(ranges.size(), [&](size_t part) {
             auto [begin, end] = ranges[part];
@@ -78,8 +77,8 @@ public:
                 normalize(out[i]);
             }
             if (ctx.done) ctx.done->fetch_add(end - begin, std::memory_order_relaxed);
+            if (ctx.ready) ctx.ready(begin, end);
         });
-        return out;
     }
 
 private:

@@ -1,37 +1,91 @@
-// The default backend: LLVM's symbolize library in this process. Each thread owns an
-// LLVMSymbolizer (its own DWARFContext: DWARF parsing state is not thread-safe) and a contiguous
-// run of the sorted addresses, so it parses only the compile units its addresses fall in.
-// Options match llvm-symbolizer's defaults (linkage names, absolute paths, symbol table
-// fallback) with demangling off, so both backends give identical records.
+// The default backend: LLVM's DWARF reader in this process. Each thread owns its own object
+// file view and DWARF context (DWARF parsing state is not thread-safe) and a contiguous run of
+// the sorted addresses, so it parses only the compile units its addresses fall in.
+//
+// Files with DWARF go through SymbolizableObjectFile over FastDwarfContext (see there); files
+// without (symbol table only) through LLVMSymbolizer, which also follows .gnu_debuglink and
+// build-id debug directories the way llvm-symbolizer does. Either way the options are
+// llvm-symbolizer's defaults (linkage names, absolute paths, symbol table override) with
+// demangling off, so both backends give identical records.
+#include <llvm/DebugInfo/Symbolize/SymbolizableObjectFile.h>
 #include <llvm/DebugInfo/Symbolize/Symbolize.h>
+#include <llvm/Object/MachOUniversal.h>
 
 #include "backend.h"
+#include "errors.h"
+#include "fast_dwarf_context.h"
 
 namespace mt::sym {
 
 namespace {
+
+using llvm::symbolize::LLVMSymbolizer;
+using llvm::symbolize::SymbolizableObjectFile;
+
+const llvm::DILineInfoSpecifier kSpec(llvm::DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath,
+                                      llvm::DILineInfoSpecifier::FunctionNameKind::LinkageName);
+
+// One thread's view of the symbol file.
+class ThreadModule {
+public:
+    explicit ThreadModule(const SymbolFile &f) : path_(f.path) {
+        if (!f.slice.has_debug_info) {
+            LLVMSymbolizer::Options o;
+            o.Demangle = false;
+            o.UseSymbolTable = true;
+            o.PathStyle = kSpec.FLIKind;
+            o.PrintFunctions = kSpec.FNKind;
+            o.DefaultArch = f.arch;
+            fallback_ = std::make_unique<LLVMSymbolizer>(o);
+            return;
+        }
+        auto bin = llvm::object::createBinary(f.path);
+        if (!bin) throw symbols_error(f.path + ": " + llvm::toString(bin.takeError()));
+        bin_ = std::move(*bin);
+        const llvm::object::ObjectFile *obj = nullptr;
+        if (auto *u = llvm::dyn_cast<llvm::object::MachOUniversalBinary>(bin_.getBinary())) {
+            auto o = u->getMachOObjectForArch(f.arch);
+            if (!o) throw symbols_error(f.path + ": " + llvm::toString(o.takeError()));
+            slice_ = std::move(*o);
+            obj = slice_.get();
+        } else if (!(obj = llvm::dyn_cast<llvm::object::ObjectFile>(bin_.getBinary()))) {
+            throw symbols_error(f.path + ": not an object file");
+        }
+        auto dwarf = llvm::DWARFContext::create(*obj, llvm::DWARFContext::ProcessDebugRelocations::Process);
+        auto mod = SymbolizableObjectFile::create(obj, std::make_unique<FastDwarfContext>(std::move(dwarf)), false);
+        if (!mod) throw symbols_error(f.path + ": " + llvm::toString(mod.takeError()));
+        module_ = std::move(*mod);
+    }
+
+    llvm::Expected<llvm::DIInliningInfo> lookup(uint64_t address) {
+        llvm::object::SectionedAddress a{address, llvm::object::SectionedAddress::UndefSection};
+        if (fallback_) return fallback_->symbolizeInlinedCode(path_, a);
+        return module_->symbolizeInlinedCode(a, kSpec, /*UseSymbolTable=*/true);
+    }
+
+private:
+    std::string path_;
+    llvm::object::OwningBinary<llvm::object::Binary> bin_;
+    std::unique_ptr<llvm::object::ObjectFile> slice_;
+    std::unique_ptr<SymbolizableObjectFile> module_;
+    std::unique_ptr<LLVMSymbolizer> fallback_;
+};
 
 class BuiltinBackend final : public Backend {
 public:
     explicit BuiltinBackend(unsigned jobs) : jobs_(jobs) {}
     const char *name() const override { return "builtin"; }
 
-    std::vector<SymbolRecord> symbolize(const SymbolFile &file, std::span<const uint64_t> addrs,
-                                        const BackendContext &ctx) override {
-        std::vector<SymbolRecord> out(addrs.size());
+    void symbolize(const SymbolFile &file, std::span<const uint64_t> addrs, std::span<SymbolRecord> out,
+                   const BackendContext &ctx) override {
         auto ranges = split_ranges(addrs.size(), jobs_);
         std::atomic<uint64_t> errors{0};
         run_parallel(ranges.size(), [&](size_t part) {
-            llvm::symbolize::LLVMSymbolizer::Options o;
-            o.Demangle = false;
-            o.UseSymbolTable = true;
-            o.PathStyle = llvm::DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath;
-            o.PrintFunctions = llvm::DILineInfoSpecifier::FunctionNameKind::LinkageName;
-            o.DefaultArch = file.arch;
-            llvm::symbolize::LLVMSymbolizer sym(o);
+            ThreadModule module(file);
             auto [begin, end] = ranges[part];
+            size_t chunk_begin = begin;
             for (size_t i = begin; i < end; ++i) {
-                auto res = sym.symbolizeInlinedCode(file.path, {addrs[i], llvm::object::SectionedAddress::UndefSection});
+                auto res = module.lookup(addrs[i]);
                 if (!res) {
                     std::string msg = llvm::toString(res.takeError());
                     if (errors.fetch_add(1) == 0 && ctx.warn) ctx.warn(file.path + ": " + msg);
@@ -39,15 +93,18 @@ public:
                     SymbolRecord &r = out[i];
                     r.frames.reserve(res->getNumberOfFrames());
                     for (uint32_t k = 0; k < res->getNumberOfFrames(); ++k) {
-                        const llvm::DILineInfo &li = res->getFrame(k);
-                        r.frames.push_back({li.FunctionName, li.FileName, li.Line, li.Column});
+                        llvm::DILineInfo &li = *res->getMutableFrame(k);
+                        r.frames.push_back({std::move(li.FunctionName), std::move(li.FileName), li.Line, li.Column});
                     }
                     normalize(r);
                 }
                 if (ctx.done) ctx.done->fetch_add(1, std::memory_order_relaxed);
+                if (i + 1 - chunk_begin == kReadyChunk || i + 1 == end) {
+                    if (ctx.ready) ctx.ready(chunk_begin, i + 1);
+                    chunk_begin = i + 1;
+                }
             }
         });
-        return out;
     }
 
 private:

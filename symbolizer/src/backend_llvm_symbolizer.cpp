@@ -68,9 +68,8 @@ public:
     LlvmSymbolizerBackend(unsigned jobs, std::string tool) : jobs_(jobs), tool_(std::move(tool)) {}
     const char *name() const override { return "llvm-symbolizer"; }
 
-    std::vector<SymbolRecord> symbolize(const SymbolFile &file, std::span<const uint64_t> addrs,
-                                        const BackendContext &ctx) override {
-        std::vector<SymbolRecord> out(addrs.size());
+    void symbolize(const SymbolFile &file, std::span<const uint64_t> addrs, std::span<SymbolRecord> out,
+                   const BackendContext &ctx) override {
         auto ranges = split_ranges(addrs.size(), jobs_);
         start(ranges.size());
         std::string module = "\"" + file.path + (file.arch.empty() ? "" : ":" + file.arch) + "\"";
@@ -91,6 +90,7 @@ public:
                 }
             });
             std::string line, err, failure;
+            size_t chunk_begin = begin;
             for (size_t i = begin; i < end; ++i) {
                 if (!child.read_line(line)) {
                     failure = child.program() + " stopped answering after " + std::to_string(i - begin) + " addresses";
@@ -103,6 +103,10 @@ public:
                 }
                 if (!err.empty() && errors.fetch_add(1) == 0 && ctx.warn) ctx.warn(file.path + ": " + err);
                 if (ctx.done) ctx.done->fetch_add(1, std::memory_order_relaxed);
+                if (i + 1 - chunk_begin == kReadyChunk || i + 1 == end) {
+                    if (ctx.ready) ctx.ready(chunk_begin, i + 1);
+                    chunk_begin = i + 1;
+                }
             }
             if (!failure.empty()) {
                 child = Child();  // kills it, which also unblocks the writer
@@ -111,7 +115,6 @@ public:
             }
             writer.join();
         });
-        return out;
     }
 
 private:

@@ -1,5 +1,6 @@
 #include "frame_writer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -26,13 +27,12 @@ FrameWriter::FrameWriter(Db &db, int64_t run_id, const mt::reader::Header &h)
                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)")),
       gc_(db.prepare("INSERT INTO gc_events(run_id, seq, start_ns, end_ns, heap_size, free_bytes, reclaimed_bytes, gc_no) "
                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")),
-      alloc_(db.prepare("INSERT INTO allocs(run_id, seq, class_id, stack_id, count, requested_bytes, gc_bytes) "
-                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")),
       death_(db.prepare("INSERT INTO deaths(run_id, seq, class_id, count, gc_bytes) VALUES (?1, ?2, ?3, ?4, ?5)")),
       rcs_(db.prepare("INSERT INTO run_class_stack(run_id, class_id, stack_id, count, requested_bytes, gc_bytes, "
                       "first_seq, last_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")),
       survivor_(db.prepare("INSERT INTO survivors(run_id, class_id, stack_id, count, gc_bytes, first_seq) "
-                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")) {
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")),
+      allocs_(db, "INSERT INTO allocs(run_id, seq, class_id, stack_id, count, requested_bytes, gc_bytes)", 7) {
     if (h.flags & MT_FILE_FLAG_LIFETIMES) lifetimes_.emplace();
 }
 
@@ -65,10 +65,12 @@ void FrameWriter::aggregate_events(const mt::reader::Frame &f) {
 }
 
 void FrameWriter::write_allocs(uint64_t seq) {
-    for (const auto &[key, g] : frame_aggs_) {
+    // In key order, so each frame's rows are appended to the allocs b-tree in order.
+    sorted_.assign(frame_aggs_.begin(), frame_aggs_.end());
+    std::sort(sorted_.begin(), sorted_.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (const auto &[key, g] : sorted_) {
         uint64_t count = rounded(g.count), req = rounded(g.requested), gc = rounded(g.gc);
-        alloc_.bind(1, run_id_).bind(2, seq).bind(3, class_of(key)).bind(4, stack_of(key));
-        alloc_.bind(5, count).bind(6, req).bind(7, gc).run();
+        allocs_.add(run_id_).add(seq).add(class_of(key)).add(stack_of(key)).add(count).add(req).add(gc).end_row();
         auto [it, fresh] = run_aggs_.try_emplace(key);
         RunAgg &r = it->second;
         if (fresh) r.first_seq = seq;
@@ -129,6 +131,7 @@ void FrameWriter::add(const mt::reader::Frame &f) {
 }
 
 void FrameWriter::finish() {
+    allocs_.flush();
     for (const auto &[key, r] : run_aggs_) {
         rcs_.bind(1, run_id_).bind(2, class_of(key)).bind(3, stack_of(key)).bind(4, r.count).bind(5, r.requested);
         rcs_.bind(6, r.gc).bind(7, r.first_seq).bind(8, r.last_seq).run();

@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
+#include "batch_insert.h"
 #include "lifetimes.h"
 #include "memtracer/reader.h"
 #include "sqlite_db.h"
@@ -49,8 +51,10 @@ private:
     double ns_per_tick_;
     double sample_interval_;
     bool aggregate_mode_;
-    Stmt frame_, gc_, alloc_, death_, rcs_, survivor_;
+    Stmt frame_, gc_, death_, rcs_, survivor_;
+    BatchInsert allocs_;
     std::unordered_map<uint64_t, Agg> frame_aggs_;     // (class << 32 | stack), reused per frame
+    std::vector<std::pair<uint64_t, Agg>> sorted_;
     std::unordered_map<uint64_t, RunAgg> run_aggs_;
     std::optional<Lifetimes> lifetimes_;
     RunTotals totals_;

@@ -83,7 +83,12 @@ std::string_view base_name_of_demangled(std::string_view d) {
 }  // namespace
 
 std::string demangle(std::string_view raw) {
-    if (raw.empty()) return "";
+    // Only names that look mangled go to the demangler (it returns a copy of anything else, and
+    // most IL2CPP names are plain C names).
+    std::string_view body = raw.size() > 1 && raw[0] == '_' && raw[1] == '_' ? raw.substr(1) : raw;
+    bool itanium = body.substr(0, 2) == "_Z", rust = body.substr(0, 2) == "_R" || body.substr(0, 3) == "_ZN",
+         dlang = body.substr(0, 2) == "_D", msvc = !raw.empty() && raw[0] == '?';
+    if (!itanium && !rust && !dlang && !msvc) return "";
     std::string d = llvm::demangle(raw);
     if (d == raw) {
         // Mach-O symbol tables add a '_' in front of every name.

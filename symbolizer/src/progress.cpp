@@ -62,6 +62,12 @@ Progress::Phase::~Phase() {
     draw(true);
 }
 
+void Progress::Phase::tick() {
+    if (p_.style_ == Style::Off) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    draw(false);
+}
+
 void Progress::Phase::loop() {
     std::unique_lock<std::mutex> lock(mu_);
     while (!cv_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; })) draw(false);

@@ -32,6 +32,8 @@ public:
         Phase(Progress &p, std::string name, uint64_t total, const std::atomic<uint64_t> &done,
               std::string unit = "addresses");
         ~Phase();
+        // Draws now, as the ticker does every 100 ms.
+        void tick();
         Phase(const Phase &) = delete;
         Phase &operator=(const Phase &) = delete;
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "batch_insert.h"
 #include "errors.h"
 #include "memtracer/format.h"
 #include "object_info.h"
@@ -90,102 +91,117 @@ void RunIngest::on_frame(const mt::reader::Frame &f) {
     frames_read_.fetch_add(1, std::memory_order_relaxed);
 }
 
-std::vector<PartitionWork> RunIngest::map_stacks(AddressCache &cache) {
-    std::vector<AddressCache::Partition *> part_of(modules_.modules().size(), nullptr);
+std::vector<PartitionWork> RunIngest::resolve_addresses(AddressCache &cache) {
+    part_of_.assign(modules_.modules().size(), nullptr);
     std::vector<PartitionWork> work;
     auto partition_for = [&](int idx) -> AddressCache::Partition & {
-        if (!part_of[idx]) {
+        if (!part_of_[idx]) {
             const auto &m = modules_.modules()[idx];
-            part_of[idx] = &cache.partition(hex_id(m.build_id), cache_module_path(m));
+            part_of_[idx] = &cache.partition(hex_id(m.build_id), cache_module_path(m));
             bool listed = false;
-            for (const auto &w : work) listed |= w.partition == part_of[idx];
-            if (!listed) work.push_back({part_of[idx], symbol_files_[idx] ? &*symbol_files_[idx] : nullptr});
+            for (const auto &w : work) listed |= w.partition == part_of_[idx];
+            if (!listed) work.push_back({part_of_[idx], symbol_files_[idx] ? &*symbol_files_[idx] : nullptr});
         }
-        return *part_of[idx];
+        return *part_of_[idx];
     };
-    Stmt ins = db_.prepare("INSERT INTO stack_frames(run_id, stack_id, pos, address, addr_id) VALUES (?1, ?2, ?3, ?4, ?5)");
-    for (uint32_t id = 0; id < stacks_.size(); ++id) {
-        StackFrames &s = stacks_[id];
-        s.addr_ids.assign(s.raw.size(), 0);
+    for (StackFrames &s : stacks_) {
+        s.refs.assign(s.raw.size(), FrameRef{});
         for (size_t pos = 0; pos < s.raw.size(); ++pos) {
             ++frame_addresses_;
             int idx = modules_.find(s.raw[pos]);
-            ins.bind(1, run_id_).bind(2, id).bind(3, static_cast<int64_t>(pos)).bind(4, s.raw[pos]);
             if (idx < 0) {
                 ++outside_modules_;
-                ins.bind_null(5).run();
                 continue;
             }
-            uint64_t faddr = file_address(modules_.modules()[idx], s.raw[pos]);
-            int64_t addr_id = cache.intern(partition_for(idx), faddr);
-            if (origins_.emplace(addr_id, AddrOrigin{idx, faddr}).second) ++module_use_[idx];
-            s.addr_ids[pos] = addr_id;
-            ins.bind(5, addr_id).run();
+            auto [row, first] = cache.intern(partition_for(idx), file_address(modules_.modules()[idx], s.raw[pos]));
+            module_use_[idx] += first;
+            s.refs[pos] = {idx, row};
         }
     }
+    cache.assign_ids();
     return work;
 }
 
-std::unordered_map<int64_t, std::vector<SymbolRow>> RunIngest::load_chains() {
-    std::unordered_map<int64_t, std::vector<SymbolRow>> chains;
-    Stmt q = db_.prepare(
-        "SELECT addr_id, depth, function, demangled, csharp, file, line, column, cs_file, cs_line FROM symbols "
-        "WHERE addr_id IN (SELECT addr_id FROM stack_frames WHERE run_id = ?1 AND addr_id IS NOT NULL) "
-        "ORDER BY addr_id, depth");
-    q.bind(1, run_id_);
-    while (q.step()) {
-        SymbolRow r{q.text(2), q.text(3), q.text(4), q.text(5), static_cast<uint32_t>(q.int64(6)),
-                    static_cast<uint32_t>(q.int64(7)), q.text(8), static_cast<uint32_t>(q.int64(9))};
-        chains[q.int64(0)].push_back(std::move(r));
-    }
-    return chains;
+int64_t RunIngest::addr_id(const FrameRef &r) const {
+    return r.module < 0 ? 0 : part_of_[r.module]->rows[r.row].addr_id;
 }
+
+void RunIngest::write_stack_frames() {
+    BatchInsert ins(db_, "INSERT INTO stack_frames(run_id, stack_id, pos, address, addr_id)", 5);
+    for (uint32_t id = 0; id < stacks_.size(); ++id) {
+        const StackFrames &s = stacks_[id];
+        for (size_t pos = 0; pos < s.raw.size(); ++pos) {
+            ins.add(run_id_).add(id).add(static_cast<int64_t>(pos)).add(s.raw[pos]);
+            if (int64_t a = addr_id(s.refs[pos])) ins.add(a);
+            else ins.add_null();
+            ins.end_row();
+        }
+    }
+    ins.flush();
+}
+
+// The inline chains of addresses, read on demand: a stack's site is usually among its first
+// frames, so most addresses of a run are never read back.
+class RunIngest::ChainReader {
+public:
+    explicit ChainReader(Db &db)
+        : q_(db.prepare("SELECT function, demangled, csharp, file, line, column, cs_file, cs_line FROM symbols "
+                        "WHERE addr_id = ?1 ORDER BY depth")) {}
+    const std::vector<SymbolRow> &chain(int64_t addr_id) {
+        auto [it, fresh] = chains_.try_emplace(addr_id);
+        if (fresh) {
+            q_.bind(1, addr_id);
+            while (q_.step())
+                it->second.push_back({q_.text(0), q_.text(1), q_.text(2), q_.text(3), static_cast<uint32_t>(q_.int64(4)),
+                                      static_cast<uint32_t>(q_.int64(5)), q_.text(6), static_cast<uint32_t>(q_.int64(7))});
+            q_.reset();
+        }
+        return it->second;
+    }
+    std::optional<Site> &game_site_memo(int64_t addr_id) {
+        auto [it, fresh] = sites_.try_emplace(addr_id);
+        if (fresh) it->second = game_site(chain(addr_id));
+        return it->second;
+    }
+
+private:
+    Stmt q_;
+    std::unordered_map<int64_t, std::vector<SymbolRow>> chains_;
+    std::unordered_map<int64_t, std::optional<Site>> sites_;
+};
 
 // (1) the first game frame; (2) else the first frame in a module that has no name (shown as
 // module+offset: it may be game code without symbols); (3) else the innermost named frame;
 // (4) else no site.
-std::optional<Site> RunIngest::site_for(const StackFrames &s,
-                                        const std::unordered_map<int64_t, std::vector<SymbolRow>> &chains,
-                                        std::unordered_map<int64_t, std::optional<Site>> &memo) const {
-    static const std::vector<SymbolRow> none;
-    auto chain_of = [&](int64_t id) -> const std::vector<SymbolRow> & {
-        auto it = chains.find(id);
-        return it == chains.end() ? none : it->second;
-    };
-    for (int64_t id : s.addr_ids) {
+std::optional<Site> RunIngest::site_for(const StackFrames &s, ChainReader &chains) const {
+    for (const FrameRef &r : s.refs)
+        if (int64_t id = addr_id(r))
+            if (auto &site = chains.game_site_memo(id)) return site;
+    for (const FrameRef &r : s.refs) {
+        int64_t id = addr_id(r);
         if (!id) continue;
-        auto [it, fresh] = memo.try_emplace(id);
-        if (fresh) it->second = game_site(chain_of(id));
-        if (it->second) return it->second;
-    }
-    for (int64_t id : s.addr_ids) {
-        if (!id) continue;
-        const auto &chain = chain_of(id);
         bool named = false;
-        for (const auto &r : chain) named |= !r.function.empty();
-        if (!named) {
-            const AddrOrigin &o = origins_.at(id);
-            return Site{module_label(modules_.modules()[o.module], o.file_address), "", 0};
-        }
+        for (const auto &row : chains.chain(id)) named |= !row.function.empty();
+        if (!named) return Site{module_label(modules_.modules()[r.module], part_of_[r.module]->rows[r.row].file_address), "", 0};
     }
-    for (int64_t id : s.addr_ids)
-        for (const auto &r : chain_of(id))
-            if (!r.function.empty()) return site_of(r);
+    for (const FrameRef &r : s.refs)
+        if (int64_t id = addr_id(r))
+            for (const auto &row : chains.chain(id))
+                if (!row.function.empty()) return site_of(row);
     return std::nullopt;
 }
 
 void RunIngest::write_stacks() {
-    auto chains = load_chains();
-    std::unordered_map<int64_t, std::optional<Site>> memo;
+    ChainReader chains(db_);
     std::unordered_map<std::string, int64_t> site_ids;
     Stmt add_site = db_.prepare("INSERT INTO sites(function, file, line) VALUES (?1, ?2, ?3) "
                                 "ON CONFLICT(function, file, line) DO NOTHING");
     Stmt get_site = db_.prepare("SELECT site_id FROM sites WHERE function = ?1 AND file = ?2 AND line = ?3");
-    Stmt ins = db_.prepare("INSERT INTO stacks(run_id, stack_id, depth, site_id) VALUES (?1, ?2, ?3, ?4)");
+    BatchInsert ins(db_, "INSERT INTO stacks(run_id, stack_id, depth, site_id)", 4);
     for (uint32_t id = 0; id < stacks_.size(); ++id) {
         const StackFrames &s = stacks_[id];
-        std::optional<Site> site = site_for(s, chains, memo);
-        ins.bind(1, run_id_).bind(2, id).bind(3, static_cast<int64_t>(s.raw.size()));
+        std::optional<Site> site = site_for(s, chains);
+        ins.add(run_id_).add(id).add(static_cast<int64_t>(s.raw.size()));
         if (site) {
             std::string key = site->function + '\n' + site->file + '\n' + std::to_string(site->line);
             auto [it, fresh] = site_ids.try_emplace(key, 0);
@@ -196,12 +212,13 @@ void RunIngest::write_stacks() {
                 it->second = get_site.int64(0);
                 get_site.reset();
             }
-            ins.bind(4, it->second);
+            ins.add(it->second);
         } else {
-            ins.bind_null(4);
+            ins.add_null();
         }
-        ins.run();
+        ins.end_row();
     }
+    ins.flush();
 }
 
 int RunIngest::main_module() const {

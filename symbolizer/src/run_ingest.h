@@ -41,8 +41,11 @@ public:
     void on_stack(const mt::reader::Stack &s) override;
     void on_frame(const mt::reader::Frame &f) override;
 
-    // After reading: stack_frames rows and the work list for the symbolize pass.
-    std::vector<PartitionWork> map_stacks(AddressCache &cache);
+    // After reading: every stack frame's cached address (interning new ones), and the work list
+    // for the symbolize pass.
+    std::vector<PartitionWork> resolve_addresses(AddressCache &cache);
+    // The stack_frames rows (after resolve_addresses).
+    void write_stack_frames();
     // After symbolizing: sites and stacks rows.
     void write_stacks();
     // Totals and stop state into the runs row; run_class_stack and survivors.
@@ -58,18 +61,17 @@ public:
     size_t modules_with_symbols() const;
 
 private:
+    struct FrameRef {
+        int32_t module = -1;  // -1: outside every module
+        uint32_t row = 0;     // row in the module's cache partition
+    };
     struct StackFrames {
         std::vector<uint64_t> raw;
-        std::vector<int64_t> addr_ids;  // 0: outside every module
+        std::vector<FrameRef> refs;
     };
-    struct AddrOrigin {
-        int module;
-        uint64_t file_address;
-    };
-    std::optional<Site> site_for(const StackFrames &s,
-                                 const std::unordered_map<int64_t, std::vector<SymbolRow>> &chains,
-                                 std::unordered_map<int64_t, std::optional<Site>> &memo) const;
-    std::unordered_map<int64_t, std::vector<SymbolRow>> load_chains();
+    class ChainReader;
+    int64_t addr_id(const FrameRef &r) const;
+    std::optional<Site> site_for(const StackFrames &s, ChainReader &chains) const;
     int main_module() const;
 
     Db &db_;
@@ -83,7 +85,7 @@ private:
     std::vector<std::optional<SymbolFile>> symbol_files_;  // by index in modules_
     std::vector<uint64_t> module_use_;                     // used addresses per module
     std::vector<StackFrames> stacks_;                      // by stack id
-    std::unordered_map<int64_t, AddrOrigin> origins_;
+    std::vector<AddressCache::Partition *> part_of_;       // by module index
     std::unique_ptr<FrameWriter> writer_;
     Stmt module_, thread_, class_;
     std::atomic<uint64_t> frames_read_{0};

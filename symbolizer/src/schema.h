@@ -5,13 +5,22 @@
 // MemTracer database and is refused. Additive changes (new tables, columns with defaults,
 // indexes) keep the version: opening an older version-1 database adds what is missing.
 //
-// Durability: ingest runs in WAL mode with synchronous=NORMAL. In WAL mode a commit is one
-// append to the -wal file and NORMAL syncs it at checkpoints; a crash of this tool or of the OS
-// at any instant leaves a valid database holding every input committed before (the WAL replays
-// or drops whole transactions). synchronous=OFF is not used: with one transaction per input it
-// would save almost nothing and a power loss could then corrupt the file. When all inputs are
-// done the WAL is checkpointed and the file switched back to rollback-journal mode, so run.db is
-// one self-contained file to copy or hand to the viewer.
+// Durability and readers. Each input is one transaction; the database must be valid after a
+// crash of this tool or of the machine at any instant, holding exactly the inputs committed
+// before it.
+//  - A database that exists already (appending, or the viewer's uploads) may have readers, so
+//    it is written in WAL mode with synchronous=NORMAL: readers keep consistent snapshots while
+//    an input is ingested; a commit is an append to the -wal file, synced at checkpoints, and WAL
+//    recovery replays or drops whole transactions after a crash.
+//  - A database this call creates cannot have readers yet, so it is written with the rollback
+//    journal and synchronous=FULL: new pages go to the file once (WAL would write them twice:
+//    to the log, then at the checkpoint), the journal holds only the few pre-existing pages an
+//    input modifies, and the commit fsyncs journal and file, so a crash leaves either the state
+//    before the input (the hot journal is rolled back on the next open) or after it.
+//  - synchronous=OFF is used in neither case: with one transaction per input it would save a
+//    few fsyncs, and a power loss could then corrupt the file.
+// When all inputs are done, a WAL database is checkpointed and switched back to rollback-journal
+// mode, so run.db is one self-contained file (if a reader holds it open, it stays in WAL mode).
 #ifndef MEMTRACER_SYM_SCHEMA_H
 #define MEMTRACER_SYM_SCHEMA_H
 

@@ -30,6 +30,8 @@ public:
     Stmt &bind(int i, uint32_t v) { return bind(i, static_cast<int64_t>(v)); }
     Stmt &bind(int i, double v);
     Stmt &bind(int i, std::string_view v);
+    // Text that outlives the next step(): SQLite does not copy it.
+    Stmt &bind_static(int i, std::string_view v);
     Stmt &bind(int i, const char *v) { return bind(i, std::string_view(v)); }
     Stmt &bind(int i, const std::string &v) { return bind(i, std::string_view(v)); }
     Stmt &bind_null(int i);

@@ -1,30 +1,35 @@
 #include "symbolize_pass.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <chrono>
 #include <numeric>
 
 #include "address_map.h"
+#include "batch_insert.h"
 #include "names.h"
 
 namespace mt::sym {
 
-SymbolRow Enricher::row(const SourceFrame &f) const {
+SymbolRow Enricher::row(SourceFrame &&f) const {
     SymbolRow r;
-    r.function = f.function;
-    r.file = f.file;
+    r.function = std::move(f.function);
+    r.file = std::move(f.file);
     r.line = f.line;
     r.column = f.column;
-    r.demangled = demangle(f.function);
+    r.demangled = demangle(r.function);
     const std::string &plain = r.demangled.empty() ? r.function : r.demangled;
     if (il2cpp_ && il2cpp_->methods) {
-        std::string_view native = f.function;
+        std::string_view native = r.function;
         if (native.size() > 1 && native[0] == '_' && native[1] != '_') native.remove_prefix(1);
         if (const std::string *cs = il2cpp_->methods->csharp_name(native)) r.csharp = *cs;
     }
     if (r.csharp.empty()) r.csharp = il2cpp_csharp_name(plain);
     if (il2cpp_ && il2cpp_->lines)
-        if (auto loc = il2cpp_->lines->lookup(f.file, f.line)) {
+        if (auto loc = il2cpp_->lines->lookup(r.file, r.line)) {
             r.cs_file = loc->file;
             r.cs_line = loc->line;
         }
@@ -73,32 +78,78 @@ void symbolize_partitions(Db &db, AddressCache &cache, const std::vector<Partiti
     if (jobs.empty()) return;
 
     Stmt del = db.prepare("DELETE FROM symbols WHERE addr_id = ?1");
-    Stmt ins = db.prepare("INSERT INTO symbols(addr_id, depth, function, demangled, csharp, file, line, column, cs_file, cs_line) "
-                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+    BatchInsert ins(db, "INSERT INTO symbols(addr_id, depth, function, demangled, csharp, file, line, column, cs_file, cs_line)", 10);
     std::atomic<uint64_t> done{0};
     Progress::Phase phase(progress, "symbolize", total, done);
-    BackendContext ctx{&done, warn};
     for (Job &job : jobs) {
+        Quality q = job.file->slice.quality();
+        std::vector<SymbolRecord> recs(job.lookups.size());
+        // The backend runs on its own thread(s) and hands over finished ranges; this thread
+        // stores them meanwhile, so SQLite's work overlaps the symbolization.
+        std::mutex mu;
+        std::condition_variable cv;
+        std::deque<std::pair<size_t, size_t>> ready;
+        bool finished = false;
+        std::exception_ptr failure;
+        BackendContext ctx{&done, warn, [&](size_t b, size_t e) {
+                               {
+                                   std::lock_guard<std::mutex> lock(mu);
+                                   ready.emplace_back(b, e);
+                               }
+                               cv.notify_one();
+                           }};
         auto t0 = std::chrono::steady_clock::now();
-        std::vector<SymbolRecord> recs = backend.symbolize(*job.file, job.lookups, ctx);
-        stats.backend_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        double backend_seconds = 0;
+        std::thread worker([&] {
+            try {
+                backend.symbolize(*job.file, job.lookups, recs, ctx);
+            } catch (...) {
+                failure = std::current_exception();
+            }
+            backend_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            {
+                std::lock_guard<std::mutex> lock(mu);
+                finished = true;
+            }
+            cv.notify_one();
+        });
+        struct Join {
+            std::thread &t;
+            ~Join() { t.join(); }
+        } join{worker};
+        for (;;) {
+            std::pair<size_t, size_t> range;
+            {
+                std::unique_lock<std::mutex> lock(mu);
+                cv.wait(lock, [&] { return !ready.empty() || finished; });
+                if (ready.empty()) break;
+                range = ready.front();
+                ready.pop_front();
+            }
+            for (size_t k = range.first; k < range.second; ++k) {
+                CachedAddress &a = job.part->rows[job.rows[k]];
+                if (a.symbolized) {  // a better file answers again
+                    ins.flush();
+                    del.bind(1, a.addr_id).run();
+                }
+                SymbolRecord &rec = recs[k];
+                if (rec.frames.empty()) ++stats.unknown;
+                for (size_t depth = 0; depth < rec.frames.size(); ++depth) {
+                    SymbolRow r = enricher.row(std::move(rec.frames[depth]));
+                    ins.add(a.addr_id).add(static_cast<int64_t>(depth)).add(std::move(r.function)).add(std::move(r.demangled));
+                    ins.add(std::move(r.csharp)).add(std::move(r.file)).add(r.line).add(r.column).add(std::move(r.cs_file));
+                    ins.add(r.cs_line).end_row();
+                }
+                rec = SymbolRecord();  // stored: free it
+                cache.mark_symbolized(*job.part, job.rows[k], q);
+            }
+        }
+        if (failure) std::rethrow_exception(failure);
+        stats.backend_seconds += backend_seconds;
         ++stats.backend_calls;
         stats.sent_to_backend += job.lookups.size();
-        Quality q = job.file->slice.quality();
-        for (size_t k = 0; k < job.rows.size(); ++k) {
-            CachedAddress &a = job.part->rows[job.rows[k]];
-            if (a.symbolized) del.bind(1, a.addr_id).run();  // a better file answers again
-            const SymbolRecord &rec = recs[k];
-            if (rec.frames.empty()) ++stats.unknown;
-            for (size_t depth = 0; depth < rec.frames.size(); ++depth) {
-                SymbolRow r = enricher.row(rec.frames[depth]);
-                ins.bind(1, a.addr_id).bind(2, static_cast<int64_t>(depth)).bind(3, r.function).bind(4, r.demangled);
-                ins.bind(5, r.csharp).bind(6, r.file).bind(7, r.line).bind(8, r.column).bind(9, r.cs_file);
-                ins.bind(10, r.cs_line).run();
-            }
-            cache.mark_symbolized(*job.part, job.rows[k], q);
-        }
     }
+    ins.flush();
 }
 
 }  // namespace mt::sym

@@ -32,7 +32,7 @@ struct SymbolizeStats {
 class Enricher {
 public:
     explicit Enricher(const Il2CppSymbols *il2cpp) : il2cpp_(il2cpp) {}
-    SymbolRow row(const SourceFrame &f) const;
+    SymbolRow row(SourceFrame &&f) const;
 
 private:
     const Il2CppSymbols *il2cpp_;

@@ -63,17 +63,21 @@ InputResult Symbolizer::ingest(Db &db, const std::string &run_path) {
 
     auto t1 = std::chrono::steady_clock::now();
     AddressCache cache(db);
-    std::vector<PartitionWork> work = run.map_stacks(cache);
+    std::vector<PartitionWork> work = run.resolve_addresses(cache);
+    res.resolve_seconds = seconds_since(t1);
+    auto t2 = std::chrono::steady_clock::now();
     Enricher enricher(il2cpp_ ? &*il2cpp_ : nullptr);
     symbolize_partitions(db, cache, work, *backend_, enricher, progress_, warn_, res.symbols);
-    res.symbolize_seconds = seconds_since(t1);
+    cache.flush();
+    res.symbolize_seconds = seconds_since(t2);
 
-    auto t2 = std::chrono::steady_clock::now();
+    auto t3 = std::chrono::steady_clock::now();
+    run.write_stack_frames();
     run.write_stacks();
     run.finish(r);
     create_secondary_indexes(db);
     tx.commit();
-    res.finish_seconds = seconds_since(t2);
+    res.finish_seconds = seconds_since(t3);
 
     res.run_id = run.run_id();
     res.stop = r.stop;

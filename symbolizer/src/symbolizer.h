@@ -37,7 +37,10 @@ struct InputResult {
     SymbolizeStats symbols;
     uint64_t stacks = 0, frame_addresses = 0, outside_modules = 0;
     size_t modules_with_symbols = 0;
-    double read_seconds = 0, symbolize_seconds = 0, finish_seconds = 0;
+    double read_seconds = 0;       // reading run.mt: dictionaries, frames, allocations
+    double resolve_seconds = 0;    // each stack frame to its cached address (new rows interned)
+    double symbolize_seconds = 0;  // the backend on what the cache lacks, symbols rows
+    double finish_seconds = 0;     // stack_frames, sites, stacks, totals, indexes, commit
 };
 
 class Symbolizer {

@@ -143,6 +143,10 @@ CliOptions parse_cli(int argc, char **argv) {
             name = arg.substr(0, eq);
             value = arg.substr(eq + 1);
             has_value = true;
+        } else if (arg.size() > 2 && arg[1] != '-' && (arg[1] == 'j' || arg[1] == 'o')) {  // -j4, -orun.db
+            name = arg.substr(0, 2);
+            value = arg.substr(2);
+            has_value = true;
         }
         auto need = [&]() -> std::string {
             if (has_value) return value;

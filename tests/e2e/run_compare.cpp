@@ -22,16 +22,23 @@ NormalStack normalize(const mt::reader::Run &run, uint32_t stack_id) {
 
 FrameContent frame_content(const mt::reader::Run &run, const mt::reader::Frame &frame) {
     FrameContent content;
-    auto add = [&](uint32_t class_id, uint32_t stack_id, uint64_t count, uint64_t req, uint64_t gc) {
+    auto add = [&](uint32_t class_id, uint32_t stack_id, uint64_t count, uint64_t req) {
         const auto &c = run.classes.at(class_id);
-        auto &[n, r, g] = content[{c.name_space + "." + c.name, normalize(run, stack_id)}];
+        auto &[n, r] = content[{c.name_space + "." + c.name, normalize(run, stack_id)}];
         n += count;
         r += req;
-        g += gc;
     };
-    for (const auto &e : frame.event_list) add(e.class_id, e.stack_id, 1, e.size, e.gc_size);
-    for (const auto &a : frame.aggregates) add(a.class_id, a.stack_id, a.count, a.requested_bytes, a.gc_bytes);
+    for (const auto &e : frame.event_list) add(e.class_id, e.stack_id, 1, e.size);
+    for (const auto &a : frame.aggregates) add(a.class_id, a.stack_id, a.count, a.requested_bytes);
     return content;
+}
+
+bool gc_covers_requested(const mt::reader::Frame &frame) {
+    for (const auto &e : frame.event_list)
+        if (e.gc_size < e.size) return false;
+    for (const auto &a : frame.aggregates)
+        if (a.gc_bytes < a.requested_bytes) return false;
+    return true;
 }
 
 std::string diff(const FrameContent &a, const FrameContent &b) {
@@ -44,8 +51,8 @@ std::string diff(const FrameContent &a, const FrameContent &b) {
             return out.str();
         }
         if (it->second != value) {
-            out << "class " << key.first << ": count " << std::get<0>(value) << " vs " << std::get<0>(it->second)
-                << ", requested " << std::get<1>(value) << " vs " << std::get<1>(it->second);
+            out << "class " << key.first << ": count " << value.first << " vs " << it->second.first
+                << ", requested " << value.second << " vs " << it->second.second;
             return out.str();
         }
     }

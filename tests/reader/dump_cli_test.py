@@ -121,9 +121,20 @@ def test_real_capture():
           "real aggregate json")
 
 
+def test_format_doc_hexdump():
+    """docs/format.md walks through tiny.mt byte by byte: its hexdump must be what the writer writes."""
+    data = open(sample("tiny"), "rb").read()
+    doc = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "format.md"), encoding="utf-8").read()
+    for off in range(0, len(data), 16):
+        row = data[off:off + 16]
+        text = "".join(chr(b) if 32 <= b < 127 else "." for b in row)
+        line = f"{off:08x}: {' '.join(f'{b:02x}' for b in row):<47}  {text}"
+        check(line in doc, f"docs/format.md lacks the tiny.mt hexdump line {line!r}")
+
+
 os.makedirs(WORK, exist_ok=True)
 subprocess.run([*EMULATOR, MAKE, WORK], check=True)
-tests = [test_text, test_json, test_ends, test_unreadable_and_usage]
+tests = [test_text, test_json, test_ends, test_unreadable_and_usage, test_format_doc_hexdump]
 if MAKE_REAL:
     tests.append(test_real_capture)
 for t in tests:

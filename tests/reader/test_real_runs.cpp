@@ -20,10 +20,9 @@ using reader::Stop;
 
 namespace {
 
-// The generator's command line for /bin/sh: through the emulator in a cross build.
+// The generator's command line for /bin/sh (behind the emulator in a cross build).
 std::string generator(const std::string &args) {
-    std::string emulator = MT_EMULATOR;
-    return "exec " + (emulator.empty() ? "" : emulator + " ") + "'" + MT_REAL_RUNS_BIN + "' " + args;
+    return std::string("exec ") + MT_EMULATOR + " '" + MT_REAL_RUNS_BIN + "' " + args;
 }
 
 // The captures, made once per test process in a directory removed at exit.

@@ -228,3 +228,18 @@ TEST_CASE("frame ends faster than the writer commits: frames stay dense, merges 
         CHECK(run.frames.size() - 1 < kFrames);
     }
 }
+
+TEST_CASE("sizes beyond 32 bits travel intact", "[capture]") {
+    std::string path = mtt::temp_path("large");
+    mtt::start(mtt::make_config(path));
+    const uint64_t sizes[] = {1, 0xFFFFFFFFull, 0x100000000ull, 5ull << 30, 123456789012ull};
+    for (uint64_t sz : sizes) mtt::alloc_same_site(1, &mtt::kIntArray, 0x4000, sz);
+    auto run = mtt::stop_and_load(path);
+    auto ev = mtt::all_events(run);
+    REQUIRE(ev.size() == 5);
+    for (size_t i = 0; i < 5; ++i) {
+        CHECK(ev[i].size == sizes[i]);
+        CHECK(ev[i].gc_size == sizes[i]);
+    }
+    CHECK(run.stacks.size() == 1);  // the large records' frames are read from the right place
+}

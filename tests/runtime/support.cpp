@@ -22,7 +22,7 @@ __attribute__((visibility("default"))) bool il2cpp_class_is_valuetype(void *k) {
     return static_cast<mtt::FakeClass *>(k)->value_type;
 }
 __attribute__((visibility("default"))) int il2cpp_class_get_rank(void *k) { return static_cast<mtt::FakeClass *>(k)->rank; }
-__attribute__((visibility("default"))) int il2cpp_class_array_element_size(void *k) {
+__attribute__((visibility("default"))) int il2cpp_array_element_size(void *k) {
     return static_cast<mtt::FakeClass *>(k)->element_size;
 }
 }

@@ -98,11 +98,12 @@ public:
     explicit CountingBackend(std::unique_ptr<mt::sym::Backend> inner, uint64_t *calls, uint64_t *addresses)
         : inner_(std::move(inner)), calls_(calls), addresses_(addresses) {}
     const char *name() const override { return "counting"; }
-    std::vector<mt::sym::SymbolRecord> symbolize(const mt::sym::SymbolFile &f, std::span<const uint64_t> a,
-                                                 const mt::sym::BackendContext &ctx) override {
+    using Backend::symbolize;
+    void symbolize(const mt::sym::SymbolFile &f, std::span<const uint64_t> a, std::span<mt::sym::SymbolRecord> out,
+                   const mt::sym::BackendContext &ctx) override {
         ++*calls_;
         *addresses_ += a.size();
-        return inner_->symbolize(f, a, ctx);
+        inner_->symbolize(f, a, out, ctx);
     }
 
 private:

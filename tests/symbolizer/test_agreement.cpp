@@ -39,7 +39,7 @@ SymbolFile file_for(const std::string &path) {
 
 }  // namespace
 
-TEST_CASE("builtin and llvm-symbolizer agree on every code address", "[agreement]") {
+TEST_CASE("symbolizer: builtin and llvm-symbolizer agree on every code address", "[agreement]") {
     for (const char *lib : {"libfixture_gcc.so", "libfixture_clang.so", "stripped/libfixture_gcc.so"}) {
         SECTION(lib) {
             std::string path = mt::test::fixture(lib);

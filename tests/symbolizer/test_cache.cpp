@@ -32,7 +32,7 @@ std::unique_ptr<Backend> counting(uint64_t *calls, uint64_t *addrs) {
 
 }  // namespace
 
-TEST_CASE("Second run of the same build: no backend call for known addresses", "[cache]") {
+TEST_CASE("symbolizer: Second run of the same build: no backend call for known addresses", "[cache]") {
     auto elf = mt::test::load_and_run_elf(fixture("libfixture_clang.so"));
     const auto &s = elf.slots;
     mt::test::TempDir d;
@@ -75,7 +75,7 @@ TEST_CASE("Second run of the same build: no backend call for known addresses", "
     CHECK(query1(db, "SELECT DISTINCT module_path FROM addresses") == "libfixture_clang.so");
 }
 
-TEST_CASE("A better symbol file re-symbolizes what a symbol table answered", "[cache][quality]") {
+TEST_CASE("symbolizer: A better symbol file re-symbolizes what a symbol table answered", "[cache][quality]") {
     auto elf = mt::test::load_and_run_elf(fixture("libfixture_gcc.so"));
     const auto &s = elf.slots;
     mt::test::TempDir d;
@@ -99,4 +99,48 @@ TEST_CASE("A better symbol file re-symbolizes what a symbol table answered", "[c
     CHECK(query1(db, "SELECT count(*) FROM symbols WHERE file = ''") == "0");
     // The first run's stacks now read the better symbols too: they share the addresses.
     CHECK(query1(db, "SELECT count(*) FROM stack_frames f JOIN symbols s USING(addr_id) WHERE f.run_id = 1") == "4");
+}
+
+#include "address_cache.h"
+#include "schema.h"
+
+TEST_CASE("symbolizer: the cache loads a build's rows whether its ids are dense or interleaved with other builds", "[cache][partition]") {
+    mt::test::TempDir d;
+    auto odb = open_database(d.file("cache.db"));
+    // Three "runs": build A gets a few addresses each time, build B thousands, so A's ids end up
+    // spread over a range far larger than A itself.
+    for (int run = 0; run < 3; ++run) {
+        Transaction tx(odb.db);
+        AddressCache cache(odb.db);
+        auto &a = cache.partition("aaaa", "libA.so");
+        auto &b = cache.partition("bbbb", "libB.so");
+        for (uint64_t i = 0; i < 10; ++i) {
+            auto [row, first] = cache.intern(a, 0x1000 * (run + 1) + i);
+            if (i % 2 == 0) cache.mark_symbolized(a, row, Quality::DebugInfo);
+        }
+        for (uint64_t i = 0; i < 3000; ++i) cache.intern(b, 0x100000 * (run + 1) + i);
+        cache.assign_ids();
+        cache.flush();
+        tx.commit();
+    }
+    Transaction tx(odb.db);
+    AddressCache cache(odb.db);
+    auto &a = cache.partition("aaaa", "libA.so");
+    REQUIRE(a.rows.size() == 30);
+    size_t symbolized = 0;
+    for (const auto &row : a.rows) {
+        if (row.symbolized) {
+            ++symbolized;
+            CHECK(row.quality == Quality::DebugInfo);
+            CHECK(row.file_address % 2 == 0);
+        } else {
+            CHECK(row.quality == Quality::None);
+        }
+    }
+    CHECK(symbolized == 15);
+    auto &b = cache.partition("bbbb", "libB.so");
+    CHECK(b.rows.size() == 9000);
+    // Interning a known address gives its row back; a new one a new row.
+    CHECK(cache.intern(a, 0x2003).first < 30);
+    CHECK(cache.intern(a, 0x9999).first == 30);
 }

@@ -24,7 +24,7 @@ void write_run(const std::string &path, const mt::test::LoadedElf &elf, uint64_t
 
 }  // namespace
 
-TEST_CASE("--help reads like a man page", "[cli]") {
+TEST_CASE("symbolizer: --help reads like a man page", "[cli]") {
     std::string out;
     REQUIRE(mt::test::run_tool({"--help"}, nullptr, &out) == 0);
     size_t at = 0;
@@ -41,7 +41,7 @@ TEST_CASE("--help reads like a man page", "[cli]") {
     for (const char *code : {"    0   ", "    2   ", "    3   ", "    4   ", "    5   "}) CHECK(out.find(code) != std::string::npos);
 }
 
-TEST_CASE("Usage errors exit with 2 and say why", "[cli]") {
+TEST_CASE("symbolizer: Usage errors exit with 2 and say why", "[cli]") {
     std::string err;
     CHECK(mt::test::run_tool({}, &err) == 2);
     CHECK(err.find("no input") != std::string::npos);
@@ -56,7 +56,7 @@ TEST_CASE("Usage errors exit with 2 and say why", "[cli]") {
     CHECK(err.find("/nonexistent.dSYM") != std::string::npos);
 }
 
-TEST_CASE("Several inputs into one database, then appending; plain progress lines in a log", "[cli]") {
+TEST_CASE("symbolizer: Several inputs into one database - then appending - plain progress lines in a log", "[cli]") {
     auto elf = mt::test::load_and_run_elf(fixture("libfixture_gcc.so"));
     mt::test::TempDir d;
     write_run(d.file("a.mt"), elf, 1);
@@ -81,7 +81,7 @@ TEST_CASE("Several inputs into one database, then appending; plain progress line
     CHECK(query1(d.file("team.db"), "SELECT count(*) FROM runs") == "4");
 }
 
-TEST_CASE("--backend llvm-symbolizer and atos give the same database rows as builtin", "[cli][backends]") {
+TEST_CASE("symbolizer: --backend llvm-symbolizer and atos give the same database rows as builtin", "[cli][backends]") {
     auto elf = mt::test::load_and_run_elf(fixture("libfixture_clang.so"));
     mt::test::TempDir d;
     write_run(d.file("run.mt"), elf, 1);
@@ -94,4 +94,40 @@ TEST_CASE("--backend llvm-symbolizer and atos give the same database rows as bui
     // atos reads Mach-O only: asked for an ELF module it is a clear error.
     CHECK(mt::test::run_tool({d.file("run.mt"), "-o", d.file("atos.db"), "--elf", elf.path, "-q", "--backend", "atos", "--atos", MT_ATOS_STANDIN}, &err) == 4);
     CHECK(err.find("Mach-O files only") != std::string::npos);
+}
+
+TEST_CASE("symbolizer: --symbols DIR: several modules at once - matched by build id - debug info preferred", "[cli][symbols-dir]") {
+    auto gcc = mt::test::load_and_run_elf(fixture("libfixture_gcc.so"));
+    auto clang = mt::test::load_and_run_elf(fixture("libfixture_clang.so"));
+    mt::test::TempDir d;
+    {
+        mt::test::RunWriter w(d.file("run.mt"), MT_ARCH_X86_64);
+        mt::test::add_elf_module(w, 0, gcc);
+        mt::test::add_elf_module(w, 1, clang);
+        w.thread(0, 1, "main");
+        w.klass(0, "Node", "Game");
+        w.stack(0, {gcc.slots[0], gcc.slots[2], clang.slots[0], clang.slots[2]});
+        w.frame(0, {{0, 1001, 0, 0, 16, 16, 0x1000}});
+        w.end();
+        w.flush();
+    }
+    // An Android-style symbols directory: the stripped library as shipped, its unstripped twin
+    // under another name (same build id), and the other library.
+    namespace fs = std::filesystem;
+    fs::create_directories(d.file("syms/lib/x86_64"));
+    fs::create_directories(d.file("syms/debug"));
+    fs::copy_file(fixture("stripped/libfixture_gcc.so"), d.file("syms/lib/x86_64/libfixture_gcc.so"));
+    fs::copy_file(fixture("libfixture_gcc.so"), d.file("syms/debug/libfixture_gcc.sym.so"));
+    fs::copy_file(fixture("libfixture_clang.so"), d.file("syms/lib/x86_64/libfixture_clang.so"));
+    mt::test::write_file(d.file("syms/README.txt"), "not an object file");
+    std::string err;
+    REQUIRE(mt::test::run_tool({d.file("run.mt"), "--symbols", d.file("syms"), "--no-progress"}, &err) == 0);
+    std::string db = d.file("run.db");
+    auto mods = mt::test::query(db, "SELECT module_id, symbol_file FROM modules ORDER BY module_id");
+    REQUIRE(mods.size() == 2);
+    CHECK(mods[0][1] == d.file("syms/debug/libfixture_gcc.sym.so"));
+    CHECK(mods[1][1] == d.file("syms/lib/x86_64/libfixture_clang.so"));
+    // Every frame of both modules has a source line.
+    CHECK(query1(db, "SELECT count(DISTINCT f.pos) FROM stack_frames f JOIN symbols s USING(addr_id) WHERE s.line > 0 AND s.file != ''") == "4");
+    CHECK(query1(db, "SELECT group_concat(quality) FROM addresses") == "2,2,2,2");
 }

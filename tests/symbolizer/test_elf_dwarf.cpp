@@ -54,7 +54,7 @@ void check_chain(const SymbolRecord &r, std::initializer_list<Expected> chain, c
 
 }  // namespace
 
-TEST_CASE("gcc and clang ELF: every frame symbolizes to its call line, inline chains included", "[elf][dwarf]") {
+TEST_CASE("symbolizer: gcc and clang ELF: every frame symbolizes to its call line - inline chains included", "[elf][dwarf]") {
     auto lines = mt::test::marker_lines(mt::test::fixture_src("inline_fixture.cpp"), "@LINE:");
     for (const char *lib : {"libfixture_gcc.so", "libfixture_clang.so"}) {
         SECTION(lib) {
@@ -97,7 +97,7 @@ TEST_CASE("gcc and clang ELF: every frame symbolizes to its call line, inline ch
     }
 }
 
-TEST_CASE("A stripped ELF symbolizes from its symbol table: names only", "[elf][stripped]") {
+TEST_CASE("symbolizer: A stripped ELF symbolizes from its symbol table: names only", "[elf][stripped]") {
     auto elf = mt::test::load_and_run_elf(fixture("libfixture_gcc.so"));
     SymbolFile f = symbol_file(fixture("stripped/libfixture_gcc.so"));
     CHECK_FALSE(f.slice.has_debug_info);

@@ -44,7 +44,7 @@ std::string error_of(const std::function<void()> &f) {
 
 }  // namespace
 
-TEST_CASE("MethodMap.tsv gives full C# names", "[il2cpp]") {
+TEST_CASE("symbolizer: MethodMap.tsv gives full C# names", "[il2cpp]") {
     auto m = MethodMap::parse(
         "NodeFactory_CreateNode_m5E30EE5A6D660B15B3B6AADAAF00D416B84BFE12\tGame.Node Game.NodeFactory::CreateNode(System.Int32)\tAssembly-CSharp\n"
         "List_1_Add_m7A5E2B1C9D8F0E3A4B5C6D7E8F9A0B1C2D3E4F5A_gshared\tSystem.Void System.Collections.Generic.List`1<System.Object>::Add(!0)\tmscorlib\r\n"
@@ -63,7 +63,7 @@ TEST_CASE("MethodMap.tsv gives full C# names", "[il2cpp]") {
     CHECK(m.csharp_name("unknown") == nullptr);
 }
 
-TEST_CASE("Malformed MethodMap.tsv names file and line", "[il2cpp]") {
+TEST_CASE("symbolizer: Malformed MethodMap.tsv names file and line", "[il2cpp]") {
     std::string e = error_of([] { MethodMap::parse("A_B_m0123\tSystem.Void A::B()\tAsm\nbroken line\n", "Symbols/MethodMap.tsv"); });
     CHECK(e.find("Symbols/MethodMap.tsv:2:") == 0);
     CHECK(e.find("3 tab-separated fields") != std::string::npos);
@@ -71,7 +71,7 @@ TEST_CASE("Malformed MethodMap.tsv names file and line", "[il2cpp]") {
     CHECK(e.find("MethodMap.tsv:1:") == 0);
 }
 
-TEST_CASE("LineNumberMappings.json maps C++ lines to C# lines", "[il2cpp]") {
+TEST_CASE("symbolizer: LineNumberMappings.json maps C++ lines to C# lines", "[il2cpp]") {
     auto lm = LineMap::parse(kLineMap, "LineNumberMappings.json");
     CHECK(lm.cpp_files() == 2);
     const std::string cpp = "C:\\build\\il2cppOutput\\Assembly-CSharp.cpp";
@@ -88,7 +88,7 @@ TEST_CASE("LineNumberMappings.json maps C++ lines to C# lines", "[il2cpp]") {
     CHECK_FALSE(lm.lookup("/x/Other.cpp", 9));
 }
 
-TEST_CASE("Malformed LineNumberMappings.json names file, line and column", "[il2cpp]") {
+TEST_CASE("symbolizer: Malformed LineNumberMappings.json names file - line and column", "[il2cpp]") {
     std::string e = error_of([] { LineMap::parse("{\n\"a.cpp\" : {\n\"a.cs\" : {\n\"12\" : x\n}}}", "LNM.json"); });
     CHECK(e.rfind("LNM.json:4:8: ", 0) == 0);
     e = error_of([] { LineMap::parse("{\n\"a.cpp\" : {\n\"a.cs\" : {\n\"twelve\" : 3\n}}}", "LNM.json"); });
@@ -100,7 +100,7 @@ TEST_CASE("Malformed LineNumberMappings.json names file, line and column", "[il2
     CHECK(e.rfind("LNM.json:1:4: ", 0) == 0);
 }
 
-TEST_CASE("--il2cpp-symbols finds both files in DIR or DIR/Symbols", "[il2cpp]") {
+TEST_CASE("symbolizer: --il2cpp-symbols finds both files in DIR or DIR/Symbols", "[il2cpp]") {
     mt::test::TempDir d;
     std::filesystem::create_directories(d.file("Symbols"));
     mt::test::write_file(d.file("MethodMap.tsv"), "X_Y_m0123\tSystem.Void X::Y()\tAsm\n");

@@ -63,7 +63,7 @@ void flip_byte(const std::string &path, uint64_t offset) {
 
 }  // namespace
 
-TEST_CASE("A capture cut mid-chunk: every complete frame is used and a warning says where", "[errors][truncated]") {
+TEST_CASE("symbolizer: A capture cut mid-chunk: every complete frame is used and a warning says where", "[errors][truncated]") {
     mt::test::TempDir d;
     Offsets o = write_run(d.file("run.mt"));
     REQUIRE(truncate(d.file("run.mt").c_str(), static_cast<off_t>(o.after_frame1 + (o.end - o.after_frame1) / 2)) == 0);
@@ -80,7 +80,7 @@ TEST_CASE("A capture cut mid-chunk: every complete frame is used and a warning s
     CHECK(query1(d.file("run.db"), "SELECT sum(count) FROM allocs") == "100");
 }
 
-TEST_CASE("A capture that ends between chunks (no END) is used with a warning", "[errors][eof]") {
+TEST_CASE("symbolizer: A capture that ends between chunks (no END) is used with a warning", "[errors][eof]") {
     mt::test::TempDir d;
     Offsets o = write_run(d.file("run.mt"));
     REQUIRE(truncate(d.file("run.mt").c_str(), static_cast<off_t>(o.after_frame1)) == 0);
@@ -91,7 +91,7 @@ TEST_CASE("A capture that ends between chunks (no END) is used with a warning", 
     CHECK(query1(d.file("run.db"), "SELECT stop || ':' || frame_count FROM runs") == "eof:2");
 }
 
-TEST_CASE("A corrupt capture is refused and the database is unchanged", "[errors][corrupt]") {
+TEST_CASE("symbolizer: A corrupt capture is refused and the database is unchanged", "[errors][corrupt]") {
     mt::test::TempDir d;
     write_run(d.file("good.mt"));
     Offsets o = write_run(d.file("bad.mt"), 1700000000000000999ull);
@@ -116,7 +116,7 @@ TEST_CASE("A corrupt capture is refused and the database is unchanged", "[errors
     CHECK(query1(db, "SELECT stop || ':' || frame_count FROM runs WHERE source_file LIKE '%bad.mt'") == "corrupt:1");
 }
 
-TEST_CASE("Unknown format version and non-captures are clear errors", "[errors][version]") {
+TEST_CASE("symbolizer: Unknown format version and non-captures are clear errors", "[errors][version]") {
     mt::test::TempDir d;
     write_run(d.file("run.mt"));
     std::string data = mt::test::read_file(d.file("run.mt"));
@@ -136,7 +136,7 @@ TEST_CASE("Unknown format version and non-captures are clear errors", "[errors][
     CHECK(err.find("missing.mt") != std::string::npos);
 }
 
-TEST_CASE("A symbol file with another UUID is refused with both ids; --force uses it", "[errors][uuid]") {
+TEST_CASE("symbolizer: A symbol file with another UUID is refused with both ids - --force uses it", "[errors][uuid]") {
     auto arm64 = mt::test::macho_uuid(fixture("arm64/UnityFramework"), "arm64");
     auto x86 = mt::test::macho_uuid(fixture("x86_64/UnityFramework"), "x86_64");
     uint64_t ret = 0;
@@ -180,7 +180,7 @@ TEST_CASE("A symbol file with another UUID is refused with both ids; --force use
     CHECK(query1(d.file("dir.db"), "SELECT symbol_file FROM modules") == "NULL");
 }
 
-TEST_CASE("Databases that are not ours, or newer, are refused", "[errors][db]") {
+TEST_CASE("symbolizer: Databases that are not ours - or newer - are refused", "[errors][db]") {
     mt::test::TempDir d;
     write_run(d.file("run.mt"));
     auto make = [](const std::string &path, const char *sql) {
@@ -200,7 +200,7 @@ TEST_CASE("Databases that are not ours, or newer, are refused", "[errors][db]") 
     CHECK(mt::test::run_tool({d.file("run.mt"), "-o", d.file("text.db"), "--no-progress"}, &err) == 5);
 }
 
-TEST_CASE("The same capture twice is refused unless --force", "[errors][duplicate]") {
+TEST_CASE("symbolizer: The same capture twice is refused unless --force", "[errors][duplicate]") {
     mt::test::TempDir d;
     write_run(d.file("run.mt"));
     REQUIRE(mt::test::run_tool({d.file("run.mt"), "--no-progress"}) == 0);

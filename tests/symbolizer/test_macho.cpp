@@ -48,7 +48,7 @@ std::vector<std::pair<mt::test::CallSite, uint64_t>> marked_returns(const mt::re
 
 }  // namespace
 
-TEST_CASE("dSYM, thin and fat: the arm64 UUID is found and the slice picked", "[macho]") {
+TEST_CASE("symbolizer: dSYM - thin and fat: the arm64 UUID is found and the slice picked", "[macho]") {
     auto thin = inspect_object(fixture("arm64/UnityFramework"));
     REQUIRE(thin.kind == ObjectKind::MachO);
     REQUIRE(thin.slices.size() == 1);
@@ -80,7 +80,7 @@ TEST_CASE("dSYM, thin and fat: the arm64 UUID is found and the slice picked", "[
     CHECK(warnings.empty());
 }
 
-TEST_CASE("arm64 dSYM: each BL's return address symbolizes to its call line", "[macho][dwarf]") {
+TEST_CASE("symbolizer: arm64 dSYM: each BL's return address symbolizes to its call line", "[macho][dwarf]") {
     auto uuid = mt::test::macho_uuid(fixture("arm64/UnityFramework"), "arm64");
     auto m = unity_module(uuid);
     auto marks = calls();
@@ -115,7 +115,7 @@ TEST_CASE("arm64 dSYM: each BL's return address symbolizes to its call line", "[
     }
 }
 
-TEST_CASE("A fat binary without its dSYM symbolizes its arm64 slice from the symbol table", "[macho][stripped]") {
+TEST_CASE("symbolizer: A fat binary without its dSYM symbolizes its arm64 slice from the symbol table", "[macho][stripped]") {
     auto uuid = mt::test::macho_uuid(fixture("arm64/UnityFramework"), "arm64");
     auto m = unity_module(uuid);
     // Alone in a directory: beside its dSYM it would be symbolized from that (see the next test).
@@ -147,7 +147,7 @@ TEST_CASE("A fat binary without its dSYM symbolizes its arm64 slice from the sym
     }
 }
 
-TEST_CASE("A Mach-O binary given beside its dSYM is symbolized from the dSYM", "[macho]") {
+TEST_CASE("symbolizer: A Mach-O binary given beside its dSYM is symbolized from the dSYM", "[macho]") {
     auto uuid = mt::test::macho_uuid(fixture("arm64/UnityFramework"), "arm64");
     SymbolLocator loc([](const std::string &) {});
     loc.add_elf(fixture("arm64/UnityFramework"));
@@ -157,7 +157,7 @@ TEST_CASE("A Mach-O binary given beside its dSYM is symbolized from the dSYM", "
     CHECK(f->path == fixture("arm64/" + kDwarf));
 }
 
-TEST_CASE("atos backend (atos stand-in) agrees with the builtin backend", "[macho][atos]") {
+TEST_CASE("symbolizer: atos backend (atos stand-in) agrees with the builtin backend", "[macho][atos]") {
     auto uuid = mt::test::macho_uuid(fixture("arm64/UnityFramework"), "arm64");
     auto m = unity_module(uuid);
     SymbolLocator loc([](const std::string &) {});
@@ -193,7 +193,7 @@ TEST_CASE("atos backend (atos stand-in) agrees with the builtin backend", "[mach
                       Catch::Contains("Mach-O files only"));
 }
 
-TEST_CASE("atos output: the formats atos prints are parsed", "[atos]") {
+TEST_CASE("symbolizer: atos output: the formats atos prints are parsed", "[atos]") {
     auto out = parse_atos_output(
         "inner (in UnityFramework) (/src/a.c:5)\nouter (in UnityFramework) (/src/a.c:10)\n\n"
         "Foo::bar(int) (in UnityFramework) + 16\n\n"

@@ -6,7 +6,7 @@
 
 using namespace mt::sym;
 
-TEST_CASE("IL2CPP method names become C# names", "[names]") {
+TEST_CASE("symbolizer: IL2CPP method names become C# names", "[names]") {
     struct Case {
         const char *raw, *csharp;
     } cases[] = {
@@ -31,7 +31,7 @@ TEST_CASE("IL2CPP method names become C# names", "[names]") {
     }
 }
 
-TEST_CASE("Non-IL2CPP names get no C# name", "[names]") {
+TEST_CASE("symbolizer: Non-IL2CPP names get no C# name", "[names]") {
     for (const char *raw : {"main", "fx_outer", "GC_malloc_kind", "_ZN4game7Spawner5spawnEi", "do_m123", "Foo_mABC",
                             "il2cpp::vm::Object::New(Il2CppClass*)", "", "_m0123456789ABCDEF"}) {
         INFO(raw);
@@ -39,7 +39,7 @@ TEST_CASE("Non-IL2CPP names get no C# name", "[names]") {
     }
 }
 
-TEST_CASE("C++ names are demangled, with or without Mach-O's extra underscore", "[names]") {
+TEST_CASE("symbolizer: C++ names are demangled - with or without Mach-O's extra underscore", "[names]") {
     CHECK(demangle("_ZN4game7Spawner5spawnEi") == "game::Spawner::spawn(int)");
     CHECK(demangle("__ZN4game7Spawner5spawnEi") == "game::Spawner::spawn(int)");
     CHECK(demangle("_ZN6il2cpp2vm6Object3NewEP11Il2CppClass") == "il2cpp::vm::Object::New(Il2CppClass*)");
@@ -50,7 +50,7 @@ TEST_CASE("C++ names are demangled, with or without Mach-O's extra underscore", 
           "NodeFactory.CreateNode");
 }
 
-TEST_CASE("The internal-frame rule skips MemTracer, Boehm and il2cpp runtime frames", "[names][sites]") {
+TEST_CASE("symbolizer: The internal-frame rule skips MemTracer - Boehm and il2cpp runtime frames", "[names][sites]") {
     auto row = [](std::string raw) {
         SymbolRow r;
         r.function = raw;
@@ -78,4 +78,55 @@ TEST_CASE("The internal-frame rule skips MemTracer, Boehm and il2cpp runtime fra
     CHECK(site->function == "game::Spawner::spawn(int)");
     CHECK(site->file == "/src/spawner.cpp");
     CHECK(site->line == 12);
+}
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <string>
+#include <chrono>
+#include <thread>
+
+#include "progress.h"
+
+TEST_CASE("symbolizer: Progress: a redrawn bar with rate and ETA on a terminal - plain lines in a log", "[progress]") {
+    auto capture = [](Progress::Style style, auto body) {
+        FILE *f = tmpfile();
+        {
+            Progress p(style, f);
+            body(p);
+        }
+        std::string out;
+        rewind(f);
+        for (int c; (c = fgetc(f)) != EOF;) out += static_cast<char>(c);
+        fclose(f);
+        return out;
+    };
+    std::string bar = capture(Progress::Style::Bar, [](Progress &p) {
+        std::atomic<uint64_t> done{0};
+        Progress::Phase phase(p, "symbolize", 1000, done);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // some time passes: a rate
+        done = 250;
+        phase.tick();
+        done = 1000;
+    });
+    CHECK(bar.find("\rsymbolize: [#######.....................]  25% 250/1000 addresses") != std::string::npos);
+    CHECK(bar.find("/s, ETA ") != std::string::npos);
+    CHECK(bar.find("\033[K") != std::string::npos);
+    CHECK(bar.find("] 100% 1000/1000 addresses") != std::string::npos);  // the final line
+    CHECK(bar.back() == '\n');
+
+    std::string lines = capture(Progress::Style::Lines, [](Progress &p) {
+        std::atomic<uint64_t> done{0};
+        Progress::Phase phase(p, "symbolize", 1000, done);
+        done = 1000;
+        p.message("a warning");
+    });
+    CHECK(lines.find('\r') == std::string::npos);
+    CHECK(lines.find("\033[") == std::string::npos);
+    CHECK(lines.find("a warning\n") != std::string::npos);
+    CHECK(lines.find("symbolize: 100% 1000/1000 addresses") != std::string::npos);
+    CHECK(Progress::human(1234567) == "1.2M");
+    CHECK(Progress::duration(125) == "2m05s");
 }

@@ -15,7 +15,7 @@
 using mt::test::query;
 using mt::test::query1;
 
-TEST_CASE("Sample game run symbolized against its own binaries", "[sample-game]") {
+TEST_CASE("symbolizer: Sample game run symbolized against its own binaries", "[sample-game]") {
     mt::test::TempDir d;
     std::string cmd = std::string(MT_SAMPLE_GAME_EXE) + " --frames 40 --quiet --out " + d.file("run.mt") +
                       " --expect-json " + d.file("truth.json") + " > " + d.file("game.log") + " 2>&1";

@@ -6,12 +6,15 @@
 #include <memtracer/memtracer.h>
 #include <memtracer/reader.h>
 
+#include <memtracer/format.h>
+
 #include <catch2/catch.hpp>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <map>
 #include <string>
 #include <thread>
@@ -117,4 +120,44 @@ TEST_CASE("Unity plug-in: MEMTRACER_DISABLE leaves the player untouched") {
     CHECK(host.frame_callbacks.empty());
     plugin.unload();
     unsetenv("MEMTRACER_DISABLE");
+}
+
+TEST_CASE("Unity plug-in: a thread named before and after its first allocation keeps the name") {
+    const std::string out = temp_path("unity-names.mt");
+    setenv("MEMTRACER_OUTPUT", out.c_str(), 1);
+    setenv("MEMTRACER_HOOK", "patch", 1);
+    Plugin plugin;
+    REQUIRE(plugin.load != nullptr);
+    unity_host::Host &host = unity_host::instance();
+    plugin.load(&host.interfaces);
+
+    // Each worker waits at a gate so the test decides whether the name arrives first.
+    auto run_worker = [&](bool name_first, const char *name) {
+        std::atomic<int> gate{0};
+        char obj[32];
+        std::thread worker([&] {
+            while (gate.load() == 0) std::this_thread::yield();
+            plugin.on_alloc(obj, &g_enemy, 16);
+            gate.store(2);
+            while (gate.load() != 3) std::this_thread::yield();
+        });
+        const uint64_t id = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(worker.native_handle()));
+        if (name_first) host.register_thread(id, name);
+        gate.store(1);
+        while (gate.load() != 2) std::this_thread::yield();
+        if (!name_first) host.register_thread(id, name);  // the thread is bound: renamed in place
+        gate.store(3);
+        worker.join();
+    };
+    run_worker(true, "Loading.AsyncRead");
+    run_worker(false, "Job.Worker late");
+    host.new_frame();
+    plugin.unload();
+
+    mt::reader::Run run = mt::reader::load_file(out);
+    std::map<std::string, int> names;
+    for (const auto &t : run.threads) ++names[t.name];
+    CHECK(names["Loading.AsyncRead"] == 1);
+    CHECK(names["Job.Worker late"] == 1);
+    unlink(out.c_str());
 }

@@ -71,6 +71,10 @@ TEST_CASE("viewer: frame series: per-frame columns, GC markers, live bytes when 
     REQUIRE(s2["live_bytes"].size() == 10);
     REQUIRE(s2["requested_bytes"][3].i() ==
             sql_int(fixture_db(), "SELECT requested_bytes FROM frames WHERE run_id=2 AND seq=13"));
+    REQUIRE_FALSE(s2.has("start_ns"));  // the timeline's columns only, unless fields=all
+    auto all = ok(db, "/api/runs/2/frames?from=10&to=19&fields=all");
+    REQUIRE(all["duration_ns"][0].i() == 16666667);
+    REQUIRE(all["start_ns"][1].i() - all["start_ns"][0].i() == all["duration_ns"][0].i());
     auto paged = ok(db, "/api/runs/2/frames?from=0&limit=100");
     REQUIRE(paged["seq"].size() == 100);
     REQUIRE(paged["next_from"].i() == 100);

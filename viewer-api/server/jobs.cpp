@@ -118,7 +118,7 @@ Response Jobs::accept(const std::string &incoming, uint64_t size) {
     if (!why.empty()) {
         std::error_code ec;
         fs::remove(incoming, ec);
-        return error_response(400, "not a run.mt: " + why, "body");
+        return error_response(400, why.rfind("not a run.mt", 0) == 0 ? why : "not a run.mt: " + why, "body");
     }
     std::lock_guard lk(mu_);
     if (stopping_) return error_response(503, "server is shutting down");

@@ -74,6 +74,10 @@ namespace gc
         // As in Unity: dynamic libraries' data segments are not roots; everything a managed
         // object is reachable from is a thread stack or a fixed (uncollectable) allocation.
         GC_set_no_dls(1);
+        // Marking on the collecting thread only (the environment's GC_MARKERS still wins): stock
+        // libgc would otherwise start marker threads in GC_allow_register_threads, and a game
+        // that creates no thread of its own (--workers 0 --no-trace) should not need any.
+        GC_set_markers_count(1);
         GC_set_on_collection_event(&on_gc_event);
         GC_set_on_heap_resize(&on_heap_resize);
         GC_INIT();

@@ -16,7 +16,7 @@ const { chromium } = require('playwright-core');
 const artifacts = env('MT_ARTIFACTS');
 mkdirSync(artifacts, { recursive: true });
 
-let server, browser, page, base;
+let server, browser, page, base, profile;
 const consoleErrors = [];
 
 function startServer() {
@@ -36,7 +36,7 @@ before(async () => {
   const s = await startServer();
   server = s.p;
   base = s.url;
-  const profile = mkdtempSync(join(tmpdir(), 'mt-chromium-'));
+  profile = mkdtempSync(join(tmpdir(), 'mt-chromium-'));
   // A fresh profile each run; playwright passes it to chromium as --user-data-dir.
   browser = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
@@ -50,12 +50,12 @@ before(async () => {
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
   // The page must work with no network: any request off the server fails the test.
   page.on('request', (r) => { if (!r.url().startsWith(base) && !r.url().startsWith('data:')) consoleErrors.push(`off-server request ${r.url()}`); });
-  after(() => rmSync(profile, { recursive: true, force: true }));
 });
 
 after(async () => {
   if (browser) await browser.close();
   if (server) server.kill('SIGTERM');
+  if (profile) rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 });
 
 const shot = (name) => page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });

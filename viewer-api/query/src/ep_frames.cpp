@@ -25,36 +25,46 @@ void column(Json &j, std::string_view name, const std::vector<T> &v) {
 }
 }  // namespace
 
+// Two fixed column sets: what the timeline needs (the default), or every frame column.
+constexpr int kBasicCols = 7, kAllCols = 13;
+const char *const kSeriesNames[kAllCols] = {"seq", "frame_index", "alloc_count", "requested_bytes", "gc_bytes",
+                                            "collections", "heap_size", "start_ns", "duration_ns", "gc_ns",
+                                            "free_bytes", "dropped", "flags"};
+constexpr const char *kSeriesBasic =
+    "SELECT seq, frame_index, alloc_count, requested_bytes, gc_bytes, gc_count, heap_size, live_bytes "
+    "FROM frames WHERE run_id=? AND seq BETWEEN ? AND ? ORDER BY seq";
+constexpr const char *kSeriesAll =
+    "SELECT seq, frame_index, alloc_count, requested_bytes, gc_bytes, gc_count, heap_size, start_ns, "
+    "end_ns-start_ns, gc_ns, free_bytes, dropped, flags, live_bytes "
+    "FROM frames WHERE run_id=? AND seq BETWEEN ? AND ? ORDER BY seq";
+
 Response frame_series(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"from", "to", "limit"});
+    Params p(req, {"from", "to", "limit", "fields"});
+    bool all = p.choice("fields", {"basic", "all"}, "basic") == "all";
     auto run = load_run(db, run_id);
     auto r = frame_range(p, run);
     // A 200k-frame page is ~10 MB of JSON; longer runs page with next_from.
     int64_t limit = p.integer("limit", 200000, 1, 200000);
     int64_t to = std::min(r.to, r.from + limit - 1);
-    constexpr int kCols = 13;
-    std::vector<int64_t> col[kCols];
+    const int ncols = all ? kAllCols : kBasicCols;
+    std::vector<int64_t> col[kAllCols];
     std::vector<std::optional<int64_t>> live;
     bool any_live = false;
-    auto s = query(db,
-                   "SELECT seq, frame_index, start_ns, end_ns-start_ns, alloc_count, requested_bytes, gc_bytes, "
-                   "gc_count, gc_ns, heap_size, free_bytes, dropped, flags, live_bytes FROM frames "
-                   "WHERE run_id=? AND seq BETWEEN ? AND ? ORDER BY seq");
+    auto s = query(db, all ? kSeriesAll : kSeriesBasic);
     s.binds(run.id, r.from, to);
-    for (auto &c : col) c.reserve(static_cast<size_t>(std::max<int64_t>(0, to - r.from + 1)));
+    auto n = static_cast<size_t>(std::max<int64_t>(0, to - r.from + 1));
+    for (int c = 0; c < ncols; ++c) col[c].reserve(n);
+    live.reserve(n);
     while (s.step()) {
-        for (int c = 0; c < kCols; ++c) col[c].push_back(s.i64(c));
-        live.push_back(s.null(13) ? std::nullopt : std::optional<int64_t>(s.i64(13)));
+        for (int c = 0; c < ncols; ++c) col[c].push_back(s.i64(c));
+        live.push_back(s.null(ncols) ? std::nullopt : std::optional<int64_t>(s.i64(ncols)));
         any_live = any_live || live.back().has_value();
     }
-    static const char *names[kCols] = {"seq", "frame_index", "start_ns", "duration_ns", "alloc_count",
-                                      "requested_bytes", "gc_bytes", "collections", "gc_ns", "heap_size",
-                                      "free_bytes", "dropped", "flags"};
     Json j;
-    j.reserve(col[0].size() * 100 + 256);
+    j.reserve(n * (all ? 110 : 60) + 256);
     j.obj().kv("run_id", run.id).kv("from", r.from).kv("to", to).kv("frames", run.frames).key("next_from");
     to < r.to ? j.val(to + 1) : j.null();
-    for (int c = 0; c < kCols; ++c) column(j, names[c], col[c]);
+    for (int c = 0; c < ncols; ++c) column(j, kSeriesNames[c], col[c]);
     j.key("live_bytes");  // null: the run did not record lifetimes
     if (any_live) {
         j.arr();

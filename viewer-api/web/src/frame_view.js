@@ -21,9 +21,13 @@ export async function renderFrame(el, run, seq) {
     f.live_bytes !== null ? card('Live', bytes(f.live_bytes)) : null);
   const total = f.requested_bytes || 1;
   const body = h('tbody');
+  // Generic instances share a name (List`1 of different T): tell them apart by class id.
+  const seen = new Map();
+  for (const c of d.classes) seen.set(c.full_name, (seen.get(c.full_name) || 0) + 1);
   for (const c of d.classes) {
     const row = h('tr', { class: 'expandable', 'data-class': c.full_name, tabindex: 0 },
-      h('td', {}, h('span', { class: 'twisty' }), h('span', { class: 'cls' }, c.full_name)),
+      h('td', {}, h('span', { class: 'twisty' }), h('span', { class: 'cls' }, c.full_name),
+        seen.get(c.full_name) > 1 ? h('span', { class: 'muted' }, `  class #${c.class_id}`) : null),
       h('td', { class: 'num' }, num(c.count)), h('td', { class: 'num' }, bytes(c.requested_bytes)),
       h('td', { class: 'num' }, bytes(c.gc_bytes)), h('td', { class: 'num muted' }, pct(c.requested_bytes / total)),
       h('td', { class: 'num muted' }, String(c.stacks.length)));

@@ -25,6 +25,7 @@ export class Timeline {
     this.gcSeqs = series.gc.map((g) => g.seq);
     this.selected = null;
     const many = series.seq.length > 1500;
+    const hasHeap = series.heap_size.some((v) => v > 0);  // some captures carry no heap figures
     const data = [series.seq, series.requested_bytes, series.gc_bytes, series.heap_size];
     const fmtBytes = (u, vals) => vals.map((v) => (v === null ? '' : bytes(v)));
     const opts = {
@@ -35,12 +36,12 @@ export class Timeline {
         { label: 'Requested', stroke: BLUE, width: many ? 1 : 0, fill: 'rgba(37,99,235,0.35)',
           paths: many ? undefined : uPlot.paths.bars({ size: [0.8, 40] }), value: (u, v) => bytes(v), points: { show: false } },
         { label: 'GC bytes', stroke: '#0ea5e9', width: 1, show: false, value: (u, v) => bytes(v), points: { show: false } },
-        { label: 'Heap', stroke: SLATE, width: 1.5, dash: [4, 3], scale: 'heap', value: (u, v) => bytes(v), points: { show: false } },
+        { label: 'Heap', stroke: SLATE, width: 1.5, dash: [4, 3], scale: 'heap', show: hasHeap, value: (u, v) => bytes(v), points: { show: false } },
       ],
       axes: [
         { stroke: SLATE, grid: { stroke: '#e2e8f0' }, ticks: { stroke: '#cbd5e1' }, label: 'frame', labelSize: 18 },
         { stroke: SLATE, grid: { stroke: '#e2e8f0' }, ticks: { stroke: '#cbd5e1' }, values: fmtBytes, size: 70 },
-        { scale: 'heap', side: 1, stroke: SLATE, grid: { show: false }, values: fmtBytes, size: 70 },
+        { scale: 'heap', side: 1, stroke: SLATE, grid: { show: false }, values: fmtBytes, size: 70, show: hasHeap },
       ],
       cursor: { drag: { x: true, y: false, setScale: false }, points: { show: false } },
       legend: { live: true },

@@ -9,7 +9,7 @@ const opts = { group: 'class', by: 'bytes', limit: 50 };
 function caller(e) {
   const i = e.frames.findIndex((f) => f.name === e.site.function);
   if (i < 0) return '';
-  const c = e.frames.slice(i + 1).find((f) => !f.inlined && f.name !== e.site.function);
+  const c = e.frames.slice(i + 1).find((f) => f.pos > e.frames[i].pos && f.name !== e.site.function);
   return c ? ` · called from ${c.name}` : '';
 }
 

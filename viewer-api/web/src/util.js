@@ -38,6 +38,7 @@ export function signedNum(n) { return (n > 0 ? '+' : '') + num(n); }
 export function pct(x) { return (x * 100).toFixed(x < 0.1 ? 2 : 1) + '%'; }
 export function ms(ns) { return (ns / 1e6).toFixed(ns < 1e7 ? 2 : 1) + ' ms'; }
 export function duration(ns) {
+  if (ns < 1e9) return (ns / 1e6).toFixed(1) + ' ms';
   const s = ns / 1e9;
   return s < 120 ? s.toFixed(1) + ' s' : Math.floor(s / 60) + ' min ' + Math.round(s % 60) + ' s';
 }

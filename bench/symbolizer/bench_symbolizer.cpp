@@ -1,0 +1,241 @@
+// bench_symbolizer — the symbolizer benchmark (docs/symbolizer.md has the table and the command).
+// On the generated IL2CPP-like library and its call-site return addresses it times, in one run:
+//   (a) one llvm-symbolizer process per address, on a sample, extrapolated
+//   (b) one llvm-symbolizer process, every address through stdin (the baseline)
+//   (c) memtracer-symbolize's builtin backend, cold (fresh database)
+//   (d) the same run again: every address from the per-build cache
+//   (e) ingest of a 10M-event capture
+// and checks that (c) agrees with (b) on every address (function, file, line, inline depth).
+// Each timing is the median of --reps runs; ratios are against (b).
+#include <malloc.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <string>
+
+#include "backend.h"
+#include "bench_util.h"
+#include "object_info.h"
+#include "schema.h"
+#include "symbolizer.h"
+
+using namespace mt::sym;
+using namespace mt::bench;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Args {
+    std::string lib, addresses, workdir = "/tmp/mt-bench-symbolizer", tool = "llvm-symbolizer-19";
+    size_t count = 400000, sample = 300;
+    uint64_t events = 10000000, frames = 10000;
+    int reps = 3;
+    unsigned jobs = 2;
+};
+
+[[noreturn]] void die(const std::string &m) {
+    fprintf(stderr, "bench_symbolizer: %s\n", m.c_str());
+    exit(1);
+}
+
+Args parse(int argc, char **argv) {
+    Args a;
+    for (int i = 1; i < argc; ++i) {
+        std::string k = argv[i];
+        auto v = [&]() -> std::string {
+            if (i + 1 >= argc) die(k + " needs a value");
+            return argv[++i];
+        };
+        if (k == "--lib") a.lib = v();
+        else if (k == "--addresses") a.addresses = v();
+        else if (k == "--workdir") a.workdir = v();
+        else if (k == "--llvm-symbolizer") a.tool = v();
+        else if (k == "--count") a.count = std::stoul(v());
+        else if (k == "--sample") a.sample = std::stoul(v());
+        else if (k == "--events") a.events = std::stoull(v());
+        else if (k == "--frames") a.frames = std::stoull(v());
+        else if (k == "--reps") a.reps = std::stoi(v());
+        else if (k == "--jobs") a.jobs = static_cast<unsigned>(std::stoul(v()));
+        else die("unknown argument " + k);
+    }
+    if (a.lib.empty() || a.addresses.empty()) die("usage: bench_symbolizer --lib LIB --addresses FILE [--count N] ...");
+    return a;
+}
+
+std::vector<uint64_t> load_addresses(const Args &a) {
+    std::ifstream in(a.addresses);
+    std::vector<uint64_t> all;
+    std::string tok;
+    while (in >> tok) all.push_back(std::stoull(tok, nullptr, 16));
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    if (all.size() < a.count) die(a.addresses + " has " + std::to_string(all.size()) + " unique addresses, fewer than --count");
+    std::shuffle(all.begin(), all.end(), std::mt19937_64(42));  // stacks mix addresses from all over
+    all.resize(a.count);
+    return all;
+}
+
+InputResult ingest_one(const std::string &db, const std::string &run, const Config &cfg) {
+    Progress quiet(Progress::Style::Off);
+    Symbolizer sym(cfg, quiet, [](const std::string &w) { fprintf(stderr, "warning: %s\n", w.c_str()); });
+    auto odb = open_database(db);
+    InputResult r = sym.ingest(odb.db, run);
+    finish_database(odb.db);
+    return r;
+}
+
+void remove_db(const std::string &p) {
+    for (const char *s : {"", "-wal", "-shm"}) fs::remove(p + s);
+}
+
+// Function, file, line and depth (what the targets name) and, separately, columns.
+void agreement(const std::vector<SymbolRecord> &ours, const std::vector<SymbolRecord> &theirs, const std::vector<uint64_t> &lookups) {
+    size_t differ = 0, column_differ = 0, inlined = 0;
+    std::map<std::string, size_t> kinds;
+    for (size_t i = 0; i < ours.size(); ++i) {
+        const auto &a = ours[i], &b = theirs[i];
+        inlined += a.frames.size() > 1;
+        bool same = a.frames.size() == b.frames.size();
+        bool same_cols = same;
+        for (size_t k = 0; same && k < a.frames.size(); ++k) {
+            same = a.frames[k].function == b.frames[k].function && a.frames[k].file == b.frames[k].file &&
+                   a.frames[k].line == b.frames[k].line;
+            same_cols = same_cols && a.frames[k].column == b.frames[k].column;
+        }
+        if (!same && ++differ <= 20) {
+            printf("  differs at 0x%" PRIx64 ": builtin %zu frames (%s:%u), llvm-symbolizer %zu frames (%s:%u)\n", lookups[i],
+                   a.frames.size(), a.frames.empty() ? "" : a.frames[0].function.c_str(), a.frames.empty() ? 0 : a.frames[0].line,
+                   b.frames.size(), b.frames.empty() ? "" : b.frames[0].function.c_str(), b.frames.empty() ? 0 : b.frames[0].line);
+        }
+        column_differ += same && !same_cols;
+    }
+    printf("agreement with llvm-symbolizer: %zu/%zu addresses identical in function, file, line and inline depth "
+           "(%.3f%%); %zu differ; %zu differ only in a column; %zu addresses have inlined frames\n",
+           ours.size() - differ, ours.size(), 100.0 * static_cast<double>(ours.size() - differ) / static_cast<double>(ours.size()),
+           differ, column_differ, inlined);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    // As memtracer-symbolize's main does (see there).
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_MMAP_THRESHOLD, 1 << 28);
+    Args a = parse(argc, argv);
+    fs::create_directories(a.workdir);
+    ObjectInfo info = inspect_object(a.lib);
+    const ObjectSlice &slice = info.slices.at(0);
+    std::vector<uint64_t> ras = load_addresses(a);
+    std::vector<uint64_t> lookups(ras.size());
+    for (size_t i = 0; i < ras.size(); ++i) lookups[i] = ras[i] - 1;  // the -1 rule, as our tool applies it
+    std::vector<uint64_t> sorted_lookups = lookups;
+    std::sort(sorted_lookups.begin(), sorted_lookups.end());
+    double load[3] = {0, 0, 0};
+    getloadavg(load, 3);
+    printf("library: %s, %.1f MB, build id %s\naddresses: %zu unique call-site return addresses; %u jobs; %d reps; %ld CPUs; "
+           "load average at start %.2f\n",
+           a.lib.c_str(), static_cast<double>(fs::file_size(a.lib)) / 1e6, hex_id(slice.id).c_str(), ras.size(), a.jobs, a.reps,
+           sysconf(_SC_NPROCESSORS_ONLN), load[0]);
+    fflush(stdout);
+
+    // (a) per process, on a sample
+    std::vector<uint64_t> sample(sorted_lookups.begin(), sorted_lookups.begin() + std::min(a.sample, sorted_lookups.size()));
+    std::shuffle(sample.begin(), sample.end(), std::mt19937_64(1));
+    double per_proc = median(per_process(a.tool, a.lib, sample));
+    double a_total = per_proc * static_cast<double>(ras.size());
+
+    // (b) streaming
+    std::vector<double> b_runs, b_cpu;
+    std::vector<SymbolRecord> theirs;
+    for (int r = 0; r < a.reps; ++r) {
+        double c0 = cpu_children();
+        b_runs.push_back(streaming(a.tool, a.lib, sorted_lookups, r == 0 ? &theirs : nullptr));
+        b_cpu.push_back(cpu_children() - c0);
+    }
+    double b = median(b_runs);
+
+    // (c) cold and (d) warm, through the library exactly as the tool runs them
+    uint64_t bias = 0x7f3a00000000, size = 0;
+    for (uint64_t r : ras) size = std::max(size, r + 0x1000);
+    std::string run1 = a.workdir + "/addresses-1.mt", run2 = a.workdir + "/addresses-2.mt";
+    write_address_run(run1, a.lib, slice.id, bias, size, ras, 1);
+    write_address_run(run2, a.lib, slice.id, bias, size, ras, 2);
+    Config cfg;
+    cfg.elfs = {a.lib};
+    cfg.backend.jobs = a.jobs;
+    std::vector<double> c_phase, c_backend, d_phase, c_total, d_total, c_cpu, d_cpu;
+    for (int r = 0; r < a.reps; ++r) {
+        std::string db = a.workdir + "/cache.db";
+        remove_db(db);
+        double c0 = cpu_self();
+        InputResult cold = ingest_one(db, run1, cfg);
+        double c1 = cpu_self();
+        InputResult warm = ingest_one(db, run2, cfg);
+        c_cpu.push_back(c1 - c0);
+        d_cpu.push_back(cpu_self() - c1);
+        if (cold.symbols.sent_to_backend != ras.size() || warm.symbols.cache_hits != ras.size() || warm.symbols.sent_to_backend)
+            die("unexpected cache behaviour");
+        c_phase.push_back(cold.resolve_seconds + cold.symbolize_seconds);
+        c_backend.push_back(cold.symbols.backend_seconds);
+        c_total.push_back(cold.read_seconds + cold.resolve_seconds + cold.symbolize_seconds + cold.finish_seconds);
+        d_phase.push_back(warm.resolve_seconds + warm.symbolize_seconds);
+        d_total.push_back(warm.read_seconds + warm.resolve_seconds + warm.symbolize_seconds + warm.finish_seconds);
+    }
+
+    // Agreement: the builtin backend against llvm-symbolizer's answers from (b).
+    auto ours = make_backend({BackendKind::Builtin, a.jobs, "", ""});
+    SymbolFile f;
+    f.path = a.lib;
+    f.kind = info.kind;
+    f.slice = slice;
+    std::vector<SymbolRecord> mine = ours->symbolize(f, sorted_lookups, {nullptr, nullptr});
+
+    // (e) ingest of allocation events (no symbol file: ingest alone)
+    std::string events_run = a.workdir + "/events.mt";
+    write_event_run(events_run, a.events, a.frames, 4000, 300);
+    std::vector<double> e_runs, e_cpu;
+    uint64_t e_rows = 0;
+    for (int r = 0; r < a.reps; ++r) {
+        std::string db = a.workdir + "/events.db";
+        remove_db(db);
+        double t0 = now_s(), c0 = cpu_self();
+        InputResult res = ingest_one(db, events_run, Config{});
+        e_runs.push_back(now_s() - t0);
+        e_cpu.push_back(cpu_self() - c0);
+        e_rows = res.totals.alloc_count;
+    }
+    double e = median(e_runs);
+
+    double n = static_cast<double>(ras.size());
+    printf("\n| step | median wall | addresses/s | vs (b) | median CPU |\n|---|---:|---:|---:|---:|\n");
+    printf("| (a) llvm-symbolizer, one process per address (%zu sampled: %.1f ms each), extrapolated | %.0f s | %.0f | %.0fx | |\n",
+           sample.size(), per_proc * 1e3, a_total, 1 / per_proc, a_total / b);
+    printf("| (b) llvm-symbolizer, one process, all addresses through stdin | %.2f s | %.0f | 1.00x | %.2f s |\n", b, n / b,
+           median(b_cpu));
+    printf("| (c) ours, cold: resolve + symbolize (%u jobs), symbols stored | %.2f s | %.0f | %.2fx | |\n", a.jobs,
+           median(c_phase), n / median(c_phase), median(c_phase) / b);
+    printf("|     builtin backend alone (inside (c)) | %.2f s | %.0f | %.2fx | |\n", median(c_backend), n / median(c_backend),
+           median(c_backend) / b);
+    printf("|     whole ingest of that run (read, resolve, symbolize, stacks, sites, commit) | %.2f s | | | %.2f s |\n",
+           median(c_total), median(c_cpu));
+    printf("| (d) ours, warm (every address from the cache): resolve + symbolize | %.3f s | %.0f | %.3fx | |\n",
+           median(d_phase), n / median(d_phase), median(d_phase) / b);
+    printf("|     whole ingest of that run | %.2f s | | | %.2f s |\n", median(d_total), median(d_cpu));
+    printf("| (e) ingest of %" PRIu64 " allocation events (%" PRIu64 " frames), whole tool run | %.2f s | %.1fM events/s | | %.2f s |\n",
+           a.events, a.frames, e, static_cast<double>(a.events) / e / 1e6, median(e_cpu));
+    printf("\ntargets: (c) <= 0.5x (b): %s (%.2fx); (d) >= 1M addresses/s: %s (%.2fM/s); (e) <= 10 s: %s (%.2f s); "
+           "(e) rows: %" PRIu64 " allocations counted\n",
+           median(c_phase) <= 0.5 * b ? "met" : "NOT met", median(c_phase) / b, n / median(d_phase) >= 1e6 ? "met" : "NOT met",
+           n / median(d_phase) / 1e6, e <= 10 ? "met" : "NOT met", e, e_rows);
+    agreement(mine, theirs, sorted_lookups);
+    getloadavg(load, 3);
+    printf("load average at end %.2f\n", load[0]);
+    return 0;
+}

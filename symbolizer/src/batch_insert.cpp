@@ -1,0 +1,59 @@
+#include "batch_insert.h"
+
+#include <exception>
+
+#include "errors.h"
+
+namespace mt::sym {
+
+BatchInsert::BatchInsert(Db &db, std::string head, int columns, int rows_per_statement)
+    : db_(db), head_(std::move(head)), columns_(columns), per_statement_(rows_per_statement),
+      full_(db.prepare(sql(rows_per_statement))) {
+    values_.reserve(static_cast<size_t>(columns_ * per_statement_));
+}
+
+BatchInsert::~BatchInsert() noexcept(false) {
+    if (std::uncaught_exceptions() == 0) flush();
+}
+
+std::string BatchInsert::sql(int rows) const {
+    std::string row = "(";
+    for (int c = 0; c < columns_; ++c) row += c ? ",?" : "?";
+    row += ")";
+    std::string s = head_ + " VALUES ";
+    for (int r = 0; r < rows; ++r) s += (r ? "," : "") + row;
+    return s;
+}
+
+void BatchInsert::write(Stmt &st, size_t first, int rows) {
+    size_t n = static_cast<size_t>(rows * columns_);
+    for (size_t i = 0; i < n; ++i) {
+        const Value &v = values_[first + i];
+        int idx = static_cast<int>(i) + 1;
+        if (v.kind == Value::Int) st.bind(idx, v.i);
+        else if (v.kind == Value::Text) st.bind_static(idx, v.s);  // values_ outlives the step below
+        else if (v.kind == Value::TextRef) st.bind_static(idx, v.ref);
+        else st.bind_null(idx);
+    }
+    st.run();
+}
+
+void BatchInsert::end_row() {
+    size_t want = static_cast<size_t>(columns_ * per_statement_);
+    if (values_.size() % static_cast<size_t>(columns_) != 0)
+        throw Error(ExitCode::Failure, "BatchInsert: a row of " + head_ + " has the wrong number of values");
+    if (values_.size() == want) {
+        write(full_, 0, per_statement_);
+        values_.clear();
+    }
+}
+
+void BatchInsert::flush() {
+    if (values_.empty()) return;
+    int rows = static_cast<int>(values_.size() / static_cast<size_t>(columns_));
+    Stmt tail = db_.prepare(sql(rows));
+    write(tail, 0, rows);
+    values_.clear();
+}
+
+}  // namespace mt::sym

@@ -1,0 +1,69 @@
+// batch_insert.h — bulk INSERT of many rows per statement ("VALUES (...), (...), ..."). SQLite's
+// per-statement overhead (step, reset, VDBE setup) is a large part of a small row's cost, so
+// the big per-run tables (allocs, stack_frames, symbols, addresses) are written this way.
+#ifndef MEMTRACER_SYM_BATCH_INSERT_H
+#define MEMTRACER_SYM_BATCH_INSERT_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sqlite_db.h"
+
+namespace mt::sym {
+
+class BatchInsert {
+public:
+    // `head` is "INSERT INTO t(a, b, c)"; `columns` the number of values per row.
+    BatchInsert(Db &db, std::string head, int columns, int rows_per_statement = 64);
+    ~BatchInsert() noexcept(false);
+    BatchInsert(const BatchInsert &) = delete;
+    BatchInsert &operator=(const BatchInsert &) = delete;
+
+    BatchInsert &add(int64_t v) {
+        values_.push_back({Value::Int, v, {}, {}});
+        return *this;
+    }
+    BatchInsert &add(uint64_t v) { return add(static_cast<int64_t>(v)); }
+    BatchInsert &add(int v) { return add(static_cast<int64_t>(v)); }
+    BatchInsert &add(uint32_t v) { return add(static_cast<int64_t>(v)); }
+    BatchInsert &add(std::string v) {
+        values_.push_back({Value::Text, 0, std::move(v), {}});
+        return *this;
+    }
+    BatchInsert &add(const char *v) { return add(std::string(v)); }
+    // Text that outlives this BatchInsert's next flush (no copy is made).
+    BatchInsert &add_ref(std::string_view v) {
+        values_.push_back({Value::TextRef, 0, {}, v});
+        return *this;
+    }
+    BatchInsert &add_null() {
+        values_.push_back({Value::Null, 0, {}, {}});
+        return *this;
+    }
+    // Ends a row: every row must add exactly `columns` values.
+    void end_row();
+    // Writes the rows still buffered. Also run by the destructor, unless unwinding.
+    void flush();
+
+private:
+    struct Value {
+        enum Kind : uint8_t { Null, Int, Text, TextRef } kind;
+        int64_t i;
+        std::string s;
+        std::string_view ref;
+    };
+    std::string sql(int rows) const;
+    void write(Stmt &st, size_t first_value, int rows);
+
+    Db &db_;
+    std::string head_;
+    int columns_, per_statement_;
+    Stmt full_;
+    std::vector<Value> values_;
+};
+
+}  // namespace mt::sym
+
+#endif

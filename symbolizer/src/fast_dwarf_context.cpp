@@ -1,0 +1,75 @@
+#include "fast_dwarf_context.h"
+
+#include <llvm/DebugInfo/DWARF/DWARFCompileUnit.h>
+#include <llvm/DebugInfo/DWARF/DWARFDie.h>
+
+namespace mt::sym {
+
+const std::pair<bool, std::string> &FastDwarfContext::file_name(const llvm::DWARFDebugLine::LineTable *table, uint64_t index,
+                                                                const char *comp_dir,
+                                                                llvm::DILineInfoSpecifier::FileLineInfoKind kind) {
+    auto [it, fresh] = files_.try_emplace({table, index});
+    if (fresh) it->second.first = table->getFileNameByIndex(index, comp_dir, kind, it->second.second);
+    return it->second;
+}
+
+llvm::DIInliningInfo FastDwarfContext::getInliningInfoForAddress(llvm::object::SectionedAddress address,
+                                                                 llvm::DILineInfoSpecifier spec) {
+    using Kind = llvm::DILineInfoSpecifier::FileLineInfoKind;
+    llvm::DIInliningInfo info;
+    llvm::DWARFCompileUnit *cu = inner_->getCompileUnitForCodeAddress(address.Address);
+    if (!cu) return info;
+
+    const llvm::DWARFDebugLine::LineTable *table = nullptr;
+    // The innermost frame's file and line: the line table row of the address.
+    auto innermost = [&](llvm::DILineInfo &frame) {
+        table = inner_->getLineTableForUnit(cu);
+        if (!table) return false;
+        uint32_t row = table->lookupAddress({address.Address, address.SectionIndex});
+        if (row == UINT32_MAX) return false;
+        const auto &r = table->Rows[row];
+        const auto &name = file_name(table, r.File, cu->getCompilationDir(), spec.FLIKind);
+        if (!name.first) return false;
+        frame.FileName = name.second;
+        frame.Line = r.Line;
+        frame.Column = r.Column;
+        frame.Discriminator = r.Discriminator;
+        return true;
+    };
+
+    llvm::SmallVector<llvm::DWARFDie, 4> chain;
+    cu->getInlinedChainForAddress(address.Address, chain);
+    if (chain.empty()) {
+        // No DIE for the address (e.g. in an unavailable .dwo): the line table may still know.
+        if (spec.FLIKind != Kind::None) {
+            llvm::DILineInfo frame;
+            if (innermost(frame)) info.addFrame(frame);
+        }
+        return info;
+    }
+    uint32_t call_file = 0, call_line = 0, call_column = 0, call_discriminator = 0;
+    for (size_t i = 0; i < chain.size(); ++i) {
+        llvm::DWARFDie &die = chain[i];
+        llvm::DILineInfo frame;
+        if (const char *name = die.getSubroutineName(spec.FNKind)) frame.FunctionName = name;
+        if (spec.FLIKind != Kind::None) {
+            if (i == 0) {
+                innermost(frame);
+            } else {
+                // Inlined frames: the call site the previous (inner) DIE recorded.
+                if (table) {
+                    const auto &name = file_name(table, call_file, cu->getCompilationDir(), spec.FLIKind);
+                    if (name.first) frame.FileName = name.second;
+                }
+                frame.Line = call_line;
+                frame.Column = call_column;
+                frame.Discriminator = call_discriminator;
+            }
+            if (i + 1 < chain.size()) die.getCallerFrame(call_file, call_line, call_column, call_discriminator);
+        }
+        info.addFrame(frame);
+    }
+    return info;
+}
+
+}  // namespace mt::sym

@@ -1,0 +1,186 @@
+// memtracer-sample-game end to end: the run.mt against the game's own tally, the patch hook
+// against the profiler hook, determinism, aggregate mode, stacks, and its command line.
+#include "game_support.h"
+#include "tree.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+
+namespace fs = std::filesystem;
+using namespace mt::test;
+
+namespace {
+
+// Rings large enough for the whole run, and blocking instead of dropping when full: exact counts
+// must not depend on how busy the machine is.
+const std::vector<std::string> kBase = {"--frames", "150", "--workers", "2", "--seed", "7",
+                                        "--ring-bytes", "16777216", "--block-when-full"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string> &more) {
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+}
+
+Json load_expect(const GameRun &g) {
+    return parse_json(read_file(g.expect));
+}
+
+}  // namespace
+
+TEST_CASE("run.mt holds exactly what the game allocated, frame by frame and class by class") {
+    const std::string hook = GENERATE("patch", "profiler");
+    INFO("--hook " << hook);
+    fs::path dir = make_temp_dir("game-truth");
+    GameRun g = run_game(dir, hook, with(kBase, {"--hook", hook}));
+    INFO(g.result.output);
+    REQUIRE(g.result.exit_code == 0);
+
+    const Json expect = load_expect(g);
+    const mt::reader::Run run = mt::reader::load_file(g.out);
+    REQUIRE(run.result.stop == mt::reader::Stop::End);
+    REQUIRE(run.result.has_counters);
+    CHECK(run.result.counters.events_dropped == 0);
+
+    const auto truth = expected_by_klass(expect);
+    REQUIRE(truth.size() == 150);
+    uint64_t total = 0;
+    for (const auto &[frame, classes] : truth)
+        for (const auto &[k, cell] : classes) total += cell.count;
+    CHECK(total > 150 * 100);  // a busy game: hundreds of allocations a frame
+    CHECK(run.result.counters.allocations_seen == total);
+    const auto boundaries = frame_boundaries(run);
+    REQUIRE(!boundaries.empty());
+    CHECK(boundaries.back() == 149);
+    CHECK(first_difference(fold(truth, boundaries), recorded_by_klass(run)) == "");
+    CHECK(events_in_final_frames(run) == 0);
+
+    // The file's class dictionary agrees with libil2cpp on names.
+    std::map<uint64_t, std::string> names;
+    for (const Json &c : expect.at("classes").items) names[c.at("klass").u64()] = c.at("name").text;
+    for (const auto &c : run.classes) {
+        INFO(c.name);
+        CHECK(names.count(c.klass) == 1);
+        CHECK(names[c.klass] == c.name);
+    }
+    fs::remove_all(dir);
+}
+
+TEST_CASE("the patch hook and the profiler hook record the same allocations") {
+    fs::path dir = make_temp_dir("game-hooks");
+    GameRun patch = run_game(dir, "patch", with(kBase, {"--hook", "patch"}));
+    GameRun profiler = run_game(dir, "profiler", with(kBase, {"--hook", "profiler"}));
+    REQUIRE(patch.result.exit_code == 0);
+    REQUIRE(profiler.result.exit_code == 0);
+    const mt::reader::Run a = mt::reader::load_file(patch.out), b = mt::reader::load_file(profiler.out);
+    const auto boundaries = common_boundaries(frame_boundaries(a), frame_boundaries(b));
+    REQUIRE(boundaries.size() > 1);
+    const auto ta = fold(recorded_by_name(a), boundaries), tb = fold(recorded_by_name(b), boundaries);
+    uint64_t total = 0;
+    for (const auto &[frame, classes] : ta)
+        for (const auto &[name, cell] : classes) total += cell.count;
+    CHECK(total > 150 * 100);
+    CHECK(first_difference(ta, tb) == "");
+    fs::remove_all(dir);
+}
+
+TEST_CASE("same seed, same allocations per frame and class whatever the worker count") {
+    fs::path dir = make_temp_dir("game-determinism");
+    std::vector<Tally<std::string>> runs;
+    for (const char *workers : {"0", "1", "3"}) {
+        GameRun g = run_game(dir, std::string("w") + workers,
+                             {"--frames", "130", "--workers", workers, "--seed", "42", "--no-trace"});
+        REQUIRE(g.result.exit_code == 0);
+        runs.push_back(expected_by_name(load_expect(g)));
+    }
+    CHECK(first_difference(runs[0], runs[1]) == "");
+    CHECK(first_difference(runs[0], runs[2]) == "");
+    GameRun other = run_game(dir, "other-seed", {"--frames", "130", "--seed", "43", "--no-trace"});
+    REQUIRE(other.result.exit_code == 0);
+    CHECK(first_difference(runs[0], expected_by_name(load_expect(other))) != "");
+    fs::remove_all(dir);
+}
+
+TEST_CASE("aggregate mode carries the same per-frame counts and bytes") {
+    fs::path dir = make_temp_dir("game-aggregate");
+    GameRun g = run_game(dir, "aggregate", with(kBase, {"--mode", "aggregate"}));
+    INFO(g.result.output);
+    REQUIRE(g.result.exit_code == 0);
+    const mt::reader::Run run = mt::reader::load_file(g.out);
+    REQUIRE(run.result.stop == mt::reader::Stop::End);
+    CHECK(first_difference(fold(expected_by_klass(load_expect(g)), frame_boundaries(run)), recorded_by_klass(run)) == "");
+    fs::remove_all(dir);
+}
+
+TEST_CASE("allocations come from the main thread and the workers through deep generated stacks") {
+    fs::path dir = make_temp_dir("game-stacks");
+    GameRun g = run_game(dir, "stacks", with(kBase, {"--workers", "3", "--gc-events"}));
+    REQUIRE(g.result.exit_code == 0);
+    const mt::reader::Run run = mt::reader::load_file(g.out);
+
+    std::set<std::string> threads_with_events;
+    std::set<std::string> classes;
+    size_t collections = 0;
+    for (const auto &f : run.frames) {
+        collections += f.gcs.size();
+        for (const auto &e : f.event_list) {
+            CHECK(e.gc_size >= e.size);  // Boehm's GC_size of the object: the size class it got
+            threads_with_events.insert(run.threads.at(e.thread).name);
+            const auto &c = run.classes.at(e.class_id);
+            classes.insert(c.name);
+            if (c.name == "PathNode[]") CHECK((e.size - 32) % 24 == 0);  // header + n * sizeof(PathNode)
+            if (c.name == "String") CHECK((e.size - 24) % 2 == 0);
+        }
+    }
+    CHECK(collections > 0);  // the game's Boehm heap is collected while it runs
+    CHECK(threads_with_events == std::set<std::string>{"Main Thread", "Job.Worker 0", "Job.Worker 1", "Job.Worker 2"});
+    // Every allocation path of libil2cpp is taken: pointer-free (String, Bullet, Char[]), typed
+    // (Enemy), conservative (LevelData has no descriptor; Enemy[] is an array of references),
+    // and the GC_gcj_vector_malloc path (PathNode[], DamageEvent[], Entry[]).
+    for (const char *name : {"String", "Bullet", "Char[]", "Enemy", "LevelData", "Enemy[]", "PathNode[]",
+                             "DamageEvent[]", "Entry[]", "Int32", "Single", "Action", "<>c__DisplayClass7_0"})
+        CHECK(classes.count(name) == 1);
+
+    const mt::reader::Module *game = nullptr;
+    for (const auto &m : run.modules)
+        if (m.path.find("libGameAssembly-patch.so") != std::string::npos) game = &m;
+    REQUIRE(game != nullptr);
+    size_t deepest = 0, deep = 0;
+    for (const auto &s : run.stacks) {
+        deepest = std::max(deepest, s.frames.size());
+        size_t in_game = std::count_if(s.frames.begin(), s.frames.end(), [&](uint64_t a) { return game->contains(a); });
+        if (s.frames.size() >= 15) ++deep;
+        CHECK(in_game >= 6);  // libil2cpp plus at least a few generated methods
+        CHECK(game->contains(s.frames.front()));  // the innermost frame is libil2cpp's allocation site
+    }
+    // Player loop or job queue, invoker, scripts, libil2cpp: 15 to 30 frames for most allocations.
+    CHECK(deepest >= 25);
+    CHECK(deep * 10 >= run.stacks.size() * 8);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("bad command lines and a missing game library are reported, not run") {
+    struct Case {
+        std::vector<std::string> args;
+        int exit_code;
+        const char *says;
+    };
+    const Case cases[] = {
+        {{"--frames", "ten"}, 1, "--frames: 'ten' is not a whole number"},
+        {{"--hook", "inline"}, 1, "--hook: 'inline' is not patch or profiler"},
+        {{"--mode"}, 1, "--mode: needs a value"},
+        {{"--jobs", "0"}, 1, "--jobs: must be at least 1"},
+        {{"--bogus"}, 1, "--bogus: unknown option"},
+        {{"--game-lib", "/nonexistent/libGameAssembly.so"}, 2, "cannot load the game library"},
+        {{"--ring-bytes", "1000", "--frames", "1"}, 2, "MT_ERR_RING_CAPACITY"},
+    };
+    for (const Case &c : cases) {
+        std::vector<std::string> argv = {MEMTRACER_SAMPLE_GAME, "--out", "/dev/null"};
+        argv.insert(argv.end(), c.args.begin(), c.args.end());
+        ProcessResult r = run_process(argv);
+        INFO(r.output);
+        CHECK(r.exit_code == c.exit_code);
+        CHECK(r.output.find(c.says) != std::string::npos);
+    }
+}
