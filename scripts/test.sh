@@ -75,7 +75,7 @@ stage_tsan() {
 }
 
 stage_fuzz() {
-  configure_build build-fuzz -- -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+  configure_build build-fuzz mt_fuzzers -- -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
       -DMEMTRACER_FUZZ=ON -DMEMTRACER_BENCH=OFF -DMEMTRACER_TESTS=ON \
     || { failed_stages+=(fuzz-build); failed=$((failed + 1)); return; }
   ctest_stage fuzz build-fuzz -L fuzz

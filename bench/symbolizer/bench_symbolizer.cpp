@@ -151,15 +151,10 @@ int main(int argc, char **argv) {
     double per_proc = median(per_process(a.tool, a.lib, sample));
     double a_total = per_proc * static_cast<double>(ras.size());
 
-    // (b) streaming
+    // (b), (c) and (d) take turns, so a change in the machine's load hits all of them alike;
+    // ratios are taken per round, then the median.
     std::vector<double> b_runs, b_cpu;
     std::vector<SymbolRecord> theirs;
-    for (int r = 0; r < a.reps; ++r) {
-        double c0 = cpu_children();
-        b_runs.push_back(streaming(a.tool, a.lib, sorted_lookups, r == 0 ? &theirs : nullptr));
-        b_cpu.push_back(cpu_children() - c0);
-    }
-    double b = median(b_runs);
 
     // (c) cold and (d) warm, through the library exactly as the tool runs them
     uint64_t bias = 0x7f3a00000000, size = 0;
@@ -170,8 +165,11 @@ int main(int argc, char **argv) {
     Config cfg;
     cfg.elfs = {a.lib};
     cfg.backend.jobs = a.jobs;
-    std::vector<double> c_phase, c_backend, d_phase, c_total, d_total, c_cpu, d_cpu;
+    std::vector<double> c_phase, c_backend, d_phase, c_total, d_total, c_cpu, d_cpu, c_phase_cpu, c_ratio, cb_ratio, d_ratio;
     for (int r = 0; r < a.reps; ++r) {
+        double c0b = cpu_children();
+        b_runs.push_back(streaming(a.tool, a.lib, sorted_lookups, r == 0 ? &theirs : nullptr));
+        b_cpu.push_back(cpu_children() - c0b);
         std::string db = a.workdir + "/cache.db";
         remove_db(db);
         double c0 = cpu_self();
@@ -183,6 +181,10 @@ int main(int argc, char **argv) {
         if (cold.symbols.sent_to_backend != ras.size() || warm.symbols.cache_hits != ras.size() || warm.symbols.sent_to_backend)
             die("unexpected cache behaviour");
         c_phase.push_back(cold.resolve_seconds + cold.symbolize_seconds);
+        c_phase_cpu.push_back(cold.resolve_cpu_seconds + cold.symbolize_cpu_seconds);
+        c_ratio.push_back(c_phase.back() / b_runs.back());
+        cb_ratio.push_back(cold.symbols.backend_seconds / b_runs.back());
+        d_ratio.push_back((warm.resolve_seconds + warm.symbolize_seconds) / b_runs.back());
         c_backend.push_back(cold.symbols.backend_seconds);
         c_total.push_back(cold.read_seconds + cold.resolve_seconds + cold.symbolize_seconds + cold.finish_seconds);
         d_phase.push_back(warm.resolve_seconds + warm.symbolize_seconds);
@@ -195,7 +197,7 @@ int main(int argc, char **argv) {
     f.path = a.lib;
     f.kind = info.kind;
     f.slice = slice;
-    std::vector<SymbolRecord> mine = ours->symbolize(f, sorted_lookups, {nullptr, nullptr});
+    std::vector<SymbolRecord> mine = ours->symbolize(f, sorted_lookups, BackendContext{});
 
     // (e) ingest of allocation events (no symbol file: ingest alone)
     std::string events_run = a.workdir + "/events.mt";
@@ -214,25 +216,26 @@ int main(int argc, char **argv) {
     double e = median(e_runs);
 
     double n = static_cast<double>(ras.size());
-    printf("\n| step | median wall | addresses/s | vs (b) | median CPU |\n|---|---:|---:|---:|---:|\n");
+    double b = median(b_runs);
+    printf("\n| step | median wall | addresses/s | vs (b), median per round | median CPU |\n|---|---:|---:|---:|---:|\n");
     printf("| (a) llvm-symbolizer, one process per address (%zu sampled: %.1f ms each), extrapolated | %.0f s | %.0f | %.0fx | |\n",
            sample.size(), per_proc * 1e3, a_total, 1 / per_proc, a_total / b);
     printf("| (b) llvm-symbolizer, one process, all addresses through stdin | %.2f s | %.0f | 1.00x | %.2f s |\n", b, n / b,
            median(b_cpu));
-    printf("| (c) ours, cold: resolve + symbolize (%u jobs), symbols stored | %.2f s | %.0f | %.2fx | |\n", a.jobs,
-           median(c_phase), n / median(c_phase), median(c_phase) / b);
+    printf("| (c) ours, cold: resolve + symbolize (%u jobs), symbols stored | %.2f s | %.0f | %.2fx | %.2f s |\n", a.jobs,
+           median(c_phase), n / median(c_phase), median(c_ratio), median(c_phase_cpu));
     printf("|     builtin backend alone (inside (c)) | %.2f s | %.0f | %.2fx | |\n", median(c_backend), n / median(c_backend),
-           median(c_backend) / b);
+           median(cb_ratio));
     printf("|     whole ingest of that run (read, resolve, symbolize, stacks, sites, commit) | %.2f s | | | %.2f s |\n",
            median(c_total), median(c_cpu));
     printf("| (d) ours, warm (every address from the cache): resolve + symbolize | %.3f s | %.0f | %.3fx | |\n",
-           median(d_phase), n / median(d_phase), median(d_phase) / b);
+           median(d_phase), n / median(d_phase), median(d_ratio));
     printf("|     whole ingest of that run | %.2f s | | | %.2f s |\n", median(d_total), median(d_cpu));
     printf("| (e) ingest of %" PRIu64 " allocation events (%" PRIu64 " frames), whole tool run | %.2f s | %.1fM events/s | | %.2f s |\n",
            a.events, a.frames, e, static_cast<double>(a.events) / e / 1e6, median(e_cpu));
     printf("\ntargets: (c) <= 0.5x (b): %s (%.2fx); (d) >= 1M addresses/s: %s (%.2fM/s); (e) <= 10 s: %s (%.2f s); "
            "(e) rows: %" PRIu64 " allocations counted\n",
-           median(c_phase) <= 0.5 * b ? "met" : "NOT met", median(c_phase) / b, n / median(d_phase) >= 1e6 ? "met" : "NOT met",
+           median(c_ratio) <= 0.5 ? "met" : "NOT met", median(c_ratio), n / median(d_phase) >= 1e6 ? "met" : "NOT met",
            n / median(d_phase) / 1e6, e <= 10 ? "met" : "NOT met", e, e_rows);
     agreement(mine, theirs, sorted_lookups);
     getloadavg(load, 3);

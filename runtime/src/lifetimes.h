@@ -8,8 +8,8 @@
 //  - GC_EVENT_RECLAIM_START (lock held, marking done, world running again, before finalization
 //    and sweeping): under the table mutex, every entry whose object is not marked is a death:
 //    it leaves the table and goes to a deaths buffer, with the frame open at that moment.
-// No allocation happens in the callback: the writer grows the deaths buffer so it always has
-// room for every live entry (a sweep only moves entries from one to the other).
+// No allocation happens in the callback: a death only flags its entry in place and appends its
+// slot index to a buffer the writer keeps as large as the number of live entries.
 #ifndef MEMTRACER_RT_LIFETIMES_H
 #define MEMTRACER_RT_LIFETIMES_H
 
@@ -37,13 +37,16 @@ bool lifetimes_supported();  // libgc with GC_is_marked, GC_base and collection 
 // Writer side.
 bool lifetimes_begin();  // allocates the first table; false if libgc (GC_is_marked) is absent
 void lifetimes_end();    // stops the GC side and frees everything
-// Adds drained objects (objects not in the GC heap are skipped); false on out of memory.
-bool lifetimes_add(const LiveObject *o, uint32_t n);
+using DeathSink = void (*)(void *ctx, const PendingDeath *d, uint32_t n);
+// Adds drained objects (objects not in the GC heap are skipped); first hands pending deaths to
+// `sink` (as lifetimes_take), and an object whose address is reused before a collection saw it
+// die as well. False on out of memory.
+bool lifetimes_add(const LiveObject *o, uint32_t n, DeathSink sink, void *ctx);
 // The drain that began with lifetimes_drain_request() is complete.
 uint64_t lifetimes_drain_request();
 void lifetimes_drain_done(uint64_t req);
 // Moves the deaths found so far to `sink(const PendingDeath *, n)`; returns how many.
-uint32_t lifetimes_take(void (*sink)(void *, const PendingDeath *, uint32_t), void *ctx);
+uint32_t lifetimes_take(DeathSink sink, void *ctx);
 
 struct LifetimesStats {
     uint64_t live, deaths, collections, drain_timeouts, not_gc_heap, last_scan_ns, total_scan_ns;

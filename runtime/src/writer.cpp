@@ -256,26 +256,23 @@ void Writer::pop_gc_events() {
     }
 }
 
+// A death belongs to the frame open when its collection ran; if that frame is already
+// committed (the collection raced the commit) it goes to the oldest open one.
+void Writer::stage_deaths(void *ctx, const PendingDeath *d, uint32_t n) {
+    auto *w = static_cast<Writer *>(ctx);
+    for (uint32_t i = 0; i < n; ++i) {
+        uint64_t e = d[i].epoch < w->next_commit_ ? w->next_commit_ : d[i].epoch;
+        w->frame_for(e).deaths.add(d[i].rec);
+    }
+}
+
 void Writer::lifetimes_sync(uint64_t drain_req) {
-    if (!failed() && !lifetimes_add(drained_live_.data(), drained_live_.size()))
+    if (!failed() && !lifetimes_add(drained_live_.data(), drained_live_.size(), stage_deaths, this))
         disable("out of memory for the lifetimes table");
     drained_live_.clear();
     lifetimes_drain_done(drain_req);
-    take_deaths();
 }
 
-// A death belongs to the frame open when its collection ran; if that frame is already
-// committed (the collection raced the commit) it goes to the oldest open one.
-void Writer::take_deaths() {
-    lifetimes_take(
-        [](void *ctx, const PendingDeath *d, uint32_t n) {
-            auto *w = static_cast<Writer *>(ctx);
-            for (uint32_t i = 0; i < n; ++i) {
-                uint64_t e = d[i].epoch < w->next_commit_ ? w->next_commit_ : d[i].epoch;
-                w->frame_for(e).deaths.add(d[i].rec);
-            }
-        },
-        this);
-}
+void Writer::take_deaths() { lifetimes_take(stage_deaths, this); }
 
 }  // namespace mt::rt

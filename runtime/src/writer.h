@@ -100,6 +100,7 @@ private:
     void pop_gc_events();
     void lifetimes_sync(uint64_t drain_req);
     void take_deaths();
+    static void stage_deaths(void *ctx, const PendingDeath *d, uint32_t n);
     void commit_ready(bool final);
     void commit(OpenFrame &f, uint32_t extra_flags);
     void flush_staging();

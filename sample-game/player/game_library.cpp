@@ -9,7 +9,7 @@
 namespace mtsample {
 
 #ifdef MTSAMPLE_LINKED_GAME_ASSEMBLY
-// The static player (sample-game/CMakeLists.txt): GameAssembly-patch is linked in, so its
+// A static player (sample-game/CMakeLists.txt): one GameAssembly variant is linked in, so its
 // exports are plain symbols and the "path" only names which variant was asked for.
 extern "C" {
 int il2cpp_init(const char *);
@@ -26,15 +26,16 @@ uint32_t mtsample_take_tally(mtsample_tally_row *, uint32_t);
 }
 
 namespace {
-const char kLinked[] = "(linked in) GameAssembly-";
+const std::string kLinked = "(linked in) GameAssembly-";
 }
 
 std::string default_game_library(const std::string &hook) { return kLinked + hook; }
 
 bool load_game_library(const std::string &path, GameLibrary &lib, std::string &error) {
-    if (path != std::string(kLinked) + "patch") {
-        error = "this player is statically linked with GameAssembly-patch: --hook profiler and "
-                "--game-lib need the dynamically linked player (asked for '" + path + "')";
+    if (path != kLinked + MTSAMPLE_LINKED_GAME_ASSEMBLY) {
+        error = "cannot load the game library: this player is statically linked with GameAssembly-"
+                MTSAMPLE_LINKED_GAME_ASSEMBLY " (asked for '" + path + "'; --hook " MTSAMPLE_LINKED_GAME_ASSEMBLY
+                " only, no --game-lib)";
         return false;
     }
     lib = {nullptr, path, il2cpp_init, il2cpp_shutdown, il2cpp_domain_get, il2cpp_thread_attach,

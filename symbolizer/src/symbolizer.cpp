@@ -1,5 +1,7 @@
 #include "symbolizer.h"
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <filesystem>
 
@@ -13,6 +15,13 @@ namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double process_cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    auto s = [](const timeval &t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+    return s(u.ru_utime) + s(u.ru_stime);
 }
 
 }  // namespace
@@ -62,14 +71,18 @@ InputResult Symbolizer::ingest(Db &db, const std::string &run_path) {
     res.read_seconds = seconds_since(t0);
 
     auto t1 = std::chrono::steady_clock::now();
+    double cpu1 = process_cpu_seconds();
     AddressCache cache(db);
     std::vector<PartitionWork> work = run.resolve_addresses(cache);
     res.resolve_seconds = seconds_since(t1);
+    double cpu2 = process_cpu_seconds();
+    res.resolve_cpu_seconds = cpu2 - cpu1;
     auto t2 = std::chrono::steady_clock::now();
     Enricher enricher(il2cpp_ ? &*il2cpp_ : nullptr);
     symbolize_partitions(db, cache, work, *backend_, enricher, progress_, warn_, res.symbols);
     cache.flush();
     res.symbolize_seconds = seconds_since(t2);
+    res.symbolize_cpu_seconds = process_cpu_seconds() - cpu2;
 
     auto t3 = std::chrono::steady_clock::now();
     run.write_stack_frames();

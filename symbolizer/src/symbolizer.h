@@ -41,6 +41,7 @@ struct InputResult {
     double resolve_seconds = 0;    // each stack frame to its cached address (new rows interned)
     double symbolize_seconds = 0;  // the backend on what the cache lacks, symbols rows
     double finish_seconds = 0;     // stack_frames, sites, stacks, totals, indexes, commit
+    double resolve_cpu_seconds = 0, symbolize_cpu_seconds = 0;  // CPU of this process (all threads)
 };
 
 class Symbolizer {

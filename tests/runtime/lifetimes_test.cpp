@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "support.h"
 
@@ -38,6 +39,13 @@ __attribute__((noinline)) void alloc_kept(std::set<uint64_t> *out) {
     asm volatile("" ::: "memory");
 }
 
+// Boehm scans the stack conservatively: a stale copy of a dropped pointer left in a dead frame
+// below GC_gcollect's would keep that object alive. Overwrite that area first.
+__attribute__((noinline)) void clear_stack() {
+    volatile char buf[64 * 1024];
+    for (size_t i = 0; i < sizeof buf; ++i) buf[i] = 0;
+}
+
 // Frame 0 allocates, frames 1 and 2 each collect once.
 mt::reader::Run run_capture(uint32_t flags, mt_mode mode, std::set<uint64_t> *kept, std::set<uint64_t> *dropped) {
     GC_INIT();
@@ -49,6 +57,7 @@ mt::reader::Run run_capture(uint32_t flags, mt_mode mode, std::set<uint64_t> *ke
     mtt::start(c);
     alloc_kept(kept);
     alloc_dropped(dropped);
+    clear_stack();
     REQUIRE(mt_frame_end(0) == MT_OK);
     GC_gcollect();
     REQUIRE(mt_frame_end(1) == MT_OK);
@@ -57,6 +66,17 @@ mt::reader::Run run_capture(uint32_t flags, mt_mode mode, std::set<uint64_t> *ke
     auto run = mtt::stop_and_load(path);
     std::remove(path.c_str());
     return run;
+}
+
+// What `died` lacks from `dropped`, and what it holds beyond it, for a readable failure.
+std::string difference(const std::set<uint64_t> &died, const std::set<uint64_t> &dropped) {
+    std::ostringstream s;
+    s << died.size() << " died of " << dropped.size() << " dropped;";
+    for (uint64_t a : dropped)
+        if (!died.count(a)) s << " missing 0x" << std::hex << a << std::dec;
+    for (uint64_t a : died)
+        if (!dropped.count(a)) s << " extra 0x" << std::hex << a << std::dec;
+    return s.str();
 }
 
 }  // namespace
@@ -84,6 +104,7 @@ TEST_CASE("lifetimes: dropped objects die at the next collection with their allo
             CHECK(died.insert(d.address).second);  // no object dies twice
         }
     }
+    INFO(difference(died, dropped));
     CHECK(died == dropped);
     REQUIRE(g_keep != nullptr);  // still reachable here, so the kept ones could not die
 }
@@ -104,6 +125,7 @@ TEST_CASE("lifetimes: aggregate mode tracks the same objects", "[lifetimes]") {
             CHECK(d.alloc_frame_seq == 0);
             died.insert(d.address);
         }
+    INFO(difference(died, dropped));
     CHECK(died == dropped);
     CHECK(run.frames.at(1).gcs.size() >= 1);  // GC events still recorded alongside
 }

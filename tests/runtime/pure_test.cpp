@@ -1,7 +1,6 @@
 // The runtime's thread-free pieces on the real call stack of whatever CPU runs the test: the
-// frame-pointer walk of a noinline chain (names by dladdr), the tick counter, PAC stripping of a
-// plain address, and the fast CRC against codec.h. Runs everywhere, including under qemu-user,
-// where captures cannot (see docs/runtime.md: qemu 7.2 hangs in pthread_create on this host).
+// frame-pointer walk of a noinline chain (names by dladdr, or the executable's .symtab when it is
+// static), the tick counter, PAC stripping of a plain address, and the fast CRC against codec.h.
 #include <catch2/catch.hpp>
 
 #include <dlfcn.h>
@@ -13,6 +12,9 @@
 #include "codec.h"
 #include "crc_fast.h"
 #include "unwind.h"
+#ifdef MT_TEST_STATIC_EXE
+#include "static_exe.h"
+#endif
 
 namespace {
 
@@ -22,7 +24,11 @@ uint32_t g_depth;
 
 std::string name_of(uint64_t pc) {
     Dl_info i;
-    return dladdr(reinterpret_cast<void *>(pc), &i) && i.dli_sname ? i.dli_sname : "";
+    if (dladdr(reinterpret_cast<void *>(pc), &i) && i.dli_sname) return i.dli_sname;
+#ifdef MT_TEST_STATIC_EXE
+    if (const char *s = mt_static_exe_function_at(pc)) return s;  // no dynamic symbols to ask
+#endif
+    return "";
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
 // support.cpp — see support.h.
 #include "support.h"
+#ifdef MT_TEST_STATIC_EXE
+#include "static_exe.h"
+#endif
 
 #include <catch2/catch.hpp>
 #include <cxxabi.h>
@@ -96,10 +99,17 @@ __attribute__((noinline)) void alloc_at_depth(int depth, void *obj, FakeClass *k
 
 std::string symbol_of(uint64_t addr) {
     Dl_info info;
-    if (!dladdr(reinterpret_cast<void *>(addr), &info) || !info.dli_sname) return "";
+    std::string name;
+    if (dladdr(reinterpret_cast<void *>(addr), &info) && info.dli_sname)
+        name = info.dli_sname;
+#ifdef MT_TEST_STATIC_EXE
+    else if (const char *s = mt_static_exe_function_at(addr))  // no dynamic symbols to ask
+        name = s;
+#endif
+    if (name.empty()) return "";
     int status = 0;
-    std::unique_ptr<char, void (*)(void *)> dem(abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status), std::free);
-    return status == 0 && dem ? std::string(dem.get()) : std::string(info.dli_sname);
+    std::unique_ptr<char, void (*)(void *)> dem(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+    return status == 0 && dem ? std::string(dem.get()) : name;
 }
 
 std::string run_command(const std::string &cmd) {

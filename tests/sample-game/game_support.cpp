@@ -9,16 +9,28 @@
 
 namespace mt::test {
 
+std::vector<std::string> game_argv(const std::vector<std::string> &args) {
+    std::vector<std::string> argv;
+    std::istringstream emulator(MT_EMULATOR);  // a cross build's game runs behind qemu-user
+    for (std::string word; emulator >> word;) argv.push_back(word);
+    std::string game = MEMTRACER_SAMPLE_GAME;
+#ifdef MEMTRACER_SAMPLE_GAME_PROFILER
+    // Static players link one GameAssembly each: --hook profiler is the other executable.
+    for (size_t i = 0; i + 1 < args.size(); ++i)
+        if (args[i] == "--hook" && args[i + 1] == "profiler") game = MEMTRACER_SAMPLE_GAME_PROFILER;
+#endif
+    argv.push_back(game);
+    argv.insert(argv.end(), args.begin(), args.end());
+    return argv;
+}
+
 GameRun run_game(const std::filesystem::path &dir, const std::string &tag, const std::vector<std::string> &args) {
     GameRun g;
     g.out = (dir / (tag + ".mt")).string();
     g.expect = (dir / (tag + ".json")).string();
-    std::vector<std::string> argv;
-    std::istringstream emulator(MT_EMULATOR);  // a cross build's game runs behind qemu-user
-    for (std::string word; emulator >> word;) argv.push_back(word);
-    argv.insert(argv.end(), {MEMTRACER_SAMPLE_GAME, "--out", g.out, "--expect-json", g.expect, "--quiet"});
-    argv.insert(argv.end(), args.begin(), args.end());
-    g.result = run_process(argv);
+    std::vector<std::string> all = {"--out", g.out, "--expect-json", g.expect, "--quiet"};
+    all.insert(all.end(), args.begin(), args.end());
+    g.result = run_process(game_argv(all));
     return g;
 }
 

@@ -20,6 +20,10 @@ struct GameRun {
     ProcessResult result;
 };
 
+// The command line running the game with args: behind the emulator in a cross build, and the
+// profiler player for --hook profiler when each GameAssembly is linked into its own (static).
+std::vector<std::string> game_argv(const std::vector<std::string> &args);
+
 // Runs the game with --out/--expect-json in dir (files named after tag) and --quiet.
 GameRun run_game(const std::filesystem::path &dir, const std::string &tag, const std::vector<std::string> &args);
 

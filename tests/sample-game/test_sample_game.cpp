@@ -144,7 +144,7 @@ TEST_CASE("allocations come from the main thread and the workers through deep ge
 
     const mt::reader::Module *game = nullptr;
     for (const auto &m : run.modules)
-        if (m.path.find("libGameAssembly-patch.so") != std::string::npos) game = &m;
+        if (m.path.find(MT_GAME_MODULE) != std::string::npos) game = &m;
     REQUIRE(game != nullptr);
     size_t deepest = 0, deep = 0;
     for (const auto &s : run.stacks) {
@@ -176,9 +176,9 @@ TEST_CASE("bad command lines and a missing game library are reported, not run") 
         {{"--ring-bytes", "1000", "--frames", "1"}, 2, "MT_ERR_RING_CAPACITY"},
     };
     for (const Case &c : cases) {
-        std::vector<std::string> argv = {MEMTRACER_SAMPLE_GAME, "--out", "/dev/null"};
+        std::vector<std::string> argv = {"--out", "/dev/null"};
         argv.insert(argv.end(), c.args.begin(), c.args.end());
-        ProcessResult r = run_process(argv);
+        ProcessResult r = run_process(game_argv(argv));
         INFO(r.output);
         CHECK(r.exit_code == c.exit_code);
         CHECK(r.output.find(c.says) != std::string::npos);

@@ -16,8 +16,12 @@ using mt::test::query;
 using mt::test::query1;
 
 TEST_CASE("symbolizer: Sample game run symbolized against its own binaries", "[sample-game]") {
+    // Both ways the runtime gets its allocations: the patched il2cpp (Object::New calls the hook)
+    // and il2cpp's profiler API (Profiler::Allocation calls it).
+    std::string hook = GENERATE(std::string("patch"), std::string("profiler"));
+    INFO("--hook " << hook);
     mt::test::TempDir d;
-    std::string cmd = std::string(MT_SAMPLE_GAME_EXE) + " --frames 40 --quiet --out " + d.file("run.mt") +
+    std::string cmd = std::string(MT_SAMPLE_GAME_EXE) + " --frames 40 --quiet --hook " + hook + " --out " + d.file("run.mt") +
                       " --expect-json " + d.file("truth.json") + " > " + d.file("game.log") + " 2>&1";
     REQUIRE(std::system(cmd.c_str()) == 0);
 
