@@ -35,7 +35,7 @@ CREATE TABLE IF NOT EXISTS runs (
     dropped           INTEGER NOT NULL DEFAULT 0,
     gc_count          INTEGER NOT NULL DEFAULT 0,
     has_lifetimes     INTEGER NOT NULL DEFAULT 0,
-    stop              TEXT NOT NULL,             -- reader's Stop: 'end' | 'eof' | 'truncated'
+    stop              TEXT NOT NULL,             -- reader's Stop: 'end' | 'eof' | 'truncated' | 'corrupt' (--salvage only)
     stop_reason       TEXT NOT NULL DEFAULT ''
 );
 

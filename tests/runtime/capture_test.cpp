@@ -145,7 +145,7 @@ TEST_CASE("stack dedup: one call site is one stack, however many allocations", "
     CHECK(mtt::symbol_of(run.stacks.at(0).frames.at(0)).find("alloc_same_site") != std::string::npos);
 }
 
-TEST_CASE("a thread that exits before any frame end still delivers its events; slots are reused", "[capture]") {
+TEST_CASE("a thread that exits before any frame end still delivers its events, slots are reused", "[capture]") {
     std::string path = mtt::temp_path("exit");
     mt_config c = mtt::make_config(path);
     c.max_threads = 2;
@@ -171,7 +171,7 @@ TEST_CASE("a thread that exits before any frame end still delivers its events; s
     CHECK(run.threads.size() == 6);
 }
 
-TEST_CASE("pause records nothing and resume picks up; counters agree", "[capture]") {
+TEST_CASE("pause records nothing and resume picks up, counters agree", "[capture]") {
     std::string path = mtt::temp_path("pause");
     mt_config c = mtt::make_config(path);
     c.on_full = MT_ON_FULL_BLOCK;

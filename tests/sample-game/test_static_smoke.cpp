@@ -103,4 +103,5 @@ TEST_CASE("static player traced: module table, build id, deep stacks into IL2CPP
     REQUIRE(!boundaries.empty());
     CHECK(boundaries.back() == 49);
     CHECK(first_difference(fold(truth, boundaries), recorded_by_klass(run)) == "");
+    fs::remove_all(dir);
 }

@@ -34,7 +34,7 @@ TEST_CASE("viewer: runs list and summary", "[viewer][query]") {
     REQUIRE(s["counts"]["survivors"].i() == 25);
 }
 
-TEST_CASE("viewer: bad requests name the parameter; unknown runs and frames are 404", "[viewer][query]") {
+TEST_CASE("viewer: bad requests name the parameter, unknown runs and frames are 404", "[viewer][query]") {
     Database db(fixture_db());
     CHECK(error_param(db, "/api/runs/9", 404) == "run");
     CHECK(error_param(db, "/api/runs/1/frames/240", 404) == "seq");
@@ -176,7 +176,7 @@ TEST_CASE("viewer: compare runs by class: matched by full name, new and vanished
     REQUIRE(only_new["entries"].size() == 1);
 }
 
-TEST_CASE("viewer: compare sites: by function across builds, by place within one build; frame ranges", "[viewer][query]") {
+TEST_CASE("viewer: compare sites: by function across builds, by place within one build, frame ranges", "[viewer][query]") {
     Database db(fixture_db());
     // Build 2 moved Hud.UpdateText's allocation three lines down: still one matched entry.
     auto c = ok(db, "/api/compare?a=1&b=2&group=site&limit=100");
