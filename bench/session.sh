@@ -53,7 +53,7 @@ cat <<EOF
 | allocations traced (events mode) | $allocs (dropped: $dropped) |
 | game wall time, untraced / traced | $(wall_s untraced) s / $(wall_s traced) s |
 | runtime peak memory (traced − untraced peak RSS), $frames frames | $((runtime_long / 1024)) MiB |
-| the same for $short frames (bounded: independent of length) | $((runtime_short / 1024)) MiB |
+| the same, $short frames (a tenth of the length) | $((runtime_short / 1024)) MiB |
 | run.mt, events mode | $((size / 1048576)) MiB, $(python3 -c "print(f'{$size/$allocs:.2f}')") bytes per allocation |
 | run.mt, aggregate mode | $((agg_size / 1048576)) MiB, $(python3 -c "print(f'{$agg_size/max($agg_allocs,1):.3f}')") bytes per allocation |
 | symbolize + ingest (memtracer-symbolize, wall) | $(wall_s symbolize) s, peak $(( $(peak_kib symbolize) / 1024 )) MiB |
