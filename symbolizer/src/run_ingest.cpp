@@ -158,25 +158,29 @@ public:
         }
         return it->second;
     }
-    std::optional<Site> &game_site_memo(int64_t addr_id) {
-        auto [it, fresh] = sites_.try_emplace(addr_id);
-        if (fresh) it->second = game_site(chain(addr_id));
+    std::optional<Site> &game_site_memo(int64_t addr_id, bool allow_library) {
+        auto &memo = allow_library ? sites_ : own_sites_;
+        auto [it, fresh] = memo.try_emplace(addr_id);
+        if (fresh) it->second = game_site(chain(addr_id), allow_library);
         return it->second;
     }
 
 private:
     Stmt q_;
     std::unordered_map<int64_t, std::vector<SymbolRow>> chains_;
-    std::unordered_map<int64_t, std::optional<Site>> sites_;
+    std::unordered_map<int64_t, std::optional<Site>> sites_;      // library code allowed
+    std::unordered_map<int64_t, std::optional<Site>> own_sites_;  // the game's own code only
 };
 
-// (1) the first game frame; (2) else the first frame in a module that has no name (shown as
-// module+offset: it may be game code without symbols); (3) else the innermost named frame;
-// (4) else no site.
+// (1) the first frame of the game's own code; (2) else the first non-internal frame, library
+// code included (a stack that is all BCL, e.g. a thread-pool callback); (3) else the first frame
+// in a module that has no name (shown as module+offset: it may be game code without symbols);
+// (4) else the innermost named frame; (5) else no site.
 std::optional<Site> RunIngest::site_for(const StackFrames &s, ChainReader &chains) const {
-    for (const FrameRef &r : s.refs)
-        if (int64_t id = addr_id(r))
-            if (auto &site = chains.game_site_memo(id)) return site;
+    for (bool allow_library : {false, true})
+        for (const FrameRef &r : s.refs)
+            if (int64_t id = addr_id(r))
+                if (auto &site = chains.game_site_memo(id, allow_library)) return site;
     for (const FrameRef &r : s.refs) {
         int64_t id = addr_id(r);
         if (!id) continue;

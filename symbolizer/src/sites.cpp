@@ -31,9 +31,20 @@ Site site_of(const SymbolRow &row) {
     return s;
 }
 
-std::optional<Site> game_site(std::span<const SymbolRow> chain) {
+bool is_library(const SymbolRow &row) {
+    std::string_view file = row.file;
+    if (size_t slash = file.find_last_of("/\\"); slash != std::string_view::npos) file = file.substr(slash + 1);
+    for (std::string_view prefix : kLibraryFilePrefixes) {
+        if (!file.starts_with(prefix) || file.size() == prefix.size()) continue;
+        char next = file[prefix.size()];
+        if (next == '.' || next == '_' || (next >= '0' && next <= '9')) return true;
+    }
+    return false;
+}
+
+std::optional<Site> game_site(std::span<const SymbolRow> chain, bool allow_library) {
     for (const SymbolRow &row : chain)
-        if (!row.function.empty() && !is_internal(row)) return site_of(row);
+        if (!row.function.empty() && !is_internal(row) && (allow_library || !is_library(row))) return site_of(row);
     return std::nullopt;
 }
 

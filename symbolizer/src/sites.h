@@ -49,13 +49,25 @@ inline constexpr InternalRule kInternalRules[] = {
 // True when the frame belongs to the runtime, the GC or MemTracer rather than to the game.
 bool is_internal(const SymbolRow &row);
 
+// Library code: C# that ships with the engine or the BCL, compiled by IL2CPP into files named
+// after their assembly (mscorlib.cpp, mscorlib12.cpp, System.Core.cpp, UnityEngine.CoreModule.cpp,
+// Generics3.cpp...). String.Concat or List`1.Add is where the bytes are allocated but not what a
+// game team can change: a site skips these frames when a game frame is further out, and falls
+// back to them when the whole stack is library code. Matched on the C++ file's name: the
+// assembly prefix, then '.', '_' or a digit.
+inline constexpr std::string_view kLibraryFilePrefixes[] = {
+    "mscorlib", "netstandard", "System", "Mono", "UnityEngine", "Unity", "Generics", "GenericMethods",
+};
+bool is_library(const SymbolRow &row);
+
 struct Site {
     std::string function, file;
     uint32_t line = 0;
 };
 
-// The site of one address's chain (innermost first): its first non-internal named depth.
-std::optional<Site> game_site(std::span<const SymbolRow> chain);
+// The site of one address's chain (innermost first): its first non-internal named depth, and with
+// allow_library false also not library code.
+std::optional<Site> game_site(std::span<const SymbolRow> chain, bool allow_library = true);
 
 // How a frame reads in a site: C# name, else demangled, else raw; C# file:line when mapped.
 Site site_of(const SymbolRow &row);
