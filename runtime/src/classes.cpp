@@ -22,6 +22,9 @@ struct Api {
     IntFn element_size = nullptr;
 } g_api;
 
+// Given by the game through mt_set_il2cpp_class_api; wins over dlsym member by member.
+mt_il2cpp_class_api g_given{};
+
 template <class F>
 F sym(const char *name) {
     return reinterpret_cast<F>(dlsym(RTLD_DEFAULT, name));
@@ -42,7 +45,12 @@ void classes_lookup_api() {
     // il2cpp_class_array_element_size(klass) is the size klass takes *as* an element, which for
     // an array class is a pointer. Only the first answers "how big is a Char[]'s element".
     g_api.element_size = sym<IntFn>("il2cpp_array_element_size");
+    if (g_given.get_name) g_api.get_name = g_given.get_name;
+    if (g_given.get_namespace) g_api.get_namespace = g_given.get_namespace;
+    if (g_given.array_element_size) g_api.element_size = g_given.array_element_size;
 }
+
+void classes_set_given_api(const mt_il2cpp_class_api *api) { g_given = api ? *api : mt_il2cpp_class_api{}; }
 
 bool classes_api_available() { return g_api.get_name != nullptr; }
 
@@ -78,3 +86,9 @@ void class_describe(uint64_t klass, ClassRecord *rec, char *buf, size_t buf_size
 }
 
 }  // namespace mt::rt
+
+// Only copies: the capture reads it at its next mt_start, so a call during a capture is safe.
+extern "C" MT_API mt_status mt_set_il2cpp_class_api(const mt_il2cpp_class_api *api) {
+    mt::rt::classes_set_given_api(api);
+    return MT_OK;
+}

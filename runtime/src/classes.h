@@ -7,11 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "memtracer/memtracer.h"
 #include "trace_writer.h"
 
 namespace mt::rt {
 
 void classes_lookup_api();     // mt_start
+void classes_set_given_api(const mt_il2cpp_class_api *api);  // NULL: dlsym only
 bool classes_api_available();  // il2cpp_class_get_name found
 
 // Fills rec (name/name_space point into buf, which holds at least 2 * 256 bytes).

@@ -115,6 +115,14 @@ typedef struct mt_counters {
     uint32_t reserved;
 } mt_counters;
 
+/* il2cpp's class API, for a game whose il2cpp exports dlsym cannot find (a static link with hidden
+ * symbols). A NULL member is looked up with dlsym as usual. */
+typedef struct mt_il2cpp_class_api {
+    const char *(*get_name)(void *klass);      /* il2cpp_class_get_name */
+    const char *(*get_namespace)(void *klass); /* il2cpp_class_get_namespace */
+    int (*array_element_size)(void *klass);    /* il2cpp_array_element_size */
+} mt_il2cpp_class_api;
+
 #ifndef MT_NOOP
 
 /* Fills *config with defaults. Returns MT_ERR_CONFIG_NULL for NULL. */
@@ -153,6 +161,9 @@ MT_API const char *mt_status_string(mt_status status);
 /* Why the last call failed or why the runtime disabled itself; "" if nothing went wrong. */
 MT_API const char *mt_last_error(void);
 
+/* Uses *api (copied) to name classes from the next mt_start on; NULL goes back to dlsym. */
+MT_API mt_status mt_set_il2cpp_class_api(const mt_il2cpp_class_api *api);
+
 /* No-patch mode: finds il2cpp's exported profiler API in the process and registers the hook. */
 MT_API mt_status mt_attach_il2cpp(void);
 
@@ -170,6 +181,7 @@ static inline void mt_on_alloc(void *o, void *k, size_t s) { (void)o; (void)k; (
 static inline mt_status mt_get_counters(mt_counters *o) { (void)o; return MT_ERR_NOOP_BUILD; }
 static inline const char *mt_status_string(mt_status s) { (void)s; return "MT_ERR_NOOP_BUILD"; }
 static inline const char *mt_last_error(void) { return "memtracer compiled out (MT_NOOP)"; }
+static inline mt_status mt_set_il2cpp_class_api(const mt_il2cpp_class_api *a) { (void)a; return MT_ERR_NOOP_BUILD; }
 static inline mt_status mt_attach_il2cpp(void) { return MT_ERR_NOOP_BUILD; }
 
 #endif /* MT_NOOP */
