@@ -69,9 +69,16 @@ TEST_CASE("Unity plug-in: frame callback ends frames, thread callback names thre
     for (int frame = 0; frame < kFrames; ++frame) {
         char obj[64];
         for (int i = 0; i <= frame; ++i) plugin.on_alloc(obj, &g_string, 32);
-        std::thread worker([&] { plugin.on_alloc(obj, &g_enemy, 48); });
+        // The worker waits until it is named: this test asserts the name-first order, so it
+        // enforces it (the name-after order is the next test case's).
+        std::atomic<bool> named{false};
+        std::thread worker([&] {
+            while (!named.load(std::memory_order_acquire)) std::this_thread::yield();
+            plugin.on_alloc(obj, &g_enemy, 48);
+        });
         host.register_thread(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(worker.native_handle())),
                              ("Job.Worker " + std::to_string(frame)).c_str());
+        named.store(true, std::memory_order_release);
         worker.join();
         host.new_frame();
     }
