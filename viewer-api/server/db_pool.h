@@ -14,7 +14,8 @@ namespace mt::viewer {
 class DbPool {
 public:
     explicit DbPool(std::string path);
-    // This thread's connection. Throws std::runtime_error if the file cannot be opened.
+    // This thread's connection. Throws std::runtime_error if the file cannot be opened or is not
+    // a database of our schema version (check_database), checked at each (re)open.
     Database &local();
     void refresh() { ++generation_; }
     const std::string &path() const { return path_; }
@@ -24,6 +25,11 @@ private:
     uint64_t id_;  // tells pools apart in the thread-local table, even at a reused address
     std::atomic<uint64_t> generation_{0};
 };
+
+// Throws std::runtime_error saying why `path` is not a database this viewer can serve: not
+// SQLite, not MemTracer's (user_version 0, or a table or column of symbolizer/schema.sql
+// missing), or another schema version (a newer one is a newer MemTracer's).
+void check_database(const std::string &path);
 
 // The writer path: creates an empty database from symbolizer/schema.sql (embedded at build
 // time) so a server started for uploads only has something to serve. Throws on failure.
