@@ -40,11 +40,13 @@ std::string random_hex() {
 }
 
 // The symbolizer's command line for one upload (memtracer-symbolize --help documents it): append
-// to the served database; --symbols DIR is searched for ELF/Mach-O/dSYM by build id, and is
+// to the served database; --salvage keeps the frames before damage in a corrupt capture (a
+// truncated one is kept up to its last complete frame anyway), the way a user who uploads a
+// capture wants to see whatever of it is good; --symbols DIR is searched for ELF/Mach-O/dSYM by build id, and is
 // also given as Unity's IL2CPP symbol folder when it holds MethodMap.tsv or
 // LineNumberMappings.json.
 std::vector<std::string> symbolizer_argv(const JobConfig &c, const std::string &run) {
-    std::vector<std::string> a{c.symbolizer, run, "-o", c.db_path, "--jobs", "2"};
+    std::vector<std::string> a{c.symbolizer, run, "-o", c.db_path, "--jobs", "2", "--salvage"};
     if (c.symbols_dir.empty()) return a;
     a.insert(a.end(), {"--symbols", c.symbols_dir});
     fs::path d(c.symbols_dir);
@@ -77,7 +79,7 @@ std::string check_run_file(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return "cannot read the upload";
     // The header decides (magic, version, CRC); damage further in is the symbolizer's to report
-    // with its offset, and it keeps every frame before it.
+    // with its offset, and the job runs it with --salvage, so it keeps every frame before it.
     std::vector<uint8_t> head(64 * 1024);
     in.read(reinterpret_cast<char *>(head.data()), static_cast<std::streamsize>(head.size()));
     head.resize(static_cast<size_t>(in.gcount()));
@@ -145,14 +147,16 @@ void Jobs::worker() {
             std::unique_lock lk(mu_);
             cv_.wait(lk, [&] { return stopping_ || !queue_.empty(); });
             if (stopping_) {
-                for (auto q : queue_) jobs_[q].state = "failed", jobs_[q].error = "server shut down before it ran";
+                for (auto q : queue_) {
+                    jobs_[q].state = "failed", jobs_[q].error = "server shut down before it ran";
+                    discard_upload(jobs_[q]);
+                }
                 return;
             }
             id = queue_.front();
             queue_.pop_front();
         }
         run_job(id);
-        if (on_done_) on_done_();
     }
 }
 
@@ -185,6 +189,9 @@ void Jobs::run_job(int64_t id) {
     posix_spawn_file_actions_destroy(&fa);
     int status = 0;
     if (rc == 0) waitpid(pid, &status, 0);
+    // Before the job's end is published: whoever sees it done (or failed) and asks again is
+    // answered from the database as the symbolizer left it.
+    if (on_done_) on_done_();
     std::lock_guard lk(mu_);
     child_pid_ = 0;
     auto &j = jobs_[id];
@@ -192,18 +199,18 @@ void Jobs::run_job(int64_t id) {
     if (rc != 0) {
         j.state = "failed";
         j.error = "cannot start " + cfg_.symbolizer + ": " + std::strerror(rc);
-        return;
+        return discard_upload(j);
     }
     if (WIFSIGNALED(status)) {
         j.state = "failed";
         j.error = "symbolizer killed by signal " + std::to_string(WTERMSIG(status));
-        return;
+        return discard_upload(j);
     }
     j.exit_code = WEXITSTATUS(status);
     if (j.exit_code != 0) {
         j.state = "failed";
         j.error = "symbolizer exited with " + std::to_string(j.exit_code) + ": " + tail_line(log_path);
-        return;
+        return discard_upload(j);
     }
     // Which run the symbolizer added: it records the run.mt path as given.
     sqlite3 *db = nullptr;
@@ -220,6 +227,15 @@ void Jobs::run_job(int64_t id) {
     sqlite3_close_v2(db);
     j.state = j.run_id >= 0 ? "done" : "failed";
     if (j.run_id < 0) j.error = "symbolizer succeeded but no run for " + run_path + " is in " + cfg_.db_path;
+    if (j.state == "failed") discard_upload(j);
+}
+
+// A failed job's upload is no use to anyone, and kept it would let failing uploads fill the
+// disk; its log (small) stays for GET /api/jobs/{id}. Called with mu_ held.
+void Jobs::discard_upload(Job &j) {
+    std::error_code ec;
+    fs::remove(fs::path(cfg_.data_dir) / j.file, ec);
+    j.file_removed = true;
 }
 
 std::string Jobs::progress(const Job &j) const {
@@ -229,7 +245,8 @@ std::string Jobs::progress(const Job &j) const {
 
 std::string Jobs::job_json(const Job &j) const {
     Json o;
-    o.obj().kv("id", j.id).kv("state", j.state).kv("file", j.file).kv("size", static_cast<int64_t>(j.size));
+    o.obj().kv("id", j.id).kv("state", j.state).kv("file", j.file).kv("file_removed", j.file_removed);
+    o.kv("size", static_cast<int64_t>(j.size));
     o.kv("created_unix_ns", j.created_ns).kv("started_unix_ns", j.started_ns).kv("finished_unix_ns", j.finished_ns);
     o.key("run_id");
     j.run_id >= 0 ? o.val(j.run_id) : o.null();

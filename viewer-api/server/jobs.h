@@ -58,7 +58,9 @@ private:
         int exit_code = -1;
         std::string error;
         std::string log;               // relative to the data folder
+        bool file_removed = false;     // a failed job's upload is deleted
     };
+    void discard_upload(Job &j);
     void worker();
     void run_job(int64_t id);
     std::string job_json(const Job &j) const;
