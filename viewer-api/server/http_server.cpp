@@ -6,13 +6,20 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <unistd.h>
+
 #include <array>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <limits>
 #include <filesystem>
+#include <limits>
 #include <optional>
+#include <stdexcept>
+
+#include "connection_table.h"
+#include "guard.h"
 
 namespace mt::viewer {
 
@@ -27,12 +34,16 @@ struct HttpServer::Impl {
     Limits lim;
     bool quiet;
     int threads;
-    std::atomic<int> connections{0};  // before ioc: sessions it still holds count down on destruction
+    ConnectionTable table;  // before ioc: the sessions it still holds release their slots on destruction
+    GuardPolicy policy;
     asio::io_context ioc;
     tcp::acceptor acceptor{ioc};
     std::optional<asio::signal_set> signals;
-    bool loopback = true;
-    Impl(App &a, const Options &o) : app(a), lim(o.limits), quiet(o.quiet), threads(o.threads), ioc(o.threads) {}
+    Impl(App &a, const Options &o)
+        : app(a), lim(o.limits), quiet(o.quiet), threads(o.threads),
+          table(ConnectionLimits{o.limits.max_connections, o.limits.max_connections_per_client,
+                                 o.limits.max_unread_per_client, o.limits.max_unread_total}),
+          ioc(o.threads) {}
     void accept();
 };
 
@@ -52,27 +63,36 @@ void log_request(const std::string &method, const std::string &target, int statu
 }
 
 namespace {
-// A loopback server answers only to loopback host names, so a web page cannot reach it
-// through DNS rebinding.
-bool host_ok(std::string_view host) {
-    if (host.empty()) return false;
-    if (host.front() == '[') return host.rfind("[::1]", 0) == 0;
-    host = host.substr(0, host.find(':'));
-    return host == "localhost" || host.rfind("127.", 0) == 0;
+std::string_view sv(beast::string_view s) { return {s.data(), s.size()}; }
+
+// ENOSPC (disk full), EFBIG (over the file size limit), EDQUOT (over quota): the server's
+// storage, not the client's request, is what failed.
+bool storage_full(const beast::error_code &ec) {
+    return ec.category() == boost::system::system_category() &&
+           (ec.value() == ENOSPC || ec.value() == EFBIG || ec.value() == EDQUOT);
 }
 
 std::string_view path_of(std::string_view target) { return target.substr(0, target.find('?')); }
 
 class Session : public std::enable_shared_from_this<Session> {
 public:
-    Session(tcp::socket s, HttpServer::Impl &srv) : stream_(std::move(s)), srv_(srv) { ++srv_.connections; }
-    ~Session() { --srv_.connections; }
-    void start() { read_header(); }
+    Session(tcp::socket s, HttpServer::Impl &srv, std::shared_ptr<ConnectionTable::Slot> slot)
+        : stream_(std::move(s)), srv_(srv), slot_(std::move(slot)) {}
+    void start() {
+        // The table may close this connection from any thread to make room: on its strand.
+        srv_.table.set_closer(*slot_, [w = weak_from_this(), ex = stream_.get_executor()] {
+            asio::post(ex, [w] {
+                if (auto self = w.lock()) self->close();
+            });
+        });
+        read_header();
+    }
 
 private:
     beast::tcp_stream stream_;
     beast::flat_buffer buffer_;
     HttpServer::Impl &srv_;
+    std::shared_ptr<ConnectionTable::Slot> slot_;
     std::optional<http::request_parser<http::empty_body>> head_;
     std::optional<http::request_parser<http::string_body>> body_;
     std::optional<http::request_parser<http::file_body>> upload_;
@@ -84,6 +104,7 @@ private:
     std::array<char, 16384> sink_;
 
     void read_header() {
+        if (!srv_.table.idle(*slot_)) return close();
         head_.emplace();
         head_->header_limit(srv_.lim.max_header_bytes);
         // Judged per route once the header says where the body goes. (Not boost::none: Beast
@@ -96,6 +117,7 @@ private:
 
     void on_header(beast::error_code ec, size_t) {
         t0_ = Clock::now();
+        if (!srv_.table.busy(*slot_)) return close();
         method_ = "-";
         target_ = "-";
         if (ec == http::error::header_limit)
@@ -113,9 +135,10 @@ private:
         if (std::distance(req.begin(), req.end()) > static_cast<long>(srv_.lim.max_headers))
             return reply(error_response(431, "more than " + std::to_string(srv_.lim.max_headers) + " header fields"),
                          false);
-        auto host = req[http::field::host];
-        if (srv_.loopback && !host_ok(std::string_view(host.data(), host.size())))
-            return reply(error_response(403, "Host header must name a loopback address on a loopback server"), false);
+        RequestFacts facts{sv(req.method_string()), sv(req[http::field::host]), sv(req[http::field::origin]),
+                           sv(req["Sec-Fetch-Site"]), sv(req[http::field::authorization]), sv(req["X-MemTracer-Token"]),
+                           req.find(http::field::origin) != req.end()};
+        if (auto refused = guard(facts, srv_.policy)) return reply(std::move(*refused), false);
         if (req.method() == http::verb::post && (path_of(target_) == "/api/runs" || path_of(target_) == "/api/runs/"))
             return start_upload();
         if (auto len = head_->content_length(); len && *len > srv_.lim.max_body)
@@ -132,11 +155,13 @@ private:
                          false);
         if (ec) return close();
         body_.reset();
+        // Slow readers must not grow the server: past its budget of unread answers a client's
+        // next answer is not computed.
+        if (auto why = srv_.table.over_budget(*slot_); !why.empty()) return reply(error_response(503, why), keep_alive_);
         reply(srv_.app.dispatch(method_, target_), keep_alive_);
     }
 
     void start_upload() {
-        auto &req = head_->get();
         auto &jobs = srv_.app.jobs();
         if (!jobs.enabled()) return reply(error_response(403, "uploads are disabled: start the server with --data DIR"), false);
         auto len = head_->content_length();
@@ -146,9 +171,15 @@ private:
         upload_->body_limit(srv_.lim.max_upload);
         beast::error_code ec;
         upload_->get().body().open(upload_path_.c_str(), beast::file_mode::write, ec);
-        if (ec) return reply(error_response(500, "cannot store the upload: " + ec.message()), false);
+        if (ec) {
+            upload_.reset();
+            std::error_code ignored;
+            std::filesystem::remove(upload_path_, ignored);
+            return reply(storage_full(ec) ? full_disk(ec) : error_response(500, "cannot store the upload: " + ec.message()),
+                         false);
+        }
         stream_.expires_after(srv_.lim.body_timeout);
-        if (beast::iequals(req[http::field::expect], "100-continue")) {
+        if (beast::iequals(upload_->get()[http::field::expect], "100-continue")) {
             static const char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";
             return asio::async_write(stream_, asio::buffer(kContinue, sizeof kContinue - 1),
                                      [self = shared_from_this()](beast::error_code e, size_t) {
@@ -168,15 +199,20 @@ private:
                                        std::to_string(srv_.lim.max_upload) + " bytes (--max-upload)", "body");
     }
 
+    Response full_disk(const beast::error_code &ec) {
+        return error_response(507, "cannot store the upload: " + ec.message() + " (the server's data folder is full)",
+                              "body");
+    }
+
     void on_upload(beast::error_code ec, size_t) {
-        beast::error_code closed;
         upload_->get().body().close();
         std::error_code ignored;
         uint64_t size = std::filesystem::file_size(upload_path_, ignored);
         upload_.reset();
         if (ec) {
-            std::filesystem::remove(upload_path_, ignored);
+            std::filesystem::remove(upload_path_, ignored);  // a partial file is of no use to anyone
             if (ec == http::error::body_limit) return reply(too_large(srv_.lim.max_upload + 1), false);
+            if (storage_full(ec)) return reply(full_disk(ec), false);
             return close();
         }
         reply(srv_.app.jobs().accept(upload_path_, size), keep_alive_);
@@ -197,6 +233,8 @@ private:
                       "connect-src 'self'; frame-ancestors 'none'");
         if (!r.filename.empty()) res_->set(http::field::content_disposition, "attachment; filename=\"" + r.filename + "\"");
         if (r.status == 202) res_->set(http::field::location, "/api/jobs");
+        if (r.status == 401) res_->set(http::field::www_authenticate, "Bearer");
+        if (r.status == 503) res_->set(http::field::retry_after, "1");
         res_->keep_alive(keep_alive);
         uint64_t bytes = r.body.size();
         if (head_only_) {
@@ -208,12 +246,14 @@ private:
         if (!srv_.quiet)
             log_request(method_, target_, r.status, bytes,
                         std::chrono::duration<double, std::milli>(Clock::now() - t0_).count());
+        srv_.table.hold(*slot_, res_->body().capacity());  // what the answer really holds until written
         stream_.expires_after(srv_.lim.write_timeout);
         http::async_write(stream_, *res_, beast::bind_front_handler(&Session::on_write, shared_from_this(), keep_alive));
     }
 
     void on_write(bool keep_alive, beast::error_code ec, size_t) {
         res_.reset();
+        srv_.table.unhold(*slot_);
         if (ec) return close();
         if (!keep_alive) return linger();
         read_header();
@@ -251,11 +291,14 @@ void HttpServer::Impl::accept() {
     acceptor.async_accept(asio::make_strand(ioc), [this](beast::error_code ec, tcp::socket s) {
         if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
         if (!ec) {
-            if (connections.load() >= lim.max_connections) {
+            beast::error_code peer_ec;
+            auto peer = s.remote_endpoint(peer_ec);
+            auto slot = peer_ec ? nullptr : table.admit(peer.address().to_string());
+            if (!slot) {
                 beast::error_code ignored;
-                s.close(ignored);  // over the limit: refuse rather than queue without bound
+                s.close(ignored);  // every connection at the limit is busy: refuse rather than queue without bound
             } else {
-                std::make_shared<Session>(std::move(s), *this)->start();
+                std::make_shared<Session>(std::move(s), *this, std::move(slot))->start();
             }
         }
         accept();
@@ -264,7 +307,14 @@ void HttpServer::Impl::accept() {
 
 HttpServer::HttpServer(App &app, const Options &opts) : impl_(std::make_unique<Impl>(app, opts)) {
     auto addr = asio::ip::make_address(opts.host);
-    impl_->loopback = addr.is_loopback();
+    impl_->policy.loopback = addr.is_loopback();
+    if (!addr.is_loopback() && !opts.allow_remote)
+        throw std::runtime_error("--host " + opts.host +
+                                 " is reachable from other machines: add --allow-remote (uploads then need the token)");
+    impl_->policy.token = opts.token;
+    if (!addr.is_loopback() && impl_->policy.token.empty()) impl_->policy.token = random_token();
+    char name[256] = {0};
+    if (gethostname(name, sizeof name - 1) == 0) impl_->policy.machine_name = name;
     tcp::endpoint ep(addr, opts.port);
     auto &a = impl_->acceptor;
     a.open(ep.protocol());
@@ -273,6 +323,9 @@ HttpServer::HttpServer(App &app, const Options &opts) : impl_(std::make_unique<I
     a.listen(asio::socket_base::max_listen_connections);
     port_ = a.local_endpoint().port();
 }
+
+const std::string &HttpServer::token() const { return impl_->policy.token; }
+bool HttpServer::remote() const { return !impl_->policy.loopback; }
 
 HttpServer::~HttpServer() {
     stop();

@@ -18,10 +18,14 @@ namespace mt::viewer {
 
 class HttpServer {
 public:
-    // Binds now (throws std::system_error with the reason if it cannot).
+    // Binds now (throws std::system_error with the reason if it cannot; std::runtime_error for a
+    // non-loopback address without opts.allow_remote).
     HttpServer(App &app, const Options &opts);
     ~HttpServer();
     uint16_t port() const { return port_; }
+    // What uploads must carry: --token, or generated for a non-loopback address; "" = none.
+    const std::string &token() const;
+    bool remote() const;  // listening on a non-loopback address
     // Runs the worker threads until stop(). `with_signals`: SIGINT/SIGTERM call stop().
     void run(bool with_signals);
     void start();  // run(false) on background threads; returns at once (tests)

@@ -1,4 +1,5 @@
 // memtracer-viewer: serves a MemTracer database (JSON endpoints + the web page) over HTTP.
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -8,6 +9,10 @@
 
 int main(int argc, char **argv) {
     using namespace mt::viewer;
+    // A write past a file size limit (RLIMIT_FSIZE) or to a closed stdout must fail with an
+    // error the server answers (507 for an upload), not kill it.
+    std::signal(SIGXFSZ, SIG_IGN);
+    std::signal(SIGPIPE, SIG_IGN);
     Options opts;
     try {
         opts = parse_options(argc, argv);
@@ -28,7 +33,12 @@ int main(int argc, char **argv) {
         std::printf("memtracer-viewer: serving %s on http://%s:%u/ with %d threads%s\n", app.options().db.c_str(),
                     opts.host.find(':') != std::string::npos ? ("[" + opts.host + "]").c_str() : opts.host.c_str(),
                     server.port(), opts.threads, app.jobs().enabled() ? ", uploads on" : "");
+        if (!server.token().empty())
+            std::printf("memtracer-viewer: uploads need the token: Authorization: Bearer %s\n", server.token().c_str());
         std::fflush(stdout);
+        if (server.remote())
+            std::fprintf(stderr, "memtracer-viewer: warning: listening on %s: every machine that can reach port %u can "
+                                 "read this database; uploads need the token\n", opts.host.c_str(), server.port());
         server.run(true);
         app.jobs().stop();
         std::fprintf(stderr, "memtracer-viewer: stopped\n");

@@ -9,7 +9,10 @@ namespace mt::viewer {
 const char *usage() {
     return "usage: memtracer-viewer run.db [--host 127.0.0.1] [--port 8080] [--threads N]\n"
            "                        [--symbols DIR] [--data DIR] [--max-upload SIZE] [--web DIR]\n"
-           "                        [--symbolizer PATH] [--quiet] [--get /api/PATH]\n";
+           "                        [--symbolizer PATH] [--quiet] [--get /api/PATH]\n"
+           "                        [--allow-remote] [--token TOKEN] [--max-connections N]\n"
+           "                        [--max-connections-per-client N] [--max-unread SIZE]\n"
+           "                        [--max-unread-total SIZE]\n";
 }
 
 namespace {
@@ -20,9 +23,14 @@ uint64_t number(std::string_view s, const std::string &opt) {
         throw std::invalid_argument(opt + " wants a number, got '" + std::string(s) + "'");
     return v;
 }
+int count(std::string_view s, const std::string &opt) {
+    auto v = number(s, opt);
+    if (v < 1 || v > 100000) throw std::invalid_argument(opt + " must be 1..100000");
+    return static_cast<int>(v);
+}
 }  // namespace
 
-uint64_t parse_size(const std::string &s) {
+uint64_t parse_size(const std::string &s, const std::string &opt) {
     std::string_view v = s;
     uint64_t mult = 1;
     if (!v.empty()) {
@@ -32,8 +40,8 @@ uint64_t parse_size(const std::string &s) {
         if (u == 'G' || u == 'g') mult = 1ull << 30;
         if (mult != 1) v.remove_suffix(1);
     }
-    uint64_t n = number(v, "--max-upload");
-    if (n == 0 || n > (1ull << 40) / mult) throw std::invalid_argument("--max-upload out of range: " + s);
+    uint64_t n = number(v, opt);
+    if (n == 0 || n > (1ull << 40) / mult) throw std::invalid_argument(opt + " out of range: " + s);
     return n * mult;
 }
 
@@ -58,7 +66,20 @@ Options parse_options(int argc, char **argv) {
         else if (a == "--data") o.data = value();
         else if (a == "--web") o.web = value();
         else if (a == "--symbolizer") o.symbolizer = value();
-        else if (a == "--max-upload") o.limits.max_upload = parse_size(value());
+        else if (a == "--max-upload") o.limits.max_upload = parse_size(value(), a);
+        else if (a == "--max-unread") o.limits.max_unread_per_client = parse_size(value(), a);
+        else if (a == "--max-unread-total") o.limits.max_unread_total = parse_size(value(), a);
+        else if (a == "--max-connections") o.limits.max_connections = count(value(), a);
+        else if (a == "--max-connections-per-client") o.limits.max_connections_per_client = count(value(), a);
+        else if (a == "--allow-remote") o.allow_remote = true;
+        else if (a == "--token") {
+            o.token = value();
+            // A header value: printable ASCII without spaces, long enough not to be guessed.
+            if (o.token.size() < 16 || o.token.size() > 256 ||
+                o.token.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/=") !=
+                    std::string::npos)
+                throw std::invalid_argument("--token wants 16..256 characters of A-Z a-z 0-9 - . _ ~ + / =");
+        }
         else if (a == "--get") o.get = value();
         else if (a == "--quiet") o.quiet = true;
         else if (a == "-h" || a == "--help") throw std::invalid_argument("");
@@ -67,6 +88,8 @@ Options parse_options(int argc, char **argv) {
         else throw std::invalid_argument("one database only; extra argument '" + a + "'");
     }
     if (o.db.empty()) throw std::invalid_argument("missing run.db");
+    if (o.limits.max_connections_per_client > o.limits.max_connections)
+        o.limits.max_connections_per_client = o.limits.max_connections;
     return o;
 }
 

@@ -16,7 +16,14 @@ struct Limits {
     std::chrono::seconds header_timeout{15};   // also the keep-alive idle time
     std::chrono::seconds body_timeout{300};    // reading an upload
     std::chrono::seconds write_timeout{60};
+    // Connections: at a limit the oldest idle one (waiting for a request) is closed to make room,
+    // so idle connections cannot lock anyone out; a new one is refused only when none is idle.
     int max_connections = 256;
+    int max_connections_per_client = 32;   // per peer address
+    // Answers computed but not yet read by their clients. Over a limit, a client's next request
+    // is answered 503 without being computed, so slow readers cannot grow the server's memory.
+    uint64_t max_unread_per_client = 32ull << 20;
+    uint64_t max_unread_total = 128ull << 20;
 };
 
 struct Options {
@@ -30,6 +37,8 @@ struct Options {
     std::string symbolizer;          // memtracer-symbolize; default <bin>/memtracer-symbolize
     std::string get;                 // --get PATH: answer one request on stdout and exit
     bool quiet = false;              // no per-request log lines
+    bool allow_remote = false;       // required to listen on a non-loopback address
+    std::string token;               // uploads must carry it; generated when remote and not given
     Limits limits;
 };
 
@@ -37,7 +46,7 @@ struct Options {
 Options parse_options(int argc, char **argv);
 const char *usage();
 // "512M", "2G", "1000" -> bytes; throws std::invalid_argument.
-uint64_t parse_size(const std::string &s);
+uint64_t parse_size(const std::string &s, const std::string &opt = "--max-upload");
 
 }  // namespace mt::viewer
 

@@ -96,10 +96,25 @@ function renderTab() {
   return renderFlame(el, state.run, state.range, again);
 }
 
+// A server reachable from other machines wants its token for uploads (it prints it at start).
+async function postRun(file) {
+  const send = (token) => api('/api/runs', {
+    method: 'POST', body: file,
+    headers: { 'Content-Type': 'application/octet-stream', ...(token ? { 'X-MemTracer-Token': token } : {}) },
+  });
+  try { return await send(sessionStorage.getItem('mt-token')); } catch (e) {
+    if (e.status !== 401) throw e;
+    const token = prompt('This server needs its upload token (memtracer-viewer printed it at start):');
+    if (!token) throw e;
+    sessionStorage.setItem('mt-token', token);
+    return send(token);
+  }
+}
+
 async function upload(file) {
   notice(`Uploading ${file.name} (${bytes(file.size)})…`);
   try {
-    let job = await api('/api/runs', { method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' } });
+    let job = await postRun(file);
     while (job.state === 'queued' || job.state === 'running') {
       notice(`Symbolizing ${file.name}: ${job.progress || job.state}`);
       await new Promise((r) => setTimeout(r, 700));
