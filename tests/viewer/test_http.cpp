@@ -6,91 +6,14 @@
 #include <fstream>
 #include <thread>
 
-#include "app.h"
-#include "codec.h"
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/streambuf.hpp>
+
 #include "http_client.h"
-#include "http_server.h"
-#include "memtracer/format.h"
-#include "viewer_test_util.h"
+#include "server_fixture.h"
 
 using namespace mt::test;
-namespace fs = std::filesystem;
-using mt::viewer::App;
-using mt::viewer::HttpServer;
-using mt::viewer::Options;
 
-namespace {
-fs::path temp_dir(const std::string &name) {
-    auto d = fs::temp_directory_path() / ("mt-viewer-" + name + "-" + std::to_string(getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
-
-// A small page folder, plus a secret next to it that traversal must never reach.
-fs::path make_web(const fs::path &base) {
-    fs::create_directories(base / "web" / "assets");
-    std::ofstream(base / "web" / "index.html") << "<!doctype html><title>MemTracer</title>";
-    std::ofstream(base / "web" / "assets" / "app.js") << "console.log('hi')";
-    std::ofstream(base / "web" / ".env") << "SECRET=web-dotfile";
-    std::ofstream(base / "secret.txt") << "SECRET=outside";
-    fs::create_symlink(base / "secret.txt", base / "web" / "link.txt");
-    return base / "web";
-}
-
-struct Server {
-    std::unique_ptr<App> app;
-    std::unique_ptr<HttpServer> http;
-    uint16_t port = 0;
-    explicit Server(Options o) {
-        o.port = 0;
-        o.quiet = true;
-        o.threads = 3;
-        app = std::make_unique<App>(o);
-        http = std::make_unique<HttpServer>(*app, app->options());
-        port = http->port();
-        http->start();
-    }
-    ~Server() {
-        http->stop();
-        http.reset();
-        app->jobs().stop();
-    }
-};
-
-Options base_options(const fs::path &dir) {
-    Options o;
-    o.db = fixture_db();
-    o.web = make_web(dir).string();
-    o.limits.header_timeout = std::chrono::seconds(1);
-    return o;
-}
-
-// A complete run.mt with no frames: the header, an INFO chunk and END.
-std::string tiny_run_mt() {
-    std::string f(64, '\0');
-    auto *h = reinterpret_cast<uint8_t *>(f.data());
-    std::memcpy(h, MT_FORMAT_MAGIC, 8);
-    mt::codec::put_le32(h + 8, MT_FORMAT_VERSION);
-    mt::codec::put_le32(h + 12, 64);
-    mt::codec::put_le32(h + 40, 1);  // arch x86_64 at its offset
-    mt::codec::put_le16(h + 36, 8);
-    mt::codec::put_le32(h + 60, mt::codec::crc32c_update(0, h, 60));
-    auto chunk = [&](uint16_t type, const std::string &payload) {
-        uint8_t ch[16];
-        mt::codec::put_le32(ch, MT_CHUNK_MAGIC);
-        mt::codec::put_le16(ch + 4, type);
-        mt::codec::put_le16(ch + 6, 0);
-        mt::codec::put_le32(ch + 8, static_cast<uint32_t>(payload.size()));
-        mt::codec::put_le32(ch + 12, mt::codec::chunk_crc(type, 0, static_cast<uint32_t>(payload.size()), payload.data()));
-        f.append(reinterpret_cast<char *>(ch), 16);
-        f += payload;
-    };
-    chunk(MT_CHUNK_INFO, std::string("\x01\x07process\x04test", 14));
-    chunk(MT_CHUNK_END, std::string("\x00\x00", 2));
-    return f;
-}
-}  // namespace
 
 TEST_CASE("viewer: HTTP: endpoints over loopback, keep-alive, errors in the one shape", "[viewer][http]") {
     auto dir = temp_dir("api");
@@ -197,23 +120,52 @@ TEST_CASE("viewer: HTTP: uploads are checked, stored under server-chosen names, 
     REQUIRE(fs::is_empty(dir / "data" / "incoming"));
     REQUIRE(fs::is_empty(dir / "data" / "runs"));
 
+    {  // Expect: 100-continue is answered before the body is sent (it was not: the header was read
+       // from a moved-from message).
+        boost::asio::io_context ioc;
+        auto sock = connect_from(ioc, s.port);
+        std::string head = "POST /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: " +
+                           std::to_string(tiny_run_mt().size()) + "\r\nConnection: close\r\n\r\n";
+        boost::asio::write(sock, boost::asio::buffer(head));
+        boost::asio::streambuf got;
+        boost::asio::read_until(sock, got, "\r\n\r\n");
+        std::string interim(boost::asio::buffers_begin(got.data()), boost::asio::buffers_end(got.data()));
+        REQUIRE(interim.rfind("HTTP/1.1 100 Continue\r\n", 0) == 0);
+        boost::asio::write(sock, boost::asio::buffer(tiny_run_mt()));
+        http::response<http::string_body> res;
+        boost::beast::flat_buffer rest;
+        http::read(sock, rest, res);
+        REQUIRE(res.result_int() == 202);
+        auto first = parse_json(res.body());
+        REQUIRE(first["id"].i() == 1);
+        JValue st;
+        for (int i = 0; i < 200; ++i) {  // let it fail (no symbolizer) before the next job is counted
+            st = parse_json(get(s.port, "/api/jobs/1").body);
+            if (st["state"].str() == "failed") break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        }
+    }
     auto ok202 = fetch(s.port, http::verb::post, "/api/runs", tiny_run_mt(), {{"Expect", "100-continue"}});
     REQUIRE(ok202.status == 202);
     auto job = parse_json(ok202.body);
-    REQUIRE(job["id"].i() == 1);
+    REQUIRE(job["id"].i() == 2);
     // The server chose the name: runs/<job>-<random>.mt, whatever the client called it.
-    REQUIRE(job["file"].str().rfind("runs/1-", 0) == 0);
-    REQUIRE(fs::file_size(dir / "data" / job["file"].str()) == tiny_run_mt().size());
+    REQUIRE(job["file"].str().rfind("runs/2-", 0) == 0);
+    REQUIRE(job["size"].i() == static_cast<int64_t>(tiny_run_mt().size()));
     // The symbolizer here does not exist: the job fails and says why.
     JValue st;
     for (int i = 0; i < 200; ++i) {
-        st = parse_json(get(s.port, "/api/jobs/1").body);
+        st = parse_json(get(s.port, "/api/jobs/2").body);
         if (st["state"].str() == "failed" || st["state"].str() == "done") break;
         std::this_thread::sleep_for(std::chrono::milliseconds(25));
     }
     REQUIRE(st["state"].str() == "failed");
     REQUIRE(st["error"].str().find("no-such-symbolizer") != std::string::npos);
-    REQUIRE(parse_json(get(s.port, "/api/jobs").body)["jobs"].size() == 1);
+    // A failed job's upload is deleted: failing uploads cannot fill the disk.
+    REQUIRE(st["file_removed"].b);
+    REQUIRE(!fs::exists(dir / "data" / job["file"].str()));
+    REQUIRE(fs::is_empty(dir / "data" / "runs"));
+    REQUIRE(parse_json(get(s.port, "/api/jobs").body)["jobs"].size() == 2);
     REQUIRE(get(s.port, "/api/jobs/99").status == 404);
     REQUIRE(get(s.port, "/api/jobs/x").status == 400);
 }
@@ -253,4 +205,32 @@ TEST_CASE("viewer: an uploaded sample-game capture is symbolized by the real sym
     REQUIRE(summary["frames"].i() > 0);
     auto top = parse_json(get(s.port, "/api/runs/" + id + "/top?group=site").body);
     REQUIRE(top["entries"].size() > 0);
+
+    // Damaged captures keep what is good: one cut at 60% (truncated), one cut at 90% with a
+    // byte flipped at 50% (corrupt: the job runs the symbolizer with --salvage).
+    auto full_frames = summary["frames"].i();
+    std::string truncated = body.substr(0, body.size() * 6 / 10);
+    std::string corrupt = body.substr(0, body.size() * 9 / 10);
+    corrupt[corrupt.size() * 5 / 9] ^= 0x5A;
+    int job_id = 1;
+    for (auto [damaged, stop] : {std::pair{truncated, "truncated"}, std::pair{corrupt, "corrupt"}}) {
+        INFO(stop);
+        auto up = fetch(s.port, http::verb::post, "/api/runs", damaged);
+        REQUIRE(up.status == 202);
+        ++job_id;
+        JValue js;
+        for (int i = 0; i < 2400; ++i) {
+            js = parse_json(get(s.port, "/api/jobs/" + std::to_string(job_id)).body);
+            if (js["state"].str() == "done" || js["state"].str() == "failed") break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        INFO(get(s.port, "/api/jobs/" + std::to_string(job_id)).body);
+        REQUIRE(js["state"].str() == "done");
+        auto run = parse_json(get(s.port, "/api/runs/" + std::to_string(js["run_id"].i())).body);
+        INFO(run["stop"].str() << ": " << run["stop_reason"].str());
+        REQUIRE(run["frames"].i() > 0);
+        REQUIRE(run["frames"].i() < full_frames);
+        if (std::string(stop) == "corrupt") REQUIRE(run["stop"].str() == "corrupt");
+        else REQUIRE(run["stop"].str() != "end");
+    }
 }

@@ -9,62 +9,10 @@
 #include <cstdio>
 
 #include "http_client.h"
-#include "viewer_test_util.h"
+#include "viewer_process.h"
 
 using namespace mt::test;
 
-extern char **environ;
-
-namespace {
-struct Child {
-    pid_t pid = 0;
-    FILE *out = nullptr;
-    std::string err_path;
-};
-
-Child spawn_viewer(const std::vector<std::string> &extra) {
-    std::vector<std::string> args{MT_VIEWER_BIN, fixture_db(), "--port", "0", "--threads", "2"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    std::vector<char *> argv;
-    for (auto &a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    int fds[2];
-    REQUIRE(pipe(fds) == 0);
-    Child c;
-    c.err_path = "viewer-process-" + std::to_string(getpid()) + ".log";
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-    posix_spawn_file_actions_addclose(&fa, fds[0]);
-    posix_spawn_file_actions_addopen(&fa, 2, c.err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    REQUIRE(posix_spawn(&c.pid, argv[0], &fa, nullptr, argv.data(), environ) == 0);
-    posix_spawn_file_actions_destroy(&fa);
-    close(fds[1]);
-    c.out = fdopen(fds[0], "r");
-    return c;
-}
-
-uint16_t read_port(Child &c) {
-    char line[512] = {0};
-    REQUIRE(std::fgets(line, sizeof line, c.out) != nullptr);
-    std::string s = line;
-    INFO(s);
-    auto at = s.find("http://127.0.0.1:");
-    REQUIRE(at != std::string::npos);
-    return static_cast<uint16_t>(std::stoi(s.substr(at + 17)));
-}
-
-std::string slurp(const std::string &path) {
-    std::string s;
-    if (FILE *f = std::fopen(path.c_str(), "r")) {
-        char buf[4096];
-        size_t n;
-        while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
-        std::fclose(f);
-    }
-    return s;
-}
-}  // namespace
 
 TEST_CASE("viewer: the viewer process serves, logs each request and stops cleanly on SIGTERM and SIGINT", "[viewer][http]") {
     for (int sig : {SIGTERM, SIGINT}) {
