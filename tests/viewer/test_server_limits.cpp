@@ -148,13 +148,16 @@ TEST_CASE("viewer: an upload onto a full disk is answered 507 and leaves no part
             WARN("cannot mount a tmpfs here (" << std::strerror(errno) << "): only the RLIMIT_FSIZE case ran");
             return;
         }
+        struct Unmount {
+            fs::path p;
+            ~Unmount() { umount2(p.c_str(), MNT_DETACH); }  // also when an assertion ends the section
+        } unmount{mnt};
         auto data = mnt / "data";
         Child c = spawn_viewer({"--data", data.string(), "--symbolizer", (dir / "none").string(), "--quiet"});
         uint16_t port = read_port(c);
         check(port, data);
         REQUIRE(alive(c));
         REQUIRE(stop(c) == 0);
-        umount2(mnt.c_str(), MNT_DETACH);
     }
 }
 
