@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -19,9 +20,11 @@ mkdirSync(artifacts, { recursive: true });
 let server, browser, page, base, profile;
 const consoleErrors = [];
 
-function startServer() {
+function startServer(extra = [], log = null) {
   return new Promise((resolve, reject) => {
-    const p = spawn(env('MT_VIEWER_BIN'), [env('MT_VIEWER_DB'), '--port', '0', '--threads', '2', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const args = [env('MT_VIEWER_DB'), '--port', '0', '--threads', '2', ...(log ? [] : ['--quiet']), ...extra];
+    const p = spawn(env('MT_VIEWER_BIN'), args, { stdio: ['ignore', 'pipe', log ? 'pipe' : 'inherit'] });
+    if (log) p.stderr.on('data', (d) => { log.text += d; });
     let out = '';
     p.stdout.on('data', (d) => {
       out += d;
@@ -143,4 +146,48 @@ test('the flame graph draws and zooms on click', async () => {
   await page.mouse.click(box.x + 30, box.y + 50);
   await page.waitForFunction(() => document.querySelectorAll('.crumb').length >= 2);
   assert.deepEqual(consoleErrors, []);
+});
+
+// Chromium's own headers against the cross-site guard: the page may post to its server; a page
+// of another site (http://localhost:P posting to http://127.0.0.1:Q) may not, and nothing of its
+// body is stored.
+test('uploads: the page itself is let through, another site is refused 403', async () => {
+  const data = mkdtempSync(join(tmpdir(), 'mt-upload-'));
+  const log = { text: '' };
+  const up = await startServer(['--data', data, '--symbolizer', join(data, 'none')], log);
+  const other = await browser.newPage();
+  try {
+    await other.goto(up.url + '/');
+    // Not a run.mt: a 400 from the header check shows the request got past the guard.
+    const own = await other.evaluate(async () => {
+      const r = await fetch('/api/runs', { method: 'POST', body: 'not a capture', headers: { 'Content-Type': 'application/octet-stream' } });
+      return { status: r.status, body: await r.text() };
+    });
+    assert.equal(own.status, 400, own.body);
+    assert.match(own.body, /not a run\.mt/);
+    // Another site: a plain page (no CSP of ours) from a little server on localhost.
+    const site = createServer((req, res) => { res.writeHead(200, { 'Content-Type': 'text/html' }); res.end('<!doctype html><title>elsewhere</title>'); });
+    await new Promise((r) => site.listen(0, '127.0.0.1', r));
+    const siteUrl = `http://localhost:${site.address().port}`;
+    await other.goto(siteUrl + '/');
+    site.close();
+    const target = up.url + '/api/runs';
+    await other.evaluate(async (url) => {
+      // no-cors: the answer is opaque to the page, but the request is sent, as a form post would be.
+      try { await fetch(url, { method: 'POST', mode: 'no-cors', body: 'MEMTRACE cross-site body' }); } catch { /* opaque */ }
+    }, target);
+    // The browser did send it (the server logged it), and the server refused it.
+    const deadline = Date.now() + 60000;  // a bound against hanging, not a measurement
+    while (!/ POST \/api\/runs 403 /.test(log.text) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.match(log.text, / POST \/api\/runs 403 /, log.text);
+    const res = await fetch(up.url + '/api/jobs');
+    const jobs = await res.json();
+    assert.equal(jobs.total, 0, JSON.stringify(jobs));
+    const direct = await fetch(target, { method: 'POST', body: 'x', headers: { Origin: siteUrl, 'Sec-Fetch-Site': 'cross-site' } });
+    assert.equal(direct.status, 403);
+  } finally {
+    await other.close();
+    up.p.kill('SIGTERM');
+    rmSync(data, { recursive: true, force: true });
+  }
 });
