@@ -188,8 +188,15 @@ TEST_CASE("viewer: clients that never read large answers cannot grow the server'
     INFO("RSS " << base / 1024 / 1024 << " MiB -> " << rss / 1024 / 1024 << " MiB; " << refused << " of " << n
                 << " refused 503");
     // Bound: the 16 MiB budget, plus the answers two threads may have been computing when it
-    // was reached (each ~17 MiB of string capacity), plus slack. Unbounded: 40 x 8.7 MB.
-    REQUIRE(rss < base + (100u << 20));
+    // was reached (each ~17 MiB of string capacity), plus slack. Unbounded: 40 x 8.7 MB (341 MiB
+    // measured before the budget). Under ThreadSanitizer (the server is built the same way) the
+    // shadow of every touched byte counts in RSS too: measured 22 -> 124 MiB there.
+#if defined(__SANITIZE_THREAD__)
+    const uint64_t bound = 200ull << 20;
+#else
+    const uint64_t bound = 100ull << 20;
+#endif
+    REQUIRE(rss < base + bound);
     REQUIRE(refused >= 30);
     // Another client is served meanwhile, a large answer included.
     auto other = fetch_from("127.0.0.2", port, http::verb::get, "/api/runs/1/trace");
