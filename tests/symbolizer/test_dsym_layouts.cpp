@@ -80,7 +80,7 @@ TEST_CASE("symbolizer: .DS_Store and AppleDouble files in a dSYM's DWARF directo
     CHECK_THROWS_WITH(empty.add_dsym(e.file("Empty.dSYM")), Catch::Contains("no Mach-O file"));
 }
 
-TEST_CASE("symbolizer: Xcode's UnityFramework.framework.dSYM beside the framework is found from the binary", "[macho][dsym-layout]") {
+TEST_CASE("symbolizer: the Xcode layout UnityFramework.framework.dSYM beside the framework is found from the binary", "[macho][dsym-layout]") {
     mt::test::TempDir d;
     std::string products = d.file("Build/Products/ReleaseForRunning-iphoneos");
     fs::create_directories(products + "/UnityFramework.framework");
@@ -104,7 +104,7 @@ TEST_CASE("symbolizer: Xcode's UnityFramework.framework.dSYM beside the framewor
     }
 }
 
-TEST_CASE("symbolizer: --elf with a binary whose dSYM served the module - no false 'matched no module'; without a dSYM a warning",
+TEST_CASE("symbolizer: --elf with a binary whose dSYM served the module gives no false matched-no-module warning - without a dSYM a warning",
           "[macho][dsym-layout]") {
     mt::test::TempDir d;
     write_run(d.file("run.mt"));

@@ -200,7 +200,7 @@ TEST_CASE("symbolizer: Databases that are not ours - or newer - are refused", "[
     CHECK(mt::test::run_tool({d.file("run.mt"), "-o", d.file("text.db"), "--no-progress"}, &err) == 5);
 }
 
-TEST_CASE("symbolizer: another program's database with a user_version - or a newer meta version - is refused, byte for byte unchanged",
+TEST_CASE("symbolizer: a database of another program with a user_version - or a newer meta version - is refused byte for byte unchanged",
           "[errors][db][schema]") {
     mt::test::TempDir d;
     write_run(d.file("run.mt"));
