@@ -175,3 +175,50 @@ TEST_CASE("symbolizer: an ELF with damaged DWARF is refused by name - no crash -
         }
     }
 }
+
+#include "backend.h"
+#include "errors.h"
+
+TEST_CASE("symbolizer: every single-byte flip of the dSYM DWARF sections - the builtin backend refuses or answers - never crashes",
+          "[errors][bad-symbols][flip]") {
+    const std::string dwarf = fixture("arm64/UnityFramework.dSYM/Contents/Resources/DWARF/UnityFramework");
+    const std::string good = mt::test::read_file(dwarf);
+    std::vector<uint64_t> lookups;
+    for (const auto &cs : mt::test::arm64_call_sites(fixture("arm64/UnityFramework"))) lookups.push_back(cs.address + 4 - 1);
+    std::sort(lookups.begin(), lookups.end());
+    auto backend = make_backend({BackendKind::Builtin, 1, "", ""});
+    mt::test::TempDir d;
+    const std::string path = d.file("UnityFramework");
+    size_t refused = 0, answered = 0;
+    for (const char *section : {"__debug_abbrev", "__debug_info", "__debug_line"}) {
+        auto [off, size] = section_extent(dwarf, section);
+        for (uint64_t i = 0; i < size; ++i) {
+            std::string data = good;
+            data[off + i] ^= 0xff;
+            mt::test::write_file(path, data);
+            SymbolFile f;
+            f.path = path;
+            f.arch = "arm64";
+            f.kind = ObjectKind::MachO;
+            f.slice = inspect_object(path).slices.at(0);
+            REQUIRE(f.slice.has_debug_info);
+            std::vector<std::string> warnings;
+            BackendContext ctx{nullptr, [&](const std::string &w) { warnings.push_back(w); }, nullptr};
+            try {
+                auto recs = backend->symbolize(f, lookups, ctx);
+                CHECK(recs.size() == lookups.size());
+                ++answered;
+            } catch (const Error &e) {
+                INFO(section << " byte " << i << ": " << e.what());
+                CHECK(e.code == ExitCode::Symbols);
+                CHECK(std::string(e.what()).find(path + ": damaged debug info") == 0);
+                ++refused;
+            }
+        }
+    }
+    // Most flips are caught; some change only a value (a line number, a name offset) that no
+    // reader can tell from a real one.
+    CHECK(refused > 0);
+    CHECK(answered > 0);
+    WARN("single-byte flips: " << refused << " refused, " << answered << " answered");
+}
