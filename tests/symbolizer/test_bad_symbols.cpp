@@ -152,6 +152,32 @@ TEST_CASE("symbolizer: a dSYM with damaged DWARF is refused by name - no crash -
     }
 }
 
+TEST_CASE("symbolizer: --backend llvm-symbolizer - a damaged dSYM is refused by name and the tool's warnings are not passed through",
+          "[errors][bad-symbols][backends]") {
+    const std::string dwarf = fixture("arm64/UnityFramework.dSYM/Contents/Resources/DWARF/UnityFramework");
+    for (const Case &c : {Case{"__debug_abbrev", 8, 3}, Case{"__debug_info", 12, 7}, Case{"__debug_line", 40, 5}}) {
+        DYNAMIC_SECTION(c.section << " every " << c.stride << " from " << c.skip) {
+            mt::test::TempDir d;
+            std::string bad = d.file("Bad.dSYM/Contents/Resources/DWARF/UnityFramework");
+            damage(dwarf, bad, c.section, c.skip, c.stride);
+            write_plain_run(d.file("good.mt"));
+            write_macho_run(d.file("bad.mt"), 2);
+            std::string db = d.file("team.db"), err;
+            REQUIRE(mt::test::run_tool({d.file("good.mt"), "-o", db, "--no-progress"}, &err) == 0);
+            std::string before = contents(db);
+            int rc = mt::test::run_tool({d.file("bad.mt"), "-o", db, "--dsym", d.file("Bad.dSYM"), "--backend", "llvm-symbolizer",
+                                         "--jobs", "2", "--no-progress"}, &err);
+            INFO(err);
+            CHECK(rc == 4);
+            CHECK(err.find(bad) != std::string::npos);
+            CHECK(err.find("damaged debug info") != std::string::npos);
+            check_own_messages(err);
+            CHECK_FALSE(fs::exists(db + "-journal"));
+            CHECK(contents(db) == before);
+        }
+    }
+}
+
 TEST_CASE("symbolizer: an ELF with damaged DWARF is refused by name - no crash - database unchanged", "[errors][bad-symbols]") {
     auto elf = mt::test::load_and_run_elf(fixture("libfixture_clang.so"));
     for (const Case &c : {Case{".debug_abbrev", 8, 3}, Case{".debug_info", 12, 7}, Case{".debug_line", 40, 5}}) {
