@@ -49,9 +49,12 @@ OPTIONS
         Database to create or append to. Default: the input with .db for .mt (run.mt ->
         run.db, beside it); required with several inputs.
     --dsym BUNDLE
-        A .dSYM bundle (its Contents/Resources/DWARF files) or a DWARF file. Repeatable.
+        A .dSYM bundle (the Mach-O files in its Contents/Resources/DWARF; .DS_Store and ._*
+        files there are skipped) or a DWARF file. Repeatable.
     --elf FILE
         An ELF (or Mach-O) file with symbols, e.g. an unstripped libil2cpp.so. Repeatable.
+        For a Mach-O binary its dSYM is used too: X.dSYM beside it, or Xcode's
+        X.framework.dSYM beside X.framework. X.framework itself names its binary.
     --symbols DIR
         A directory searched recursively for ELF/Mach-O files and dSYMs, matched to modules by
         build id / UUID, then by file name (Android: every .so of a build at once). Repeatable.
