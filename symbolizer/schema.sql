@@ -88,8 +88,10 @@ CREATE TABLE IF NOT EXISTS addresses (
     module_path  TEXT NOT NULL,
     file_address INTEGER NOT NULL,               -- address in the symbol file (runtime - bias)
     symbolized   INTEGER NOT NULL DEFAULT 0,     -- 1 once a backend answered (even '??')
-    quality      INTEGER NOT NULL DEFAULT 0,     -- what answered: 0 nothing, 1 symbol table only, 2 debug info;
-                                                 -- a later run with a better symbol file symbolizes it again
+    quality      INTEGER NOT NULL DEFAULT 0,     -- what this answer came from: 0 nothing, 1 symbol table only,
+                                                 -- 2 debug info (line table / DIE); below 2, another symbol file
+                                                 -- of the build with debug info symbolizes it again
+    answered_by  INTEGER NOT NULL DEFAULT 0,     -- content hash of the symbol file that answered (0 unknown)
     UNIQUE (build_id, module_path, file_address)
 );
 

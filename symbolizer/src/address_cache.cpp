@@ -11,7 +11,7 @@ AddressCache::AddressCache(Db &db)
       // Served by the unique index alone (it holds addr_id as the rowid): one range scan.
       select_(db.prepare("SELECT addr_id, file_address FROM addresses WHERE build_id = ?1 AND module_path = ?2")),
       // The rest of each row, read in rowid order over the partition's id range.
-      state_(db.prepare("SELECT addr_id, symbolized, quality FROM addresses WHERE addr_id BETWEEN ?1 AND ?2")) {
+      state_(db.prepare("SELECT addr_id, symbolized, quality, answered_by FROM addresses WHERE addr_id BETWEEN ?1 AND ?2")) {
     next_id_ = db.query_int("SELECT coalesce(max(addr_id), 0) + 1 FROM addresses").value_or(1);
 }
 
@@ -49,16 +49,18 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
             if (i == UINT32_MAX) continue;
             p->rows[i].symbolized = state_.int64(1) != 0;
             p->rows[i].quality = static_cast<Quality>(state_.int64(2));
+            p->rows[i].answered_by = static_cast<uint64_t>(state_.int64(3));
         }
         state_.reset();
     } else {
         // Interleaved with many other builds: one lookup per row.
-        Stmt one = db_.prepare("SELECT symbolized, quality FROM addresses WHERE addr_id = ?1");
+        Stmt one = db_.prepare("SELECT symbolized, quality, answered_by FROM addresses WHERE addr_id = ?1");
         for (CachedAddress &a : p->rows) {
             one.bind(1, a.addr_id);
             if (one.step()) {
                 a.symbolized = one.int64(0) != 0;
                 a.quality = static_cast<Quality>(one.int64(1));
+                a.answered_by = static_cast<uint64_t>(one.int64(2));
             }
             one.reset();
         }
@@ -92,26 +94,33 @@ void AddressCache::assign_ids() {
     }
 }
 
-void AddressCache::mark_symbolized(Partition &p, uint32_t index, Quality q) {
+bool needs_symbolizing(const CachedAddress &a, Quality file_quality, uint64_t fingerprint, bool resymbolize) {
+    if (resymbolize || !a.symbolized) return true;
+    if (a.quality >= Quality::DebugInfo || file_quality <= a.quality) return false;
+    return a.answered_by == 0 || a.answered_by != fingerprint;
+}
+
+void AddressCache::mark_symbolized(Partition &p, uint32_t index, Quality q, uint64_t answered_by) {
     CachedAddress &row = p.rows[index];
     row.symbolized = true;
     row.quality = q;
+    row.answered_by = answered_by;
     row.dirty = !row.fresh;
 }
 
 void AddressCache::flush() {
-    BatchInsert insert(db_, "INSERT INTO addresses(addr_id, build_id, module_path, file_address, symbolized, quality)", 6);
-    Stmt update = db_.prepare("UPDATE addresses SET symbolized = 1, quality = ?2 WHERE addr_id = ?1");
+    BatchInsert insert(db_, "INSERT INTO addresses(addr_id, build_id, module_path, file_address, symbolized, quality, answered_by)", 7);
+    Stmt update = db_.prepare("UPDATE addresses SET symbolized = 1, quality = ?2, answered_by = ?3 WHERE addr_id = ?1");
     for (Partition *p : order_) {
         for (CachedAddress &row : p->rows)
             if (row.dirty) {
-                update.bind(1, row.addr_id).bind(2, static_cast<int>(row.quality)).run();
+                update.bind(1, row.addr_id).bind(2, static_cast<int>(row.quality)).bind(3, static_cast<int64_t>(row.answered_by)).run();
                 row.dirty = false;
             }
         for (uint32_t i : p->fresh) {
             CachedAddress &row = p->rows[i];
             insert.add(row.addr_id).add_ref(p->build_id).add_ref(p->module_path).add(row.file_address);
-            insert.add(row.symbolized ? 1 : 0).add(static_cast<int>(row.quality)).end_row();
+            insert.add(row.symbolized ? 1 : 0).add(static_cast<int>(row.quality)).add(static_cast<int64_t>(row.answered_by)).end_row();
             row.fresh = false;
         }
         insert.flush();  // before the partition's strings could go

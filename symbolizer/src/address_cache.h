@@ -1,7 +1,7 @@
 // address_cache.h — the addresses table as the per-build cache. Every distinct code address of
 // a build gets one row, keyed by (build id, module path, file address) and shared by all runs of
 // that build; a run interns its addresses here and then symbolizes only those rows a backend has
-// not answered yet (or answered from a weaker symbol file).
+// not answered yet (or whose answer a better symbol file may improve: see needs_symbolizing).
 //
 // Rows new in this run are written once, after symbolization, already marked: ids are handed
 // out in file-address order (so the table, its unique index and the symbols rows all grow at
@@ -24,11 +24,19 @@ struct CachedAddress {
     int64_t addr_id = 0;  // 0 until assign_ids() for rows new in this run
     uint64_t file_address = 0;
     bool symbolized = false;
-    Quality quality = Quality::None;
+    Quality quality = Quality::None;  // of this row's answer
+    uint64_t answered_by = 0;         // SymbolFile::fingerprint of the file that answered (0 unknown)
     bool used = false;    // referenced by the run being ingested
     bool fresh = false;   // not in the database yet
     bool dirty = false;   // in the database, re-symbolized: needs an UPDATE
 };
+
+// Whether `a` goes to the backend when `file` (quality `file_quality`, content hash
+// `fingerprint`) is this run's symbol file for its module. Quality is per answer, not per file:
+// an answer without debug info is redone by a file with debug info that has not answered it
+// before (a complete dSYM after one missing an object file), never by the same file again, and
+// a debug-info answer is kept. `resymbolize` redoes everything (--resymbolize).
+bool needs_symbolizing(const CachedAddress &a, Quality file_quality, uint64_t fingerprint, bool resymbolize);
 
 class AddressCache {
 public:
@@ -49,8 +57,8 @@ public:
     std::pair<uint32_t, bool> intern(Partition &p, uint64_t file_address);
     // Gives every new row its addr_id (after the last intern, before symbolizing).
     void assign_ids();
-    // A backend answered for row `index` of `p` with a file of quality `q`.
-    void mark_symbolized(Partition &p, uint32_t index, Quality q);
+    // A backend answered for row `index` of `p` from the file `answered_by`; the answer's quality is `q`.
+    void mark_symbolized(Partition &p, uint32_t index, Quality q, uint64_t answered_by = 0);
     // Writes the new rows and the re-symbolized ones; call once, after symbolizing.
     void flush();
 

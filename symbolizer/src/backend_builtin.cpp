@@ -28,7 +28,7 @@ const llvm::DILineInfoSpecifier kSpec(llvm::DILineInfoSpecifier::FileLineInfoKin
 // One thread's view of the symbol file.
 class ThreadModule {
 public:
-    explicit ThreadModule(const SymbolFile &f) : path_(f.path) {
+    ThreadModule(const SymbolFile &f, DwarfDiagnostics &diag) : path_(f.path) {
         if (!f.slice.has_debug_info) {
             LLVMSymbolizer::Options o;
             o.Demangle = false;
@@ -51,8 +51,9 @@ public:
         } else if (!(obj = llvm::dyn_cast<llvm::object::ObjectFile>(bin_.getBinary()))) {
             throw symbols_error(f.path + ": not an object file");
         }
-        auto dwarf = llvm::DWARFContext::create(*obj, llvm::DWARFContext::ProcessDebugRelocations::Process);
-        auto mod = SymbolizableObjectFile::create(obj, std::make_unique<FastDwarfContext>(std::move(dwarf)), false);
+        auto dwarf = llvm::DWARFContext::create(*obj, llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
+                                                diag.handler(), diag.handler());
+        auto mod = SymbolizableObjectFile::create(obj, std::make_unique<FastDwarfContext>(std::move(dwarf), diag), false);
         if (!mod) throw symbols_error(f.path + ": " + llvm::toString(mod.takeError()));
         module_ = std::move(*mod);
     }
@@ -80,12 +81,15 @@ public:
                    const BackendContext &ctx) override {
         auto ranges = split_ranges(addrs.size(), jobs_);
         std::atomic<uint64_t> errors{0};
+        DwarfDiagnostics diag;
         run_parallel(ranges.size(), [&](size_t part) {
-            ThreadModule module(file);
+            ThreadModule module(file, diag);
             auto [begin, end] = ranges[part];
             size_t chunk_begin = begin;
             for (size_t i = begin; i < end; ++i) {
                 auto res = module.lookup(addrs[i]);
+                // A damaged file is refused as a whole: some of its answers would be wrong.
+                if (diag.count()) refuse(file, diag);
                 if (!res) {
                     std::string msg = llvm::toString(res.takeError());
                     if (errors.fetch_add(1) == 0 && ctx.warn) ctx.warn(file.path + ": " + msg);
@@ -108,6 +112,11 @@ public:
     }
 
 private:
+    [[noreturn]] static void refuse(const SymbolFile &file, const DwarfDiagnostics &diag) {
+        throw symbols_error(file.path + ": damaged debug info, file refused: LLVM reported " + std::to_string(diag.count()) +
+                            " DWARF error(s) reading it, the first: " + diag.first());
+    }
+
     unsigned jobs_;
 };
 

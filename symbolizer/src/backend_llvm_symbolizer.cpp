@@ -68,10 +68,31 @@ public:
     LlvmSymbolizerBackend(unsigned jobs, std::string tool) : jobs_(jobs), tool_(std::move(tool)) {}
     const char *name() const override { return "llvm-symbolizer"; }
 
+    // LLVM's warnings about a file (damaged DWARF) go to the tool's stderr, which is captured:
+    // any line refuses the file, as the builtin backend does, instead of hundreds of raw lines.
     void symbolize(const SymbolFile &file, std::span<const uint64_t> addrs, std::span<SymbolRecord> out,
                    const BackendContext &ctx) override {
+        start(split_ranges(addrs.size(), jobs_).size());
+        for (StderrCapture &c : stderr_) c.take_lines();  // earlier files' lines are not this one's
+        std::exception_ptr failure;
+        try {
+            run(file, addrs, out, ctx);
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        std::vector<std::string> lines;
+        for (StderrCapture &c : stderr_)
+            for (std::string &l : c.take_lines()) lines.push_back(std::move(l));
+        if (!lines.empty())
+            throw symbols_error(file.path + ": damaged debug info, file refused: " +
+                                (children_.empty() ? std::string("llvm-symbolizer") : children_.front().program()) +
+                                " reported " + std::to_string(lines.size()) + " problem(s) reading it, the first: " + lines.front());
+        if (failure) std::rethrow_exception(failure);
+    }
+
+private:
+    void run(const SymbolFile &file, std::span<const uint64_t> addrs, std::span<SymbolRecord> out, const BackendContext &ctx) {
         auto ranges = split_ranges(addrs.size(), jobs_);
-        start(ranges.size());
         std::string module = "\"" + file.path + (file.arch.empty() ? "" : ":" + file.arch) + "\"";
         std::atomic<uint64_t> errors{0};
         run_parallel(ranges.size(), [&](size_t part) {
@@ -93,7 +114,7 @@ public:
             size_t chunk_begin = begin;
             for (size_t i = begin; i < end; ++i) {
                 if (!child.read_line(line)) {
-                    failure = child.program() + " stopped answering after " + std::to_string(i - begin) + " addresses";
+                    failure = child.program() + " stopped answering after " + std::to_string(i - begin) + " addresses of " + file.path;
                     break;
                 }
                 err.clear();
@@ -117,21 +138,22 @@ public:
         });
     }
 
-private:
     void start(size_t n) {
         std::string exe = find_executable({tool_.empty() ? "llvm-symbolizer-19" : tool_, tool_.empty() ? MT_LLVM_TOOLS_DIR "/llvm-symbolizer" : "",
                                            tool_.empty() ? "llvm-symbolizer" : ""});
         if (exe.empty())
             throw symbols_error("llvm-symbolizer not found (" + (tool_.empty() ? std::string("llvm-symbolizer-19 in PATH") : tool_) +
                                 "); install llvm-19 or pass --llvm-symbolizer PATH");
-        while (children_.size() < n) children_.push_back(Child::spawn({exe, "--output-style=JSON", "--no-demangle"}));
-        for (Child &c : children_)
-            if (!c.running()) c = Child::spawn({exe, "--output-style=JSON", "--no-demangle"});
+        while (stderr_.size() < n) stderr_.emplace_back();
+        while (children_.size() < n) children_.push_back(Child::spawn({exe, "--output-style=JSON", "--no-demangle"}, stderr_[children_.size()].fd()));
+        for (size_t i = 0; i < children_.size(); ++i)
+            if (!children_[i].running()) children_[i] = Child::spawn({exe, "--output-style=JSON", "--no-demangle"}, stderr_[i].fd());
     }
 
     unsigned jobs_;
     std::string tool_;
     std::vector<Child> children_;
+    std::vector<StderrCapture> stderr_;  // one per child, same index
 };
 
 }  // namespace

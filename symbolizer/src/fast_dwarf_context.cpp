@@ -3,6 +3,8 @@
 #include <llvm/DebugInfo/DWARF/DWARFCompileUnit.h>
 #include <llvm/DebugInfo/DWARF/DWARFDie.h>
 
+#include <cinttypes>
+
 namespace mt::sym {
 
 const std::pair<bool, std::string> &FastDwarfContext::file_name(const llvm::DWARFDebugLine::LineTable *table, uint64_t index,
@@ -13,12 +15,30 @@ const std::pair<bool, std::string> &FastDwarfContext::file_name(const llvm::DWAR
     return it->second;
 }
 
+bool FastDwarfContext::unit_ok(llvm::DWARFCompileUnit *cu) {
+    if (diag_.count()) return false;
+    if (checked_units_.insert(cu->getOffset()).second) {
+        // A unit whose abbreviations do not parse yields no DIEs beyond the unit DIE; LLVM says
+        // so through the warning handler. The lookups below would extract the same DIEs and
+        // line table anyway, so checking them first costs nothing extra.
+        if (!cu->getAbbreviations())
+            diag_.report(llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                                 "compile unit at 0x%" PRIx64 ": unreadable abbreviation table", cu->getOffset()));
+        else {
+            cu->getNumDIEs();
+            inner_->getLineTableForUnit(cu);
+        }
+    }
+    return diag_.count() == 0;
+}
+
 llvm::DIInliningInfo FastDwarfContext::getInliningInfoForAddress(llvm::object::SectionedAddress address,
                                                                  llvm::DILineInfoSpecifier spec) {
     using Kind = llvm::DILineInfoSpecifier::FileLineInfoKind;
     llvm::DIInliningInfo info;
+    if (diag_.count()) return info;
     llvm::DWARFCompileUnit *cu = inner_->getCompileUnitForCodeAddress(address.Address);
-    if (!cu) return info;
+    if (!cu || !unit_ok(cu)) return info;
 
     const llvm::DWARFDebugLine::LineTable *table = nullptr;
     // The innermost frame's file and line: the line table row of the address.

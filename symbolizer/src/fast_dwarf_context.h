@@ -18,17 +18,53 @@
 
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>
 
+#include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_set>
 #include <utility>
 
 namespace mt::sym {
 
+// LLVM's DWARF errors and warnings for one symbol file, counted instead of printed (LLVM's
+// default handlers write one raw line each, hundreds for a damaged file). Shared by the threads
+// that read the file; any count above zero makes the backend refuse the file.
+class DwarfDiagnostics {
+public:
+    void report(llvm::Error e) {
+        std::string msg = llvm::toString(std::move(e));
+        for (size_t at; (at = msg.find('\n')) != std::string::npos;) msg.replace(at, 1, "; ");  // one line per message
+        if (count_.fetch_add(1, std::memory_order_relaxed) == 0) {
+            std::lock_guard<std::mutex> lock(mu_);
+            first_ = std::move(msg);
+        }
+    }
+    uint64_t count() const { return count_.load(std::memory_order_relaxed); }
+    std::string first() const {
+        std::lock_guard<std::mutex> lock(mu_);
+        return first_;
+    }
+    // Handlers for llvm::DWARFContext::create.
+    std::function<void(llvm::Error)> handler() {
+        return [this](llvm::Error e) { report(std::move(e)); };
+    }
+
+private:
+    std::atomic<uint64_t> count_{0};
+    mutable std::mutex mu_;
+    std::string first_;
+};
+
 class FastDwarfContext final : public llvm::DIContext {
 public:
-    explicit FastDwarfContext(std::unique_ptr<llvm::DWARFContext> inner)
-        : llvm::DIContext(CK_DWARF), inner_(std::move(inner)) {}
+    // `inner` must report to `diag` (DwarfDiagnostics::handler). Each compile unit is checked
+    // when first used: all its DIEs and its line table are parsed, and if LLVM reported any
+    // problem the unit (and every later lookup) answers nothing, so a damaged file never
+    // reaches the DIE walk that crashes on a corrupt abbreviation table.
+    FastDwarfContext(std::unique_ptr<llvm::DWARFContext> inner, DwarfDiagnostics &diag)
+        : llvm::DIContext(CK_DWARF), inner_(std::move(inner)), diag_(diag) {}
 
     llvm::DIInliningInfo getInliningInfoForAddress(llvm::object::SectionedAddress address,
                                                    llvm::DILineInfoSpecifier spec) override;
@@ -53,7 +89,12 @@ private:
     const std::pair<bool, std::string> &file_name(const llvm::DWARFDebugLine::LineTable *table, uint64_t index,
                                                   const char *comp_dir, llvm::DILineInfoSpecifier::FileLineInfoKind kind);
 
+    // Parses all of `cu` once; false if LLVM reported a problem (now or before).
+    bool unit_ok(llvm::DWARFCompileUnit *cu);
+
     std::unique_ptr<llvm::DWARFContext> inner_;
+    DwarfDiagnostics &diag_;
+    std::unordered_set<uint64_t> checked_units_;
     std::map<std::pair<const void *, uint64_t>, std::pair<bool, std::string>> files_;
 };
 

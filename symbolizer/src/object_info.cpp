@@ -7,6 +7,7 @@
 #include <llvm/Object/MachOUniversal.h>
 #include <llvm/Object/ObjectFile.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/xxhash.h>
 
 #include <filesystem>
 #include <fstream>
@@ -105,17 +106,28 @@ ObjectSlice describe(const obj::ObjectFile &o) {
 
 }  // namespace
 
-bool looks_like_object(const std::string &path) {
+static llvm::file_magic magic_of(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
     char head[64] = {};
     in.read(head, sizeof head);
-    if (in.gcount() < 8) return false;
-    llvm::file_magic m = llvm::identify_magic(llvm::StringRef(head, static_cast<size_t>(in.gcount())));
-    switch (m) {
+    if (in.gcount() < 8) return llvm::file_magic::unknown;
+    return llvm::identify_magic(llvm::StringRef(head, static_cast<size_t>(in.gcount())));
+}
+
+bool looks_like_object(const std::string &path) {
+    switch (magic_of(path)) {
     case llvm::file_magic::elf_relocatable:
     case llvm::file_magic::elf_executable:
     case llvm::file_magic::elf_shared_object:
     case llvm::file_magic::elf_core:
+        return true;
+    default:
+        return looks_like_macho(path);
+    }
+}
+
+bool looks_like_macho(const std::string &path) {
+    switch (magic_of(path)) {
     case llvm::file_magic::macho_executable:
     case llvm::file_magic::macho_dynamically_linked_shared_lib:
     case llvm::file_magic::macho_dynamically_linked_shared_lib_stub:
@@ -157,16 +169,29 @@ ObjectInfo inspect_object(const std::string &path) {
     return info;
 }
 
-std::vector<std::string> dsym_dwarf_files(const std::string &bundle) {
+std::vector<std::string> dsym_dwarf_files(const std::string &bundle, std::vector<std::string> *skipped) {
     fs::path dir = fs::path(bundle) / "Contents" / "Resources" / "DWARF";
     std::error_code ec;
-    std::vector<std::string> out;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-        if (it->is_regular_file()) out.push_back(it->path().string());
-    if (out.empty())
-        throw symbols_error(bundle + ": not a dSYM bundle (no file in " + dir.string() + ")");
+    std::vector<std::string> out, other;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        std::error_code fec;
+        if (!it->is_regular_file(fec)) continue;
+        (looks_like_macho(it->path().string()) ? out : other).push_back(it->path().string());
+    }
     std::sort(out.begin(), out.end());
+    std::sort(other.begin(), other.end());
+    if (out.empty())
+        throw symbols_error(bundle + ": not a dSYM bundle (no Mach-O file in " + dir.string() +
+                            (other.empty() ? ")" : "; " + std::to_string(other.size()) + " other file(s) there)"));
+    if (skipped) skipped->insert(skipped->end(), other.begin(), other.end());
     return out;
+}
+
+uint64_t file_fingerprint(const std::string &path) {
+    auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    if (!buf) throw symbols_error(path + ": cannot read: " + buf.getError().message());
+    uint64_t h = llvm::xxh3_64bits((*buf)->getBuffer());
+    return h ? h : 1;
 }
 
 std::string hex_id(const std::vector<uint8_t> &id) {

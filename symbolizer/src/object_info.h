@@ -41,9 +41,18 @@ bool looks_like_object(const std::string &path);
 // ELF or Mach-O object.
 ObjectInfo inspect_object(const std::string &path);
 
-// The DWARF files of a .dSYM bundle (Contents/Resources/DWARF/*). Throws Error(Symbols) if the
-// bundle has none.
-std::vector<std::string> dsym_dwarf_files(const std::string &bundle);
+// The DWARF files of a .dSYM bundle: the Mach-O files (thin or fat, by magic) in
+// Contents/Resources/DWARF. Anything else there (Finder's .DS_Store, AppleDouble ._* files a
+// copy from a non-Mac volume leaves) goes to *skipped if given. Throws Error(Symbols) if the
+// bundle has no Mach-O file.
+std::vector<std::string> dsym_dwarf_files(const std::string &bundle, std::vector<std::string> *skipped = nullptr);
+
+// True if `path` starts like a Mach-O file (thin or fat).
+bool looks_like_macho(const std::string &path);
+
+// A content hash of the whole file (xxh3, never 0): which file of a build answered an address,
+// so the same file is not asked again and another one is. Throws Error(Symbols) if unreadable.
+uint64_t file_fingerprint(const std::string &path);
 
 // Lowercase hex of an id ("" for none); the form ids take in the database and in messages.
 std::string hex_id(const std::vector<uint8_t> &id);

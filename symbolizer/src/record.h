@@ -23,9 +23,22 @@ struct SymbolRecord {
     bool operator==(const SymbolRecord &) const = default;
 };
 
-// How much a symbol file can tell: stored with each cached address so a later run with better
-// symbols (a dSYM after a stripped binary) symbolizes it again.
+// How much a symbol file can tell (ObjectSlice::quality) and how much one answer told: stored
+// with each cached address, so a later run with a better file of the same build (a dSYM after a
+// stripped binary, a complete dSYM after one missing an object file) symbolizes it again.
 enum class Quality : int { None = 0, SymbolTable = 1, DebugInfo = 2 };
+
+// The quality of one answer, judged from the answer itself so that every backend is judged
+// alike: a file or line came from DWARF (line table or DIE); a bare name from a symbol table
+// (or a DIE without line info, which a better file may still improve).
+inline Quality answer_quality(const SymbolRecord &r) {
+    bool named = false;
+    for (const SourceFrame &f : r.frames) {
+        if (!f.file.empty() || f.line != 0) return Quality::DebugInfo;
+        named |= !f.function.empty();
+    }
+    return named ? Quality::SymbolTable : Quality::None;
+}
 
 }  // namespace mt::sym
 

@@ -63,6 +63,9 @@ void RunIngest::on_module(const mt::reader::Module &m) {
     std::optional<SymbolFile> file = locator_.find(m, header_.arch, force_);
     module_.bind(1, run_id_).bind(2, m.id).bind(3, m.kind == MT_MODULE_MACHO ? "macho" : "elf").bind(4, m.path);
     module_.bind(5, m.load_address).bind(6, m.size).bind(7, m.bias).bind(8, m.text_vmaddr).bind(9, hex_id(m.build_id));
+    if (file && !file->slice.has_debug_info)
+        warn_(m.path + ": symbolized without debug info: " + file->path +
+              " has a symbol table only (function names, no file:line or inlined frames)");
     if (file) module_.bind(10, file->path);
     else module_.bind_null(10);
     module_.run();

@@ -3,6 +3,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+#include <vector>
+
 #include "errors.h"
 #include "schema_sql.h"  // generated from schema.sql: kSchemaSql
 
@@ -18,6 +23,7 @@ struct AddedColumn {
 };
 constexpr AddedColumn kAddedColumns[] = {
     {"addresses", "quality", "INTEGER NOT NULL DEFAULT 0"},
+    {"addresses", "answered_by", "INTEGER NOT NULL DEFAULT 0"},
 };
 
 bool has_column(Db &db, const char *table, const char *column) {
@@ -25,6 +31,67 @@ bool has_column(Db &db, const char *table, const char *column) {
     while (st.step())
         if (st.text(1) == column) return true;
     return false;
+}
+
+// The schema version schema.sql declares ("PRAGMA user_version = N;"), read at compile time so
+// kSchemaVersion and the file the viewer also embeds cannot drift apart.
+constexpr int declared_schema_version() {
+    std::string_view sql(kSchemaSql);
+    std::string_view key = "PRAGMA user_version = ";
+    size_t at = sql.find(key);
+    if (at == std::string_view::npos) return -1;
+    int v = 0;
+    for (size_t i = at + key.size(); i < sql.size() && sql[i] >= '0' && sql[i] <= '9'; ++i) v = v * 10 + (sql[i] - '0');
+    return v;
+}
+static_assert(declared_schema_version() == kSchemaVersion, "schema.sql's PRAGMA user_version differs from kSchemaVersion");
+
+// Tables every MemTracer database has had since version 1: what makes a file ours.
+constexpr const char *kCoreTables[] = {"meta", "runs", "modules", "addresses", "symbols", "stacks"};
+
+// Refuses, before anything is written, a database that is not ours or is newer than this tool:
+// - user_version above ours, or a meta.schema_version above ours (a newer tool's file);
+// - tables without user_version, or a user_version without MemTracer's tables (another
+//   program's database: many set user_version too).
+// An empty database (no tables) is taken and gets the schema.
+void check_identity(Db &db, const std::string &path) {
+    int64_t version = 0;
+    std::vector<std::string> tables;
+    std::optional<int64_t> meta_version;
+    try {
+        version = db.query_int("PRAGMA user_version").value_or(0);
+        Stmt t = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
+        while (t.step()) tables.push_back(t.text(0));
+    } catch (const Error &e) {
+        throw database_error(path + ": not a SQLite database (" + e.what() + ")");
+    }
+    auto has = [&](std::string_view name) { return std::find(tables.begin(), tables.end(), name) != tables.end(); };
+    if (has("meta")) {
+        Stmt m = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
+        if (m.step()) meta_version = std::atoll(m.text(0).c_str());
+    }
+    const std::string expected = "; this memtracer-symbolize reads and writes schema version " + std::to_string(kSchemaVersion) +
+                                 "; nothing was written";
+    int64_t found = std::max(version, meta_version.value_or(0));
+    if (found > kSchemaVersion)
+        throw database_error(path + ": schema version " + std::to_string(found) + " (" +
+                             (version > kSchemaVersion ? "PRAGMA user_version" : "meta.schema_version") +
+                             "), written by a newer memtracer-symbolize" + expected);
+    if (tables.empty()) return;
+    std::vector<std::string> missing;
+    for (const char *t : kCoreTables)
+        if (!has(t)) missing.push_back(t);
+    if (version == kSchemaVersion && missing.empty()) return;
+    std::string list;
+    for (size_t i = 0; i < tables.size() && i < 5; ++i) list += (i ? ", " : "") + tables[i];
+    if (tables.size() > 5) list += ", ... (" + std::to_string(tables.size()) + " tables)";
+    std::string why = version == 0 ? "user_version 0" : "user_version " + std::to_string(version);
+    if (!missing.empty()) {
+        why += ", without MemTracer's table";
+        why += missing.size() > 1 ? "s " : " ";
+        for (size_t i = 0; i < missing.size(); ++i) why += (i ? ", " : "") + missing[i];
+    }
+    throw database_error(path + ": not a MemTracer database (" + why + "; it holds: " + list + ")" + expected);
 }
 
 }  // namespace
@@ -66,19 +133,7 @@ OpenedDb open_and_prepare(const std::string &path, bool created) {
     out.db = Db::open(path, true);
     out.created = created;
     Db &db = out.db;
-    int64_t version = 0, tables = 0;
-    try {
-        version = db.query_int("PRAGMA user_version").value_or(0);
-        tables = db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'table'").value_or(0);
-    } catch (const Error &e) {
-        throw database_error(path + ": not a SQLite database (" + e.what() + ")");
-    }
-    if (version > kSchemaVersion)
-        throw database_error(path + ": schema version " + std::to_string(version) +
-                             " was written by a newer memtracer-symbolize; this one writes version " +
-                             std::to_string(kSchemaVersion));
-    if (version == 0 && tables > 0)
-        throw database_error(path + ": an existing SQLite database that is not a MemTracer database (user_version 0)");
+    check_identity(db, path);
 
     // See schema.h: a database others may be reading is written in WAL mode; one this call
     // creates (nobody can be reading it yet) with a rollback journal, which writes each new page

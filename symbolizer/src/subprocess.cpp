@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 
@@ -22,7 +23,7 @@ void Fd::reset() {
     fd_ = -1;
 }
 
-Child Child::spawn(const std::vector<std::string> &argv) {
+Child Child::spawn(const std::vector<std::string> &argv, int stderr_fd) {
     int in_pipe[2], out_pipe[2];
     if (pipe2(in_pipe, O_CLOEXEC) != 0) throw symbols_error(std::string("pipe: ") + strerror(errno));
     Fd in_r(in_pipe[0]), in_w(in_pipe[1]);
@@ -33,6 +34,7 @@ Child Child::spawn(const std::vector<std::string> &argv) {
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, in_r.get(), 0);
     posix_spawn_file_actions_adddup2(&fa, out_w.get(), 1);
+    if (stderr_fd >= 0) posix_spawn_file_actions_adddup2(&fa, stderr_fd, 2);
     std::vector<char *> args;
     for (const std::string &a : argv) args.push_back(const_cast<char *>(a.c_str()));
     args.push_back(nullptr);
@@ -47,6 +49,29 @@ Child Child::spawn(const std::vector<std::string> &argv) {
     c.in_ = std::move(in_w);
     c.out_ = std::move(out_r);
     return c;
+}
+
+StderrCapture::StderrCapture() {
+    const char *dir = getenv("TMPDIR");
+    std::string tmpl = std::string(dir && *dir ? dir : "/tmp") + "/memtracer-stderr-XXXXXX";
+    int fd = mkostemp(tmpl.data(), O_CLOEXEC);
+    if (fd < 0) throw symbols_error("cannot create a temporary file in " + tmpl + ": " + strerror(errno));
+    unlink(tmpl.c_str());  // only the descriptors keep it
+    file_ = Fd(fd);
+}
+
+std::vector<std::string> StderrCapture::take_lines() {
+    // The child shares the file offset; pread leaves it alone.
+    std::string text;
+    char buf[4096];
+    for (ssize_t n; (n = pread(file_.get(), buf, sizeof buf, static_cast<off_t>(seen_ + text.size()))) > 0;)
+        text.append(buf, static_cast<size_t>(n));
+    seen_ += text.size();
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty()) lines.push_back(line);
+    return lines;
 }
 
 Child::Child(Child &&o) noexcept { *this = std::move(o); }

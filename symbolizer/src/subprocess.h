@@ -38,9 +38,9 @@ private:
 
 class Child {
 public:
-    // Starts argv[0] (searched in PATH) with stdin and stdout on pipes; stderr is inherited.
-    // Throws Error(Symbols) if it cannot be started.
-    static Child spawn(const std::vector<std::string> &argv);
+    // Starts argv[0] (searched in PATH) with stdin and stdout on pipes; stderr is inherited, or
+    // goes to `stderr_fd` when given. Throws Error(Symbols) if it cannot be started.
+    static Child spawn(const std::vector<std::string> &argv, int stderr_fd = -1);
     Child() = default;
     Child(Child &&) noexcept;
     Child &operator=(Child &&) noexcept;
@@ -66,6 +66,20 @@ private:
     std::string buf_;
     size_t buf_pos_ = 0;
     bool eof_ = false;
+};
+
+// What a child wrote to stderr, collected instead of mixed into ours: an unlinked temporary
+// file the child writes to, read back in pieces (a pipe would need a reader thread per child).
+class StderrCapture {
+public:
+    StderrCapture();  // throws Error(Symbols)
+    int fd() const { return file_.get(); }
+    // The lines written since the last call.
+    std::vector<std::string> take_lines();
+
+private:
+    Fd file_;
+    uint64_t seen_ = 0;
 };
 
 // The first of `candidates` that names an executable (absolute/relative path or in PATH); ""

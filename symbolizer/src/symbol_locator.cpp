@@ -48,6 +48,28 @@ const ObjectSlice *pick_slice(const ObjectInfo &info, const std::vector<uint8_t>
     return info.slices.size() == 1 ? &info.slices[0] : nullptr;
 }
 
+std::vector<std::string> SymbolLocator::bundle_files(const std::string &bundle) {
+    std::vector<std::string> skipped;
+    std::vector<std::string> files = dsym_dwarf_files(bundle, &skipped);
+    for (const std::string &f : skipped) warn_("skipping " + f + " in the dSYM: not a Mach-O file");
+    return files;
+}
+
+// Where Xcode and Unity put the dSYM of a Mach-O binary: `X.dSYM` beside the binary X, and for
+// a framework or app bundle `UnityFramework.framework.dSYM` beside `UnityFramework.framework`
+// (what an Xcode build or archive writes next to the bundle).
+std::vector<std::string> SymbolLocator::sibling_dsyms(const std::string &binary) {
+    std::vector<std::string> out;
+    fs::path p = fs::absolute(binary).lexically_normal();
+    out.push_back(p.string() + ".dSYM");
+    fs::path bundle = p.parent_path();
+    std::string ext = bundle.extension().string();
+    if (ext == ".framework" || ext == ".app" || ext == ".appex" || ext == ".bundle") out.push_back(bundle.string() + ".dSYM");
+    std::error_code ec;
+    std::erase_if(out, [&](const std::string &d) { return !fs::is_directory(d, ec); });
+    return out;
+}
+
 void SymbolLocator::add(const std::string &path, const std::string &origin, bool explicit_) {
     candidates_.push_back({inspect_object(path), origin, explicit_, false});
     // A Mach-O binary keeps its DWARF in a dSYM; LLVM's symbolizer would read the one beside
@@ -55,16 +77,15 @@ void SymbolLocator::add(const std::string &path, const std::string &origin, bool
     const ObjectInfo &info = candidates_.back().info;
     bool has_dwarf = false;
     for (const ObjectSlice &s : info.slices) has_dwarf |= s.has_debug_info;
-    std::error_code ec;
-    std::string sibling = path + ".dSYM";
-    if (info.kind == ObjectKind::MachO && !has_dwarf && fs::is_directory(sibling, ec))
-        for (const std::string &f : dsym_dwarf_files(sibling)) candidates_.push_back({inspect_object(f), sibling, false, false});
+    if (info.kind != ObjectKind::MachO || has_dwarf) return;
+    for (const std::string &sibling : sibling_dsyms(path))
+        for (const std::string &f : bundle_files(sibling)) candidates_.push_back({inspect_object(f), sibling, false, false});
 }
 
 void SymbolLocator::add_dsym(const std::string &bundle) {
     std::error_code ec;
     if (fs::is_directory(bundle, ec)) {
-        for (const std::string &f : dsym_dwarf_files(bundle)) add(f, bundle, true);
+        for (const std::string &f : bundle_files(bundle)) add(f, bundle, true);
     } else if (fs::exists(bundle, ec)) {
         add(bundle, bundle, true);
     } else {
@@ -74,8 +95,12 @@ void SymbolLocator::add_dsym(const std::string &bundle) {
 
 void SymbolLocator::add_elf(const std::string &file) {
     std::error_code ec;
-    if (!fs::is_regular_file(file, ec)) throw symbols_error(file + ": no such file");
-    add(file, file, true);
+    std::string path = file;
+    // A framework bundle stands for its binary: UnityFramework.framework/UnityFramework.
+    if (fs::path p(file); fs::is_directory(p, ec) && p.extension() == ".framework")
+        path = (p / p.stem()).string();
+    if (!fs::is_regular_file(path, ec)) throw symbols_error(file + ": no such file");
+    add(path, file, true);
 }
 
 void SymbolLocator::add_dir(const std::string &dir) {
@@ -95,8 +120,9 @@ void SymbolLocator::add_dir(const std::string &dir) {
     if (candidates_.size() == before) warn_(dir + ": no ELF or Mach-O file found");
 }
 
-SymbolFile SymbolLocator::choose(Candidate &c, const ObjectSlice &s, bool verified) const {
+SymbolFile SymbolLocator::choose(Candidate &c, const ObjectSlice &s, bool verified) {
     c.used = true;
+    if (!c.fingerprint) c.fingerprint = file_fingerprint(c.info.path);
     SymbolFile f;
     f.path = c.info.path;
     f.origin = c.origin;
@@ -104,6 +130,7 @@ SymbolFile SymbolLocator::choose(Candidate &c, const ObjectSlice &s, bool verifi
     f.arch = c.info.kind == ObjectKind::MachO ? s.arch : "";
     f.slice = s;
     f.id_verified = verified;
+    f.fingerprint = c.fingerprint;
     return f;
 }
 
@@ -118,7 +145,13 @@ std::optional<SymbolFile> SymbolLocator::find(const mt::reader::Module &m, uint3
                     best = &c;
                     best_slice = &s;
                 }
-        if (best) return choose(*best, *best_slice, true);
+        if (best) {
+            // Every file with the module's id served it, not only the best one: a binary given
+            // with --elf whose dSYM won is not "unused".
+            for (Candidate &c : candidates_)
+                for (const ObjectSlice &s : c.info.slices) c.used |= s.id == m.build_id;
+            return choose(*best, *best_slice, true);
+        }
     }
     // By name.
     std::string key = name_key(m.path);

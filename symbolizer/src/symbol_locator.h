@@ -24,6 +24,7 @@ struct SymbolFile {
     ObjectKind kind = ObjectKind::Elf;
     ObjectSlice slice;
     bool id_verified = false; // false when matched by name only (no id recorded, or --force)
+    uint64_t fingerprint = 0; // file_fingerprint(path): which file answered a cached address
 };
 
 class SymbolLocator {
@@ -32,7 +33,7 @@ public:
     explicit SymbolLocator(Warn warn) : warn_(std::move(warn)) {}
 
     void add_dsym(const std::string &bundle);  // a .dSYM bundle, or a DWARF file directly
-    void add_elf(const std::string &file);     // any ELF or Mach-O file
+    void add_elf(const std::string &file);     // any ELF or Mach-O file (or an X.framework bundle)
     void add_dir(const std::string &dir);      // scanned recursively, symlinks followed once
 
     bool empty() const { return candidates_.empty(); }
@@ -55,9 +56,12 @@ private:
         std::string origin;
         bool explicit_ = false;
         bool used = false;
+        uint64_t fingerprint = 0;  // computed when first chosen
     };
     void add(const std::string &path, const std::string &origin, bool explicit_);
-    SymbolFile choose(Candidate &c, const ObjectSlice &s, bool verified) const;
+    std::vector<std::string> bundle_files(const std::string &bundle);  // dsym_dwarf_files, skips noted
+    static std::vector<std::string> sibling_dsyms(const std::string &binary);
+    SymbolFile choose(Candidate &c, const ObjectSlice &s, bool verified);
 
     std::vector<Candidate> candidates_;
     Warn warn_;

@@ -49,7 +49,8 @@ struct Job {
 
 void symbolize_partitions(Db &db, AddressCache &cache, const std::vector<PartitionWork> &work, Backend &backend,
                           const Enricher &enricher, Progress &progress,
-                          const std::function<void(const std::string &)> &warn, SymbolizeStats &stats) {
+                          const std::function<void(const std::string &)> &warn, SymbolizeStats &stats,
+                          bool resymbolize) {
     std::vector<Job> jobs;
     uint64_t total = 0;
     for (const PartitionWork &w : work) {
@@ -61,7 +62,7 @@ void symbolize_partitions(Db &db, AddressCache &cache, const std::vector<Partiti
             ++stats.addresses;
             if (!w.file) {
                 ++stats.no_symbols;
-            } else if (a.symbolized && a.quality >= q) {
+            } else if (!needs_symbolizing(a, q, w.file->fingerprint, resymbolize)) {
                 ++stats.cache_hits;
             } else {
                 job.rows.push_back(i);
@@ -82,7 +83,8 @@ void symbolize_partitions(Db &db, AddressCache &cache, const std::vector<Partiti
     std::atomic<uint64_t> done{0};
     Progress::Phase phase(progress, "symbolize", total, done);
     for (Job &job : jobs) {
-        Quality q = job.file->slice.quality();
+        const bool file_has_dwarf = job.file->slice.quality() == Quality::DebugInfo;
+        uint64_t weak = 0;  // answers without debug info from a file that has some
         std::vector<SymbolRecord> recs(job.lookups.size());
         // The backend runs on its own thread(s) and hands over finished ranges; this thread
         // stores them meanwhile, so SQLite's work overlaps the symbolization.
@@ -134,6 +136,8 @@ void symbolize_partitions(Db &db, AddressCache &cache, const std::vector<Partiti
                 }
                 SymbolRecord &rec = recs[k];
                 if (rec.frames.empty()) ++stats.unknown;
+                const Quality q = answer_quality(rec);
+                weak += file_has_dwarf && q == Quality::SymbolTable;
                 for (size_t depth = 0; depth < rec.frames.size(); ++depth) {
                     SymbolRow r = enricher.row(std::move(rec.frames[depth]));
                     ins.add(a.addr_id).add(static_cast<int64_t>(depth)).add(std::move(r.function)).add(std::move(r.demangled));
@@ -141,10 +145,18 @@ void symbolize_partitions(Db &db, AddressCache &cache, const std::vector<Partiti
                     ins.add(r.cs_line).end_row();
                 }
                 rec = SymbolRecord();  // stored: free it
-                cache.mark_symbolized(*job.part, job.rows[k], q);
+                cache.mark_symbolized(*job.part, job.rows[k], q, job.file->fingerprint);
             }
         }
         if (failure) std::rethrow_exception(failure);
+        if (weak) {
+            // A dSYM missing an object file, a library linked with code built without -g: say
+            // so, since those frames show names without file:line until a better file arrives.
+            warn(job.part->module_path + ": " + std::to_string(weak) + " of " + std::to_string(job.rows.size()) +
+                 " addresses have no debug info in " + job.file->path +
+                 " (symbol table names only; a symbol file of this build with their debug info upgrades them)");
+            stats.without_debug_info += weak;
+        }
         stats.backend_seconds += backend_seconds;
         ++stats.backend_calls;
         stats.sent_to_backend += job.lookups.size();

@@ -20,11 +20,12 @@ namespace mt::sym {
 
 struct SymbolizeStats {
     uint64_t addresses = 0;        // distinct addresses the run uses inside modules
-    uint64_t cache_hits = 0;       // already answered by an equal or better symbol file
+    uint64_t cache_hits = 0;       // already answered, and this run's file cannot do better (needs_symbolizing)
     uint64_t no_symbols = 0;       // in modules without a symbol file (kept as module+offset)
     uint64_t sent_to_backend = 0;  // addresses the backend was asked about
     uint64_t backend_calls = 0;    // Backend::symbolize invocations
     uint64_t unknown = 0;          // answers with no function
+    uint64_t without_debug_info = 0;  // answers from the symbol table only, by files that have debug info
     double backend_seconds = 0;
 };
 
@@ -45,7 +46,8 @@ struct PartitionWork {
 
 void symbolize_partitions(Db &db, AddressCache &cache, const std::vector<PartitionWork> &work, Backend &backend,
                           const Enricher &enricher, Progress &progress,
-                          const std::function<void(const std::string &)> &warn, SymbolizeStats &stats);
+                          const std::function<void(const std::string &)> &warn, SymbolizeStats &stats,
+                          bool resymbolize = false);
 
 }  // namespace mt::sym
 

@@ -79,7 +79,7 @@ InputResult Symbolizer::ingest(Db &db, const std::string &run_path) {
     res.resolve_cpu_seconds = cpu2 - cpu1;
     auto t2 = std::chrono::steady_clock::now();
     Enricher enricher(il2cpp_ ? &*il2cpp_ : nullptr);
-    symbolize_partitions(db, cache, work, *backend_, enricher, progress_, warn_, res.symbols);
+    symbolize_partitions(db, cache, work, *backend_, enricher, progress_, warn_, res.symbols, config_.resymbolize);
     cache.flush();
     res.symbolize_seconds = seconds_since(t2);
     res.symbolize_cpu_seconds = process_cpu_seconds() - cpu2;

@@ -27,6 +27,7 @@ struct Config {
     BackendOptions backend;
     bool force = false;               // use symbol files whose id does not match; re-ingest a run
     bool salvage = false;             // keep the frames before a corrupt chunk instead of failing
+    bool resymbolize = false;         // symbolize every address again, cached answers or not
 };
 
 struct InputResult {

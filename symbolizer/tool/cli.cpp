@@ -15,7 +15,7 @@ const char *help_text() {
 SYNOPSIS
     memtracer-symbolize RUN.mt... [--dsym BUNDLE.dSYM]... [--elf FILE]... [--symbols DIR]...
                         [-o DB] [--il2cpp-symbols DIR] [--backend builtin|llvm-symbolizer|atos]
-                        [--jobs N] [--force] [--salvage] [--quiet] [--no-progress]
+                        [--jobs N] [--force] [--resymbolize] [--salvage] [--quiet] [--no-progress]
 
 DESCRIPTION
     Reads each RUN.mt, maps every recorded return address to its module (by the module table
@@ -36,16 +36,25 @@ DESCRIPTION
     without a symbol file are kept as module+offset.
 
     The addresses table is a cache per build: a later run of the same build symbolizes only the
-    addresses no earlier run has seen. Several inputs, or an existing DB, hold several runs.
+    addresses no earlier run has seen, plus those whose answer had no debug info (symbol table
+    names only) when this run's symbol file has debug info and did not give that answer: a
+    complete dSYM upgrades what one missing an object file answered. Several inputs, or an
+    existing DB, hold several runs.
+
+    A symbol file whose DWARF is damaged (LLVM reports errors reading it) is refused, naming the
+    file and the first error; the input fails with status 4 and the database is left as it was.
 
 OPTIONS
     -o, --output DB
         Database to create or append to. Default: the input with .db for .mt (run.mt ->
         run.db, beside it); required with several inputs.
     --dsym BUNDLE
-        A .dSYM bundle (its Contents/Resources/DWARF files) or a DWARF file. Repeatable.
+        A .dSYM bundle (the Mach-O files in its Contents/Resources/DWARF; .DS_Store and ._*
+        files there are skipped) or a DWARF file. Repeatable.
     --elf FILE
         An ELF (or Mach-O) file with symbols, e.g. an unstripped libil2cpp.so. Repeatable.
+        For a Mach-O binary its dSYM is used too: X.dSYM beside it, or Xcode's
+        X.framework.dSYM beside X.framework. X.framework itself names its binary.
     --symbols DIR
         A directory searched recursively for ELF/Mach-O files and dSYMs, matched to modules by
         build id / UUID, then by file name (Android: every .so of a build at once). Repeatable.
@@ -64,6 +73,9 @@ OPTIONS
     --force
         Use a symbol file whose id does not match the module (and cache its answers), and
         ingest a capture that the database already holds.
+    --resymbolize
+        Symbolize every address of the input(s) again with the given symbol files, replacing
+        the cached answers whatever their quality.
     --salvage
         For a corrupt capture, keep the frames before the damage instead of failing.
     -q, --quiet
@@ -81,7 +93,7 @@ EXIT STATUS
     2   bad command line
     3   an input could not be ingested: unreadable, not a run.mt, unknown format version,
         corrupt (without --salvage), or already in the database (without --force)
-    4   symbols: unreadable symbol file, build id / UUID mismatch (without --force),
+    4   symbols: unreadable or damaged symbol file, build id / UUID mismatch (without --force),
         backend tool missing or failing, malformed MethodMap.tsv / LineNumberMappings.json
     5   database: cannot open or write, not a MemTracer database, or a newer schema
     With several inputs each is its own transaction; the status is that of the first failure,
@@ -169,6 +181,7 @@ CliOptions parse_cli(int argc, char **argv) {
         else if (name == "-j" || name == "--jobs") o.config.backend.jobs = parse_jobs(need());
         else if (name == "--force") flag(), o.config.force = true;
         else if (name == "--salvage") flag(), o.config.salvage = true;
+        else if (name == "--resymbolize") flag(), o.config.resymbolize = true;
         else if (name == "-q" || name == "--quiet") flag(), o.quiet = true;
         else if (name == "--no-progress") flag(), o.no_progress = true;
         else throw usage_error("unknown option " + name + " (see --help)");

@@ -1,5 +1,7 @@
 // The per-build cache: a second run of the same build sends no known address to the backend
 // (counted), appends to the same database, and a better symbol file later re-symbolizes.
+#include <llvm/Object/ObjectFile.h>
+
 #include <catch2/catch.hpp>
 
 #include "support.h"
@@ -143,4 +145,122 @@ TEST_CASE("symbolizer: the cache loads a build's rows whether its ids are dense 
     // Interning a known address gives its row back; a new one a new row.
     CHECK(cache.intern(a, 0x2003).first < 30);
     CHECK(cache.intern(a, 0x9999).first == 30);
+}
+
+namespace {
+
+// Runtime addresses inside each function of libsplit.so (4 functions, 2 per compile unit).
+std::map<std::string, uint64_t> split_addresses(const std::string &lib, uint64_t bias) {
+    auto bin = llvm::object::ObjectFile::createObjectFile(lib);
+    if (!bin) throw std::runtime_error(llvm::toString(bin.takeError()));
+    std::map<std::string, uint64_t> out;
+    for (const auto &sym : bin->getBinary()->symbols()) {
+        auto name = sym.getName();
+        auto addr = sym.getAddress();
+        if (!name || !addr) {
+            llvm::consumeError(name.takeError());
+            llvm::consumeError(addr.takeError());
+            continue;
+        }
+        auto type = sym.getType();
+        if (!type) {
+            llvm::consumeError(type.takeError());
+            continue;
+        }
+        if (*type == llvm::object::SymbolRef::ST_Function && name->starts_with("split_")) out[name->str()] = *addr + 6 + bias;  // looked up at +5: inside the body
+    }
+    return out;
+}
+
+void write_split_run(const std::string &path, uint64_t start_ns, const std::map<std::string, uint64_t> &addrs, uint64_t load) {
+    mt::test::RunWriter w(path, MT_ARCH_X86_64, 0, start_ns);
+    w.module(0, MT_MODULE_ELF, "/data/app/com.game/lib/x86_64/libsplit.so", load, 0x10000, load, 0,
+             mt::test::elf_build_id(fixture("split/full/libsplit.so")));
+    w.thread(0, 1, "main");
+    w.klass(0, "Node", "Game");
+    uint32_t id = 0;
+    std::vector<mt::rt::EventRecord> ev;
+    for (const auto &[name, a] : addrs) {
+        w.stack(id, {a});
+        ev.push_back({0, 1001 + id, 0, id, 16, 16, 0x1000 + 16u * id});
+        ++id;
+    }
+    w.frame(0, ev);
+    w.end();
+    w.flush();
+}
+
+// function -> (quality, file of the outermost frame) for every address of the database.
+std::map<std::string, std::pair<std::string, std::string>> answers(const std::string &db) {
+    std::map<std::string, std::pair<std::string, std::string>> out;
+    for (const auto &r : query(db, "SELECT s.function, a.quality, s.file FROM addresses a JOIN symbols s USING(addr_id) "
+                                   "WHERE s.depth = (SELECT max(depth) FROM symbols WHERE addr_id = a.addr_id)"))
+        out[r[0]] = {r[1], mt::test::basename(r[2])};
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("symbolizer: quality is per answer - a debug file missing a compile unit is upgraded by the complete one",
+          "[cache][quality][upgrade]") {
+    const std::string partial = fixture("split/partial/libsplit.so"), full = fixture("split/full/libsplit.so");
+    REQUIRE(mt::test::elf_build_id(partial) == mt::test::elf_build_id(full));  // the same build
+    const uint64_t load = 0x7f3a00000000;
+    auto addrs = split_addresses(full, load);
+    REQUIRE(addrs.size() == 4);
+    REQUIRE(split_addresses(partial, load) == addrs);  // -g changed no code
+    mt::test::TempDir d;
+    for (int i = 1; i <= 5; ++i) write_split_run(d.file("r" + std::to_string(i) + ".mt"), i, addrs, load);
+    std::string db = d.file("run.db");
+    using Answer = std::pair<std::string, std::string>;
+
+    // The file missing split_b.c's debug info: split_a.c answers from DWARF, split_b.c from the
+    // symbol table, and each address says so.
+    uint64_t calls = 0, sent = 0;
+    Config cfg;
+    cfg.elfs = {partial};
+    auto r1 = mt::test::ingest(db, {d.file("r1.mt")}, cfg, counting(&calls, &sent));
+    CHECK(sent == 4);
+    auto a1 = answers(db);
+    CHECK(a1["split_a_leaf"] == Answer{"2", "split_a.c"});
+    CHECK(a1["split_a_entry"] == Answer{"2", "split_a.c"});
+    CHECK(a1["split_b_leaf"] == Answer{"1", ""});
+    CHECK(a1["split_b_middle"] == Answer{"1", ""});
+    // ... and a warning names the module and how many addresses had no debug info.
+    bool warned = false;
+    for (const auto &w : r1.warnings) warned |= w.find("2 of 4 addresses") != std::string::npos && w.find(partial) != std::string::npos;
+    CHECK(warned);
+
+    // The same incomplete file again: nothing to redo.
+    calls = sent = 0;
+    mt::test::ingest(db, {d.file("r2.mt")}, cfg, counting(&calls, &sent));
+    CHECK(calls == 0);
+
+    // The complete file of the same build: only split_b.c's two answers are redone, and upgraded.
+    calls = sent = 0;
+    cfg.elfs = {full};
+    auto r3 = mt::test::ingest(db, {d.file("r3.mt")}, cfg, counting(&calls, &sent));
+    CHECK(sent == 2);
+    CHECK(r3.results[0].symbols.cache_hits == 2);
+    auto a3 = answers(db);
+    CHECK(a3["split_b_leaf"] == Answer{"2", "split_b.c"});
+    CHECK(a3["split_b_middle"] == Answer{"2", "split_b.c"});
+    CHECK(a3["split_a_leaf"] == a1["split_a_leaf"]);
+    // Run 1's stacks read the upgraded answers too: they share the addresses.
+    CHECK(query1(db, "SELECT count(*) FROM stack_frames f JOIN symbols s USING(addr_id) WHERE f.run_id = 1 AND s.file = ''") == "0");
+
+    // The incomplete file once more never downgrades what the complete one answered.
+    calls = sent = 0;
+    cfg.elfs = {partial};
+    mt::test::ingest(db, {d.file("r4.mt")}, cfg, counting(&calls, &sent));
+    CHECK(calls == 0);
+    CHECK(answers(db) == a3);
+
+    // --resymbolize redoes every address the run uses.
+    calls = sent = 0;
+    cfg.elfs = {full};
+    cfg.resymbolize = true;
+    mt::test::ingest(db, {d.file("r5.mt")}, cfg, counting(&calls, &sent));
+    CHECK(sent == 4);
+    CHECK(answers(db) == a3);
 }

@@ -81,6 +81,24 @@ TEST_CASE("symbolizer: Several inputs into one database - then appending - plain
     CHECK(query1(d.file("team.db"), "SELECT count(*) FROM runs") == "4");
 }
 
+TEST_CASE("symbolizer: --resymbolize sends every address to the backend again", "[cli][resymbolize]") {
+    auto elf = mt::test::load_and_run_elf(fixture("libfixture_gcc.so"));
+    mt::test::TempDir d;
+    write_run(d.file("a.mt"), elf, 1);
+    write_run(d.file("b.mt"), elf, 2);
+    write_run(d.file("c.mt"), elf, 3);
+    std::string err, db = d.file("run.db");
+    REQUIRE(mt::test::run_tool({d.file("a.mt"), "-o", db, "--elf", elf.path, "--no-progress"}, &err) == 0);
+    std::string symbols = query1(db, "SELECT group_concat(addr_id || depth || function || line, '|') FROM symbols");
+    REQUIRE(mt::test::run_tool({d.file("b.mt"), "-o", db, "--elf", elf.path, "--no-progress"}, &err) == 0);
+    CHECK(err.find("4 addresses: 0 symbolized now, 4 from the cache") != std::string::npos);
+    REQUIRE(mt::test::run_tool({d.file("c.mt"), "-o", db, "--elf", elf.path, "--resymbolize", "--no-progress"}, &err) == 0);
+    CHECK(err.find("4 addresses: 4 symbolized now, 0 from the cache") != std::string::npos);
+    // Replaced, not added to: the same rows as before.
+    CHECK(query1(db, "SELECT group_concat(addr_id || depth || function || line, '|') FROM symbols") == symbols);
+    CHECK(mt::test::run_tool({d.file("c.mt"), "--resymbolize=1"}, &err) == 2);
+}
+
 TEST_CASE("symbolizer: --backend llvm-symbolizer and atos give the same database rows as builtin", "[cli][backends]") {
     auto elf = mt::test::load_and_run_elf(fixture("libfixture_clang.so"));
     mt::test::TempDir d;

@@ -200,6 +200,49 @@ TEST_CASE("symbolizer: Databases that are not ours - or newer - are refused", "[
     CHECK(mt::test::run_tool({d.file("run.mt"), "-o", d.file("text.db"), "--no-progress"}, &err) == 5);
 }
 
+TEST_CASE("symbolizer: a database of another program with a user_version - or a newer meta version - is refused byte for byte unchanged",
+          "[errors][db][schema]") {
+    mt::test::TempDir d;
+    write_run(d.file("run.mt"));
+    auto exec = [](const std::string &path, const char *sql) {
+        sqlite3 *h;
+        REQUIRE(sqlite3_open(path.c_str(), &h) == SQLITE_OK);
+        REQUIRE(sqlite3_exec(h, sql, nullptr, nullptr, nullptr) == SQLITE_OK);
+        sqlite3_close(h);
+    };
+    // Many programs set user_version; 1 is common. Foreign tables, none of ours.
+    exec(d.file("app.db"), "PRAGMA user_version = 1; CREATE TABLE photos(id INTEGER); INSERT INTO photos VALUES (7)");
+    // A MemTracer database a newer tool marked in meta (user_version still 1).
+    REQUIRE(mt::test::run_tool({d.file("run.mt"), "-o", d.file("newer.db"), "--no-progress"}) == 0);
+    exec(d.file("newer.db"), "UPDATE meta SET value = '3' WHERE key = 'schema_version'");
+    // user_version 2 with our tables.
+    REQUIRE(mt::test::run_tool({d.file("run.mt"), "-o", d.file("v2.db"), "--no-progress"}) == 0);
+    exec(d.file("v2.db"), "PRAGMA user_version = 2");
+
+    for (const char *name : {"app.db", "newer.db", "v2.db"}) {
+        DYNAMIC_SECTION(name) {
+            std::string db = d.file(name), before = mt::test::read_file(db), err;
+            int rc = mt::test::run_tool({d.file("run.mt"), "-o", db, "--force", "--no-progress"}, &err);
+            INFO(err);
+            CHECK(rc == 5);
+            CHECK(err.find(db) != std::string::npos);                    // what file
+            CHECK(err.find("schema version 1") != std::string::npos);    // what is expected
+            CHECK(err.find("nothing was written") != std::string::npos);
+            if (std::string(name) == "app.db") {
+                CHECK(err.find("not a MemTracer database") != std::string::npos);
+                CHECK(err.find("user_version 1") != std::string::npos);  // what was found
+                CHECK(err.find("photos") != std::string::npos);
+            } else {
+                CHECK(err.find(std::string("schema version ") + (std::string(name) == "v2.db" ? "2" : "3")) != std::string::npos);
+                CHECK(err.find("newer") != std::string::npos);
+            }
+            CHECK(mt::test::read_file(db) == before);
+            CHECK_FALSE(std::filesystem::exists(db + "-journal"));
+            CHECK_FALSE(std::filesystem::exists(db + "-wal"));
+        }
+    }
+}
+
 TEST_CASE("symbolizer: The same capture twice is refused unless --force", "[errors][duplicate]") {
     mt::test::TempDir d;
     write_run(d.file("run.mt"));
