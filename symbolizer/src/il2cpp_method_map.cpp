@@ -59,25 +59,66 @@ MethodMap MethodMap::load(const std::string &path) {
 
 const std::string *MethodMap::csharp_name(std::string_view native) const {
     auto it = by_native_.find(std::string(native));
+    // An `_inline` copy is the method itself, compiled into its callers.
+    if (it == by_native_.end() && native.ends_with("_inline")) it = by_native_.find(std::string(native.substr(0, native.size() - 7)));
     return it == by_native_.end() ? nullptr : &it->second;
 }
 
+namespace {
+
+namespace fs = std::filesystem;
+
+bool holds_cpp(const fs::path &dir) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".cpp") return true;
+    return false;
+}
+
+// The il2cpp output folder DIR stands for (see load_dir), or DIR itself.
+fs::path output_folder(const fs::path &dir) {
+    std::error_code ec;
+    if (dir.filename() == "Symbols" && fs::is_regular_file(dir / "LineNumberMappings.json", ec)) return dir.parent_path();
+    for (const char *sub : {"Il2CppOutputProject/Source/il2cppOutput",
+                            "unityLibrary/src/main/Il2CppOutputProject/Source/il2cppOutput",
+                            "src/main/Il2CppOutputProject/Source/il2cppOutput"})
+        if (fs::is_directory(dir / sub, ec)) return dir / sub;
+    return dir;
+}
+
+}  // namespace
+
 Il2CppSymbols Il2CppSymbols::load_dir(const std::string &dir) {
-    namespace fs = std::filesystem;
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw symbols_error(dir + ": --il2cpp-symbols needs a directory");
+    fs::path out = output_folder(fs::path(dir));
     auto locate = [&](const char *file) -> std::string {
-        for (fs::path p : {fs::path(dir) / file, fs::path(dir) / "Symbols" / file})
+        for (fs::path p : {out / file, out / "Symbols" / file, fs::path(dir) / file})
             if (fs::is_regular_file(p, ec)) return p.string();
         return "";
     };
     Il2CppSymbols s;
     std::string mm = locate("MethodMap.tsv"), lm = locate("LineNumberMappings.json");
-    if (mm.empty() && lm.empty())
-        throw symbols_error(dir + ": neither MethodMap.tsv nor LineNumberMappings.json found (looked in it and in Symbols/)");
+    bool sources = holds_cpp(out);
+    if (mm.empty() && lm.empty() && !sources)
+        throw symbols_error(dir + ": no MethodMap.tsv, LineNumberMappings.json or generated *.cpp found (looked in it, "
+                                  "its Symbols/ and an export's Il2CppOutputProject/Source/il2cppOutput)");
     if (!mm.empty()) s.methods = MethodMap::load(mm);
     if (!lm.empty()) s.lines = LineMap::load(lm);
+    if (sources) {
+        s.sources = GeneratedSources::scan_dir(out.string());
+        s.output_dir = out.string();
+    }
     return s;
+}
+
+std::optional<CsLocation> Il2CppSymbols::cs_location(std::string_view cpp_file, uint32_t cpp_line) const {
+    if (!lines) return std::nullopt;
+    if (!sources || !sources->has_file(cpp_file)) return lines->lookup(cpp_file, cpp_line);
+    const GeneratedFunction *fn = sources->function_at(cpp_file, cpp_line);
+    if (!fn) return std::nullopt;  // between functions: no method's line
+    LineBounds b{fn->first_line, fn->last_line};
+    return lines->lookup(cpp_file, cpp_line, &b);
 }
 
 }  // namespace mt::sym

@@ -21,6 +21,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "il2cpp_paths.h"
+#include "il2cpp_sources.h"
+
 namespace mt::sym {
 
 class MethodMap {
@@ -39,6 +42,10 @@ private:
     std::unordered_map<std::string, std::string> by_native_;
 };
 
+struct LineBounds {
+    uint32_t first = 0, last = 0;  // a generated function's first and last C++ line
+};
+
 struct CsLocation {
     std::string file;
     uint32_t line = 0;
@@ -50,29 +57,40 @@ public:
     // Throws Error(Symbols) "<path>:<line>:<column>: ..." for malformed JSON or a bad entry.
     static LineMap load(const std::string &path);
     static LineMap parse(std::string_view text, const std::string &name);
-    std::optional<CsLocation> lookup(std::string_view cpp_file, uint32_t cpp_line) const;
-    size_t cpp_files() const { return cpp_paths_.size(); }
+    // With `function` (the generated function's lines, il2cpp_sources.h): the nearest mapping at or
+    // above `cpp_line` inside the function, else the function's first mapping, else none.
+    // Without: the nearest mapping at or above it anywhere in the file.
+    std::optional<CsLocation> lookup(std::string_view cpp_file, uint32_t cpp_line,
+                                     const LineBounds *function = nullptr) const;
+    size_t cpp_files() const { return paths_.size(); }
 
 private:
     friend class LineMapParser;
     struct Entry {
         uint32_t cpp_line, cs_file, cs_line;
     };
-    int find_cpp(std::string_view path) const;
-
     std::vector<std::string> cs_files_;
-    std::vector<std::string> cpp_paths_;             // normalized to '/'
-    std::vector<std::vector<Entry>> entries_;        // per cpp path, sorted by cpp_line
-    std::unordered_map<std::string, int> by_path_;
-    std::unordered_map<std::string, std::vector<int>> by_basename_;
+    PathIndex paths_;                                // the C++ files, as the build machine named them
+    std::vector<std::vector<Entry>> entries_;        // per C++ file, sorted by cpp_line
 };
 
 struct Il2CppSymbols {
     std::optional<MethodMap> methods;
     std::optional<LineMap> lines;
-    // Finds MethodMap.tsv and LineNumberMappings.json in DIR or DIR/Symbols. Throws
-    // Error(Symbols) if neither is there or one is malformed.
+    std::optional<GeneratedSources> sources;  // the generated *.cpp, when the folder holds them
+    std::string output_dir;                   // the il2cpp output folder found ("" if only Symbols/)
+
+    // DIR may be the il2cpp output folder (il2cppOutput, or Library/Bee/artifacts/<platform>/
+    // il2cppOutput/cpp), its Symbols/ folder, an iOS Xcode export (Il2CppOutputProject/Source/
+    // il2cppOutput) or an Android Gradle export (unityLibrary/src/main/Il2CppOutputProject/...).
+    // MethodMap.tsv and LineNumberMappings.json are taken from the output folder or its Symbols/,
+    // the generated sources from the output folder. Throws Error(Symbols) if none of them is
+    // there or a file is malformed.
     static Il2CppSymbols load_dir(const std::string &dir);
+
+    // The C# file:line of a C++ location, bounded by its generated function when the sources
+    // are known (il2cpp_sources.h).
+    std::optional<CsLocation> cs_location(std::string_view cpp_file, uint32_t cpp_line) const;
 };
 
 }  // namespace mt::sym

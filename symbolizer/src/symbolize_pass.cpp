@@ -28,8 +28,8 @@ SymbolRow Enricher::row(SourceFrame &&f) const {
         if (const std::string *cs = il2cpp_->methods->csharp_name(native)) r.csharp = *cs;
     }
     if (r.csharp.empty()) r.csharp = il2cpp_csharp_name(plain);
-    if (il2cpp_ && il2cpp_->lines)
-        if (auto loc = il2cpp_->lines->lookup(r.file, r.line)) {
+    if (il2cpp_)
+        if (auto loc = il2cpp_->cs_location(r.file, r.line)) {
             r.cs_file = loc->file;
             r.cs_line = loc->line;
         }
