@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "il2cpp_sources.h"
+
 namespace mt::sym {
 
 // Demangled form of a C++ (Itanium, also with Mach-O's extra leading '_'), Rust or D name;
@@ -19,9 +21,14 @@ namespace mt::sym {
 std::string demangle(std::string_view raw);
 
 // "NodeFactory.CreateNode" for "NodeFactory_CreateNode_m5E30...", "List`1.Add" for
-// "List_1_Add_m...", "Node..ctor" for "Node__ctor_m..."; "" when `name` is not an IL2CPP
-// method name. Accepts the demangled form of a mangled name as well (uses its base name).
-std::string il2cpp_csharp_name(std::string_view name);
+// "List_1_Add_m...", "Node..ctor" for "Node__ctor_m...", "GameObject.AddComponent<AudioSource>"
+// for "GameObject_AddComponent_TisAudioSource_t871A..._m...", "List`1.System.Collections.IList.get_Item"
+// for an explicit interface implementation, "<>c.<.cctor>b__5_0" for a static constructor's
+// lambda; "" when `name` is not an IL2CPP method name. Accepts the demangled form of a mangled
+// name as well (uses its base name). With `types` (the generated sources' type names) the type
+// part is the longest known type ("Session_ME_connect" -> Session_ME.connect); without, it ends
+// at the first '_' that is not an arity or compiler-generated suffix (Session.ME_connect).
+std::string il2cpp_csharp_name(std::string_view name, const GeneratedSources *types = nullptr);
 
 // The name a person reads: MethodMap's full C# name, else the heuristic C# name, else the
 // demangled name, else the raw one.

@@ -23,11 +23,12 @@ SymbolRow Enricher::row(SourceFrame &&f) const {
     r.demangled = demangle(r.function);
     const std::string &plain = r.demangled.empty() ? r.function : r.demangled;
     if (il2cpp_ && il2cpp_->methods) {
-        std::string_view native = r.function;
-        if (native.size() > 1 && native[0] == '_' && native[1] != '_') native.remove_prefix(1);
-        if (const std::string *cs = il2cpp_->methods->csharp_name(native)) r.csharp = *cs;
+        const std::string *cs = il2cpp_->methods->csharp_name(r.function);
+        // A raw Mach-O symbol-table name carries an extra '_' (LLVM and atos drop it already).
+        if (!cs && r.function.size() > 1 && r.function[0] == '_') cs = il2cpp_->methods->csharp_name(std::string_view(r.function).substr(1));
+        if (cs) r.csharp = *cs;
     }
-    if (r.csharp.empty()) r.csharp = il2cpp_csharp_name(plain);
+    if (r.csharp.empty()) r.csharp = il2cpp_csharp_name(plain, il2cpp_ && il2cpp_->sources ? &*il2cpp_->sources : nullptr);
     if (il2cpp_)
         if (auto loc = il2cpp_->cs_location(r.file, r.line)) {
             r.cs_file = loc->file;

@@ -105,6 +105,13 @@ TEST_CASE("symbolizer: the symbol pass stores the bounded C# line", "[il2cpp]") 
     SymbolRow r = e.row(std::move(f));
     CHECK(r.cs_file == kSpawner);
     CHECK(r.cs_line == 27);
+    // Names: the sources know Session_ME and _SkipUntil are types.
+    SymbolRow s2 = e.row({"Session_ME_connect_mCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC", kDwarfCpp,
+                          line_of("L_1 = GameObject_AddComponent"), 3});
+    CHECK(s2.csharp == "Session_ME.connect");
+    CHECK(s2.cs_file == kSession);
+    CHECK(s2.cs_line == 42);
+    CHECK(e.row({"_SkipUntil__ctor_mDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD", kDwarfCpp, 0, 0}).csharp == "_SkipUntil..ctor");
 }
 
 TEST_CASE("symbolizer: --il2cpp-symbols takes the export root - il2cppOutput or Symbols", "[il2cpp]") {
