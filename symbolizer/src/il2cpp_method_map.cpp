@@ -5,6 +5,7 @@
 
 #include "errors.h"
 #include "il2cpp_symbols.h"
+#include "names.h"
 
 namespace mt::sym {
 
@@ -75,6 +76,18 @@ bool holds_cpp(const fs::path &dir) {
     return false;
 }
 
+std::string find_metadata(const fs::path &dir_in, const fs::path &out_in) {
+    std::error_code ec;
+    fs::path dir = fs::absolute(dir_in, ec), out = fs::absolute(out_in, ec);
+    const char *kMetadata = "Data/Managed/Metadata/global-metadata.dat";
+    for (fs::path p : {dir / "global-metadata.dat", dir / kMetadata, dir / "assets/bin" / kMetadata,
+                       dir / "unityLibrary/src/main/assets/bin" / kMetadata, dir / "src/main/assets/bin" / kMetadata,
+                       out.parent_path().parent_path().parent_path() / kMetadata,  // iOS: <export>/Il2CppOutputProject/Source/il2cppOutput
+                       out.parent_path().parent_path().parent_path().parent_path() / "assets/bin" / kMetadata})  // Android: <unityLibrary>/src/main/Il2CppOutputProject/...
+        if (fs::is_regular_file(p, ec)) return p.string();
+    return "";
+}
+
 // The il2cpp output folder DIR stands for (see load_dir), or DIR itself.
 fs::path output_folder(const fs::path &dir) {
     std::error_code ec;
@@ -103,6 +116,7 @@ Il2CppSymbols Il2CppSymbols::load_dir(const std::string &dir) {
     if (mm.empty() && lm.empty() && !sources)
         throw symbols_error(dir + ": no MethodMap.tsv, LineNumberMappings.json or generated *.cpp found (looked in it, "
                                   "its Symbols/ and an export's Il2CppOutputProject/Source/il2cppOutput)");
+    if (std::string md = find_metadata(fs::path(dir), out); !md.empty()) s.metadata = Il2CppMetadata::load(md);
     if (!mm.empty()) s.methods = MethodMap::load(mm);
     if (!lm.empty()) s.lines = LineMap::load(lm);
     if (sources) {
@@ -110,6 +124,24 @@ Il2CppSymbols Il2CppSymbols::load_dir(const std::string &dir) {
         s.output_dir = out.string();
     }
     return s;
+}
+
+std::string Il2CppSymbols::csharp_name(std::string_view native) const {
+    if (methods)
+        if (const std::string *cs = methods->csharp_name(native)) return *cs;
+    if (!metadata || !sources) return "";
+    const GeneratedFunction *fn = sources->function_named(native);
+    // _inline copies carry no index; the method they copy does.
+    if ((!fn || fn->method_index < 0) && native.ends_with("_inline"))
+        fn = sources->function_named(native.substr(0, native.size() - 7));
+    if (!fn || fn->method_index < 0) return "";
+    std::string name = metadata->method_name(fn->method_index);
+    if (name.empty()) return "";
+    if (metadata->method_generic_count(fn->method_index) > 0 && name.back() == '>') {
+        std::string args = il2cpp_generic_arguments(native);
+        if (!args.empty()) name = name.substr(0, name.rfind('<')) + args;
+    }
+    return name;
 }
 
 std::optional<CsLocation> Il2CppSymbols::cs_location(std::string_view cpp_file, uint32_t cpp_line) const {

@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "il2cpp_metadata.h"
 #include "il2cpp_paths.h"
 #include "il2cpp_sources.h"
 
@@ -78,15 +79,23 @@ struct Il2CppSymbols {
     std::optional<MethodMap> methods;
     std::optional<LineMap> lines;
     std::optional<GeneratedSources> sources;  // the generated *.cpp, when the folder holds them
+    std::optional<Il2CppMetadata> metadata;   // global-metadata.dat, when found (see load_dir)
     std::string output_dir;                   // the il2cpp output folder found ("" if only Symbols/)
 
     // DIR may be the il2cpp output folder (il2cppOutput, or Library/Bee/artifacts/<platform>/
     // il2cppOutput/cpp), its Symbols/ folder, an iOS Xcode export (Il2CppOutputProject/Source/
     // il2cppOutput) or an Android Gradle export (unityLibrary/src/main/Il2CppOutputProject/...).
     // MethodMap.tsv and LineNumberMappings.json are taken from the output folder or its Symbols/,
-    // the generated sources from the output folder. Throws Error(Symbols) if none of them is
+    // the generated sources from the output folder, global-metadata.dat from DIR, the export's
+    // Data/Managed/Metadata/ (iOS) or unityLibrary/src/main/assets/bin/Data/Managed/Metadata/
+    // (Android Gradle export) or assets/bin/Data/Managed/Metadata/ (an unpacked APK). Throws Error(Symbols) if none of them is
     // there or a file is malformed.
     static Il2CppSymbols load_dir(const std::string &dir);
+
+    // The full C# name of a generated function: MethodMap.tsv's, else the metadata's through the
+    // function's Method Definition Index (generic method instances get their arguments from the
+    // native name: GameObject.AddComponent<AudioSource>); "" if neither knows it.
+    std::string csharp_name(std::string_view native) const;
 
     // The C# file:line of a C++ location, bounded by its generated function when the sources
     // are known (il2cpp_sources.h).

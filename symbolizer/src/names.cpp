@@ -215,6 +215,17 @@ std::string il2cpp_csharp_name(std::string_view name, const GeneratedSources *ty
     return type_display(body.substr(0, t)) + "." + method_display(method);
 }
 
+std::string il2cpp_generic_arguments(std::string_view name) {
+    size_t marker = hash_marker(name);
+    if (marker == std::string_view::npos) return "";
+    std::string_view body = name.substr(0, marker);
+    size_t tis = body.find("_Tis");
+    if (tis == std::string_view::npos) return "";
+    std::string full = method_display(body.substr(tis));  // "<A, B>" after an empty method name
+    size_t lt = full.find('<');
+    return lt == std::string::npos ? "" : full.substr(lt);
+}
+
 std::string display_name(const std::string &raw, const std::string &demangled, const std::string &csharp) {
     if (!csharp.empty()) return csharp;
     if (!demangled.empty()) return demangled;

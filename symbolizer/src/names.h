@@ -30,6 +30,10 @@ std::string demangle(std::string_view raw);
 // at the first '_' that is not an arity or compiler-generated suffix (Session.ME_connect).
 std::string il2cpp_csharp_name(std::string_view name, const GeneratedSources *types = nullptr);
 
+// The generic arguments of a generic method instance's name: "<AudioSource>" for
+// "GameObject_AddComponent_TisAudioSource_t871A..._m..."; "" if it has none.
+std::string il2cpp_generic_arguments(std::string_view name);
+
 // The name a person reads: MethodMap's full C# name, else the heuristic C# name, else the
 // demangled name, else the raw one.
 std::string display_name(const std::string &raw, const std::string &demangled, const std::string &csharp);

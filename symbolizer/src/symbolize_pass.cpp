@@ -22,11 +22,11 @@ SymbolRow Enricher::row(SourceFrame &&f) const {
     r.column = f.column;
     r.demangled = demangle(r.function);
     const std::string &plain = r.demangled.empty() ? r.function : r.demangled;
-    if (il2cpp_ && il2cpp_->methods) {
-        const std::string *cs = il2cpp_->methods->csharp_name(r.function);
+    if (il2cpp_) {
+        r.csharp = il2cpp_->csharp_name(r.function);
         // A raw Mach-O symbol-table name carries an extra '_' (LLVM and atos drop it already).
-        if (!cs && r.function.size() > 1 && r.function[0] == '_') cs = il2cpp_->methods->csharp_name(std::string_view(r.function).substr(1));
-        if (cs) r.csharp = *cs;
+        if (r.csharp.empty() && r.function.size() > 1 && r.function[0] == '_')
+            r.csharp = il2cpp_->csharp_name(std::string_view(r.function).substr(1));
     }
     if (r.csharp.empty()) r.csharp = il2cpp_csharp_name(plain, il2cpp_ && il2cpp_->sources ? &*il2cpp_->sources : nullptr);
     if (il2cpp_)
