@@ -10,7 +10,10 @@
 // LineNumberMappings.json). The reference for a line is read from the .cpp text itself, not from
 // the JSON: the nearest //<source_info:File.cs:N> comment above it inside its function, else the
 // function's first one, else none (a method of an assembly built without PDBs). Printed: per
-// category, frames agreeing with the file-wide lookup (before the fix) and with the bounded one.
+// category, frames agreeing with LineNumberMappings.json looked up file-wide (memtracer before
+// issue 14), the JSON bounded by the function, and what memtracer answers now (the sources' own
+// comments when they are at hand). With global-metadata.dat found, the names are checked too.
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +25,7 @@
 
 #include "errors.h"
 #include "il2cpp_symbols.h"
+#include "names.h"
 
 using namespace mt::sym;
 namespace fs = std::filesystem;
@@ -29,7 +33,7 @@ namespace fs = std::filesystem;
 namespace {
 
 struct Tally {
-    uint64_t frames = 0, old_ok = 0, new_ok = 0;
+    uint64_t frames = 0, old_ok = 0, json_ok = 0, new_ok = 0;
 };
 
 std::optional<CsLocation> source_info(const std::string &line) {
@@ -54,6 +58,72 @@ const char *category(const std::string &line) {
     if (line.find("il2cpp_codegen_initialize_runtime_metadata") != std::string::npos)
         return "il2cpp_codegen_initialize_runtime_metadata";
     return "other calls";
+}
+
+// How il2cpp writes a metadata name into a C++ identifier: '.' and '`' as '_', other characters
+// C++ cannot hold as U<hex>.
+std::string cpp_escape(std::string_view s) {
+    std::string out;
+    char buf[4];
+    for (unsigned char c : s) {
+        if (std::isalnum(c) || c == '_') out += static_cast<char>(c);
+        else if (c == '.' || c == '`') out += '_';
+        else snprintf(buf, sizeof buf, "U%02X", c), out += buf;
+    }
+    return out;
+}
+
+// The native name before `_m<40 hex>` and, for a generic instance, before `_Tis`.
+std::string_view native_body(std::string_view n) {
+    for (size_t p = n.rfind("_m"); p != std::string_view::npos && p > 0; p = n.rfind("_m", p - 1)) {
+        size_t k = p + 2;
+        while (k < n.size() && std::isxdigit(static_cast<unsigned char>(n[k])) && !std::islower(static_cast<unsigned char>(n[k]))) ++k;
+        if (k - p - 2 == 40) {
+            std::string_view b = n.substr(0, p);
+            return b.substr(0, b.find("_Tis"));
+        }
+    }
+    return {};
+}
+
+// Names: the metadata's name against the native name (the reader and the index link checked on a
+// real file), and the name-only rule against the metadata's Type.Method.
+void check_names(const Il2CppSymbols &s) {
+    uint64_t indexed = 0, consistent = 0, heuristic_ok = 0, typed_ok = 0, full = 0, out_of_range = 0;
+    std::vector<std::string> shown;
+    for (const auto &file : s.sources->all_functions())
+        for (const GeneratedFunction &f : file) {
+            if (f.method_index < 0) continue;
+            ++indexed;
+            std::string_view raw_method = s.metadata->raw_method_name(f.method_index);
+            if (raw_method.empty()) {
+                ++out_of_range;
+                continue;
+            }
+            std::string_view raw_type = s.metadata->raw_type_name(s.metadata->declaring_type(f.method_index));
+            std::string expect_native = cpp_escape(raw_type) + "_" + cpp_escape(raw_method);
+            bool ok = native_body(f.name) == expect_native;
+            consistent += ok;
+            if (!ok && shown.size() < 5) shown.push_back(f.name + "  vs  " + expect_native);
+            std::string expect = std::string(raw_type) + "." + std::string(raw_method) + il2cpp_generic_arguments(f.name);
+            heuristic_ok += il2cpp_csharp_name(f.name) == expect;
+            bool t_ok = il2cpp_csharp_name(f.name, &*s.sources) == expect;
+            typed_ok += t_ok;
+            if (getenv("MT_SHOW_NAMES") && (!t_ok || il2cpp_csharp_name(f.name) != expect))
+                printf("    name: %s -> %s / %s, metadata %s\n", f.name.c_str(), il2cpp_csharp_name(f.name).c_str(),
+                       il2cpp_csharp_name(f.name, &*s.sources).c_str(), expect.c_str());
+            full += !s.csharp_name(f.name).empty();
+        }
+    auto pct = [&](uint64_t n) { return indexed ? 100.0 * static_cast<double>(n) / static_cast<double>(indexed) : 0.0; };
+    printf("names: global-metadata.dat version %d (layout %s): %zu types, %zu methods\n", s.metadata->version(),
+           s.metadata->layout(), s.metadata->types(), s.metadata->methods());
+    printf("  generated functions with a Method Definition Index  %llu (%llu out of the method table)\n",
+           static_cast<unsigned long long>(indexed), static_cast<unsigned long long>(out_of_range));
+    printf("  metadata Type_Method, escaped, equals the native name  %6.2f%%\n", pct(consistent));
+    printf("  full C# name from the metadata                         %6.2f%%\n", pct(full));
+    printf("  name-only rule gives the metadata's Type.Method         %6.2f%%\n", pct(heuristic_ok));
+    printf("  same, with the sources' type names                     %6.2f%%\n", pct(typed_ok));
+    for (const std::string &x : shown) printf("    differs: %s\n", x.c_str());
 }
 
 }  // namespace
@@ -97,10 +167,16 @@ int main(int argc, char **argv) {
                 std::optional<CsLocation> want = current ? current : first;
                 std::optional<CsLocation> old_answer = s.lines->lookup(dwarf_path, no);
                 std::optional<CsLocation> new_answer = s.cs_location(dwarf_path, no);
+                LineBounds bounds{fn->first_line, fn->last_line};
+                std::optional<CsLocation> json_answer = s.lines->lookup(dwarf_path, no, &bounds);
                 Tally &t = want ? mapped[category(lines[no])] : unmapped;
                 ++t.frames;
                 t.old_ok += old_answer == want;
+                t.json_ok += json_answer == want;
                 t.new_ok += new_answer == want;
+                if (getenv("MT_SHOW_LINES") && new_answer != want)
+                    printf("    line %s:%u: %s:%u, want %s:%u\n", p.filename().c_str(), no, new_answer ? new_answer->file.c_str() : "-",
+                           new_answer ? new_answer->line : 0, want ? want->file.c_str() : "-", want ? want->line : 0);
             }
         }
         printf("export: %s\n  generated files %zu, functions %zu, LineNumberMappings C++ files %zu\n", s.output_dir.c_str(),
@@ -108,19 +184,21 @@ int main(int argc, char **argv) {
         Tally all;
         auto row = [](const char *what, const Tally &t) {
             auto pct = [&](uint64_t n) { return t.frames ? 100.0 * static_cast<double>(n) / static_cast<double>(t.frames) : 0.0; };
-            printf("  %-46s %9llu frames  file-wide %6.2f%%  bounded %6.2f%%\n", what,
-                   static_cast<unsigned long long>(t.frames), pct(t.old_ok), pct(t.new_ok));
+            printf("  %-44s %8llu frames  json file-wide %6.2f%%  json bounded %6.2f%%  memtracer %6.2f%%\n", what,
+                   static_cast<unsigned long long>(t.frames), pct(t.old_ok), pct(t.json_ok), pct(t.new_ok));
         };
         printf("frames in methods with C# lines (C# file:line equal to Unity's source_info):\n");
         for (const auto &[cat, t] : mapped) {
             row(cat.c_str(), t);
             all.frames += t.frames;
             all.old_ok += t.old_ok;
+            all.json_ok += t.json_ok;
             all.new_ok += t.new_ok;
         }
         row("all", all);
         printf("frames in methods without C# lines (no PDB; the answer must be none):\n");
         row("all", unmapped);
+        if (s.metadata) check_names(s);
     } catch (const std::exception &e) {
         fprintf(stderr, "real_export_check: %s\n", e.what());
         return 1;

@@ -200,6 +200,18 @@ std::string Il2CppMetadata::method_name(int64_t index) const {
     return type_name(m.declaring_type) + "." + std::string(str(m.name)) + generic_params(m.generic_container, -1);
 }
 
+std::string_view Il2CppMetadata::raw_method_name(int64_t index) const {
+    return index < 0 || static_cast<size_t>(index) >= methods_.size() ? std::string_view() : str(methods_[static_cast<size_t>(index)].name);
+}
+
+std::string_view Il2CppMetadata::raw_type_name(int32_t index) const {
+    return index < 0 || static_cast<size_t>(index) >= types_.size() ? std::string_view() : str(types_[static_cast<size_t>(index)].name);
+}
+
+int32_t Il2CppMetadata::declaring_type(int64_t index) const {
+    return index < 0 || static_cast<size_t>(index) >= methods_.size() ? -1 : methods_[static_cast<size_t>(index)].declaring_type;
+}
+
 int Il2CppMetadata::method_generic_count(int64_t index) const {
     if (index < 0 || static_cast<size_t>(index) >= methods_.size()) return 0;
     int32_t c = methods_[static_cast<size_t>(index)].generic_container;

@@ -46,6 +46,11 @@ public:
     std::string method_name(int64_t index) const;
     // The declaring type's full name, "Namespace.Outer.Inner<T>".
     std::string type_name(int32_t type_index) const;
+    // As the metadata spells them: "List`1", ".ctor", "<Start>b__5_0"; the declaring type (-1 if
+    // `index` is out of range).
+    std::string_view raw_method_name(int64_t index) const;
+    std::string_view raw_type_name(int32_t type_index) const;
+    int32_t declaring_type(int64_t index) const;
     // The method's own generic parameters (AddComponent<T>: 1).
     int method_generic_count(int64_t index) const;
 

@@ -145,6 +145,9 @@ std::string Il2CppSymbols::csharp_name(std::string_view native) const {
 }
 
 std::optional<CsLocation> Il2CppSymbols::cs_location(std::string_view cpp_file, uint32_t cpp_line) const {
+    // The binary was compiled from these sources: their own comments are the mapping of its
+    // lines, even where LineNumberMappings.json was written for another edit of the file.
+    if (sources && sources->has_source_info(cpp_file)) return sources->cs_location(cpp_file, cpp_line);
     if (!lines) return std::nullopt;
     if (!sources || !sources->has_file(cpp_file)) return lines->lookup(cpp_file, cpp_line);
     const GeneratedFunction *fn = sources->function_at(cpp_file, cpp_line);

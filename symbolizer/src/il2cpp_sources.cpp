@@ -44,6 +44,20 @@ int64_t method_definition_index(std::string_view line) {
     return r.ec == std::errc() && r.ptr == line.data() + line.size() ? v : -1;
 }
 
+// "\t\t//<source_info:C:/Game/Assets/Spawner.cs:21>" -> {"C:/Game/Assets/Spawner.cs", 21}.
+std::optional<std::pair<std::string_view, uint32_t>> source_info(std::string_view line) {
+    constexpr std::string_view kTag = "//<source_info:";
+    size_t at = line.find(kTag);
+    if (at == std::string_view::npos || line.back() != '>') return std::nullopt;
+    std::string_view body = line.substr(at + kTag.size(), line.size() - at - kTag.size() - 1);
+    size_t colon = body.rfind(':');
+    if (colon == std::string_view::npos || colon == 0) return std::nullopt;
+    uint32_t n = 0;
+    auto r = std::from_chars(body.data() + colon + 1, body.data() + body.size(), n);
+    if (r.ec != std::errc() || r.ptr != body.data() + body.size()) return std::nullopt;
+    return std::pair{body.substr(0, colon), n};
+}
+
 // Every "<Name>_t<40 uppercase hex>" not followed by another identifier character.
 void collect_types(std::string_view text, std::unordered_set<std::string> &out) {
     for (size_t pos = text.find("_t"); pos != std::string_view::npos; pos = text.find("_t", pos + 2)) {
@@ -54,7 +68,9 @@ void collect_types(std::string_view text, std::unordered_set<std::string> &out) 
         if (k != h + 40 || (k < text.size() && is_ident(text[k]) && text[k] != '_')) continue;
         size_t b = pos;
         while (b > 0 && is_ident(text[b - 1])) --b;
-        if (b < pos) out.emplace(text.substr(b, pos - b));
+        // A generic method instance's name holds its arguments' `_t<hex>` too: not a type.
+        std::string_view name = text.substr(b, pos - b);
+        if (!name.empty() && name.find("_Tis") == std::string_view::npos) out.emplace(name);
     }
 }
 
@@ -62,9 +78,14 @@ void collect_types(std::string_view text, std::unordered_set<std::string> &out) 
 
 void GeneratedSources::add_file(std::string_view path, std::string_view text) {
     int idx = paths_.add(path);
-    if (static_cast<size_t>(idx) >= functions_.size()) functions_.resize(static_cast<size_t>(idx) + 1);
+    if (static_cast<size_t>(idx) >= functions_.size()) {
+        functions_.resize(static_cast<size_t>(idx) + 1);
+        mappings_.resize(static_cast<size_t>(idx) + 1);
+    }
     auto &funcs = functions_[static_cast<size_t>(idx)];
+    auto &maps = mappings_[static_cast<size_t>(idx)];
     funcs.clear();
+    maps.clear();
     collect_types(text, types_);
 
     std::string_view prev, prev2;  // the two lines above the current one
@@ -77,7 +98,11 @@ void GeneratedSources::add_file(std::string_view path, std::string_view text) {
         text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
         ++line_no;
         if (inside) {
-            if (line == "}") {
+            if (auto si = source_info(line)) {
+                auto [it, fresh] = cs_file_ids_.try_emplace(std::string(si->first), static_cast<uint32_t>(cs_files_.size()));
+                if (fresh) cs_files_.emplace_back(si->first);
+                maps.push_back({line_no, it->second, si->second});
+            } else if (line == "}") {
                 open.last_line = line_no;
                 funcs.push_back(std::move(open));
                 inside = false;
@@ -130,6 +155,27 @@ const GeneratedFunction *GeneratedSources::function_at(std::string_view cpp_file
 const GeneratedFunction *GeneratedSources::function_named(std::string_view native) const {
     auto it = by_name_.find(std::string(native));
     return it == by_name_.end() ? nullptr : &functions_[it->second.first][it->second.second];
+}
+
+bool GeneratedSources::has_source_info(std::string_view cpp_file) const {
+    int idx = paths_.find(cpp_file);
+    return idx >= 0 && !mappings_[static_cast<size_t>(idx)].empty();
+}
+
+std::optional<CsLocation> GeneratedSources::cs_location(std::string_view cpp_file, uint32_t line) const {
+    int idx = paths_.find(cpp_file);
+    if (idx < 0) return std::nullopt;
+    const GeneratedFunction *fn = function_at(cpp_file, line);
+    if (!fn) return std::nullopt;
+    const auto &v = mappings_[static_cast<size_t>(idx)];
+    auto it = std::upper_bound(v.begin(), v.end(), line, [](uint32_t l, const Mapping &m) { return l < m.cpp_line; });
+    if (it != v.begin() && std::prev(it)->cpp_line >= fn->first_line) {
+        --it;
+    } else {
+        it = std::lower_bound(v.begin(), v.end(), fn->first_line, [](const Mapping &m, uint32_t l) { return m.cpp_line < l; });
+        if (it == v.end() || it->cpp_line > fn->last_line) return std::nullopt;
+    }
+    return CsLocation{cs_files_[it->cs_file], it->cs_line};
 }
 
 size_t GeneratedSources::functions() const {

@@ -12,6 +12,7 @@
 #define MEMTRACER_SYM_IL2CPP_SOURCES_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -21,6 +22,12 @@
 #include "il2cpp_paths.h"
 
 namespace mt::sym {
+
+struct CsLocation {
+    std::string file;
+    uint32_t line = 0;
+    bool operator==(const CsLocation &) const = default;
+};
 
 struct GeneratedFunction {
     uint32_t first_line = 0;   // the signature line
@@ -40,10 +47,17 @@ public:
     const GeneratedFunction *function_at(std::string_view cpp_file, uint32_t line) const;
     bool has_file(std::string_view cpp_file) const { return paths_.find(cpp_file) >= 0; }
     const GeneratedFunction *function_named(std::string_view native) const;
+    // The C# location of `line` from the //<source_info:File.cs:N> comments il2cpp writes in the
+    // generated code (--emit-source-mapping; LineNumberMappings.json is made from the same
+    // comments): the nearest one above it inside its function, else the function's first one.
+    // nullopt if the file is not among the sources, holds no such comment, or the function none.
+    std::optional<CsLocation> cs_location(std::string_view cpp_file, uint32_t line) const;
+    bool has_source_info(std::string_view cpp_file) const;
     // True if `<cpp_name>_t<40 hex>` occurs in the sources.
     bool is_type(std::string_view cpp_name) const { return types_.count(std::string(cpp_name)) != 0; }
 
     size_t files() const { return paths_.size(); }
+    const std::vector<std::vector<GeneratedFunction>> &all_functions() const { return functions_; }
     size_t functions() const;
 
 private:
@@ -51,6 +65,12 @@ private:
     std::vector<std::vector<GeneratedFunction>> functions_;  // per file, by first_line
     std::unordered_map<std::string, std::pair<uint32_t, uint32_t>> by_name_;  // file, index
     std::unordered_set<std::string> types_;
+    struct Mapping {
+        uint32_t cpp_line, cs_file, cs_line;
+    };
+    std::vector<std::vector<Mapping>> mappings_;  // per file, by cpp_line
+    std::vector<std::string> cs_files_;
+    std::unordered_map<std::string, uint32_t> cs_file_ids_;
 };
 
 }  // namespace mt::sym

@@ -47,12 +47,6 @@ struct LineBounds {
     uint32_t first = 0, last = 0;  // a generated function's first and last C++ line
 };
 
-struct CsLocation {
-    std::string file;
-    uint32_t line = 0;
-    bool operator==(const CsLocation &) const = default;
-};
-
 class LineMap {
 public:
     // Throws Error(Symbols) "<path>:<line>:<column>: ..." for malformed JSON or a bad entry.

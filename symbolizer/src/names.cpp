@@ -76,6 +76,17 @@ size_t type_end(std::string_view n) {
     while (i < n.size() && is_alnum(n[i])) ++i;
     if (i == start) return 0;
     bool generated = n.substr(start, 3) == "U3C";
+    // Inside <...> of a compiler-generated name '_' is part of it (`<get_stylesheets>d__23`).
+    auto open_brackets = [&](size_t end) {
+        int d = 0;
+        for (size_t p = start; p + 3 <= end; ++p) d += n.substr(p, 3) == "U3C" ? 1 : n.substr(p, 3) == "U3E" ? -1 : 0;
+        return d;
+    };
+    while (generated && open_brackets(i) > 0 && i < n.size() && n[i] == '_') {
+        size_t k = i + 1;
+        while (k < n.size() && is_alnum(n[k])) ++k;
+        i = k;
+    }
     for (;;) {
         bool dunder = n.substr(i, 2) == "__";
         size_t j = i + (dunder ? 2 : (i < n.size() && n[i] == '_' ? 1 : 0));
@@ -93,6 +104,7 @@ size_t type_end(std::string_view n) {
 
 // With the generated sources' type names: the longest `<type>_` prefix that is a known type.
 size_t known_type_end(std::string_view body, const GeneratedSources &types) {
+    body = body.substr(0, body.find("_Tis"));  // a generic instance's arguments are not the type
     for (size_t us = body.rfind('_'); us != std::string_view::npos && us > 0; us = body.rfind('_', us - 1))
         if (us + 1 < body.size() && types.is_type(body.substr(0, us))) return us;
     return 0;

@@ -132,3 +132,43 @@ TEST_CASE("symbolizer: --il2cpp-symbols takes the export root - il2cppOutput or 
     REQUIRE(s.lines);
     CHECK(s.cs_location(kDwarfCpp, line_of("il2cpp_codegen_object_new(Spawner")) == CsLocation{kSpawner, 21});
 }
+
+TEST_CASE("symbolizer: LineNumberMappings.json bounded by the function - and the sources' comments first", "[il2cpp]") {
+    auto s = Il2CppSymbols::load_dir(kExport);
+    REQUIRE(s.lines);
+    auto bounded = [&](uint32_t line) -> std::optional<CsLocation> {
+        const GeneratedFunction *fn = s.sources->function_at(kDwarfCpp, line);
+        if (!fn) return std::nullopt;
+        LineBounds b{fn->first_line, fn->last_line};
+        return s.lines->lookup(kDwarfCpp, line, &b);
+    };
+    // The JSON alone, bounded: the same answers as the comments.
+    uint32_t literal_init = line_of("il2cpp_codegen_initialize_runtime_metadata((uintptr_t*)&_stringLiteral");
+    CHECK(bounded(literal_init) == CsLocation{kSpawner, 27});
+    CHECK_FALSE(bounded(line_of("il2cpp_codegen_object_new(U3CRunU3Ed__3")));
+    CHECK(bounded(line_of("goto IL_0010")) == CsLocation{kSession, 40});
+
+    // A JSON written for another edit of the file (one line shifted, as seen in a real 2022.3
+    // export): the binary is compiled from the sources, so their comments win.
+    namespace fs = std::filesystem;
+    mt::test::TempDir d;
+    fs::copy(kOutput, d.path, fs::copy_options::recursive);
+    std::string json = read(d.file("Symbols/LineNumberMappings.json"));
+    for (auto [from, to] : {std::pair{"\"51\" : 27", "\"50\" : 27"}, std::pair{"\"54\" : 28", "\"53\" : 28"}}) {
+        size_t at = json.find(from);
+        REQUIRE(at != std::string::npos);
+        json.replace(at, std::string(from).size(), to);
+    }
+    mt::test::write_file(d.file("Symbols/LineNumberMappings.json"), json);
+    auto shifted = Il2CppSymbols::load_dir(d.path);
+    uint32_t concat = line_of("String_Concat_m9E3155FB84015C823606188F53B47CB44C444991(");
+    CHECK(line_of("Spawner.cs:28>") == 54);  // the fixture as the JSON above assumes it
+    CHECK(shifted.lines->lookup(kDwarfCpp, 53) == CsLocation{kSpawner, 28});
+    CHECK(shifted.cs_location(kDwarfCpp, 53) == CsLocation{kSpawner, 27});
+    CHECK(shifted.cs_location(kDwarfCpp, concat) == CsLocation{kSpawner, 28});
+    // Sources without LineNumberMappings.json still give lines.
+    fs::remove(d.file("Symbols/LineNumberMappings.json"));
+    auto only_sources = Il2CppSymbols::load_dir(d.path);
+    CHECK_FALSE(only_sources.lines);
+    CHECK(only_sources.cs_location(kDwarfCpp, literal_init) == CsLocation{kSpawner, 27});
+}
