@@ -83,7 +83,7 @@ std::string find_metadata(const fs::path &dir_in, const fs::path &out_in) {
     for (fs::path p : {dir / "global-metadata.dat", dir / kMetadata, dir / "assets/bin" / kMetadata,
                        dir / "unityLibrary/src/main/assets/bin" / kMetadata, dir / "src/main/assets/bin" / kMetadata,
                        out.parent_path().parent_path().parent_path() / kMetadata,  // iOS: <export>/Il2CppOutputProject/Source/il2cppOutput
-                       out.parent_path().parent_path().parent_path().parent_path() / "assets/bin" / kMetadata})  // Android: <unityLibrary>/src/main/Il2CppOutputProject/...
+                       out.parent_path().parent_path().parent_path() / "assets/bin" / kMetadata})  // Android: <unityLibrary>/src/main/Il2CppOutputProject/...
         if (fs::is_regular_file(p, ec)) return p.string();
     return "";
 }

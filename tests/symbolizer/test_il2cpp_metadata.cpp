@@ -152,3 +152,25 @@ TEST_CASE("symbolizer: metadata names reach the symbols through the Method Defin
         CHECK(r.csharp == "Game.Spawner.Run");
     }
 }
+
+TEST_CASE("symbolizer: an Android Gradle export's il2cpp output and metadata are found from its root", "[il2cpp][metadata]") {
+    namespace fs = std::filesystem;
+    mt::test::TempDir d;
+    const std::string main = d.file("unityLibrary/src/main");
+    fs::create_directories(main + "/Il2CppOutputProject/Source");
+    fs::copy(std::string(MT_FIXTURE_SRC) + "/ios_export/Il2CppOutputProject/Source/il2cppOutput",
+             main + "/Il2CppOutputProject/Source/il2cppOutput", fs::copy_options::recursive);
+    std::vector<MdMethod> methods(301, MdMethod{"Filler", 0, {}});
+    methods[101] = {"MakeLabel", 0, {}};
+    fs::create_directories(main + "/assets/bin/Data/Managed/Metadata");
+    mt::test::write_file(main + "/assets/bin/Data/Managed/Metadata/global-metadata.dat",
+                         mt::test::write_global_metadata(MetadataLayout::V24_2019, {{"Spawner", "Game", {}, {}}}, methods));
+    for (const std::string &dir : {d.path, d.file("unityLibrary"), main + "/Il2CppOutputProject/Source/il2cppOutput"}) {
+        INFO(dir);
+        auto s = Il2CppSymbols::load_dir(dir);
+        REQUIRE(s.sources);
+        REQUIRE(s.metadata);
+        CHECK(s.metadata->version() == 24);
+        CHECK(s.csharp_name("Spawner_MakeLabel_mAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA") == "Game.Spawner.MakeLabel");
+    }
+}
