@@ -89,7 +89,8 @@ std::string_view native_body(std::string_view n) {
 // Names: the metadata's name against the native name (the reader and the index link checked on a
 // real file), and the name-only rule against the metadata's Type.Method.
 void check_names(const Il2CppSymbols &s) {
-    uint64_t indexed = 0, consistent = 0, heuristic_ok = 0, typed_ok = 0, full = 0, out_of_range = 0;
+    uint64_t indexed = 0, consistent = 0, heuristic_ok = 0, typed_ok = 0, full = 0, out_of_range = 0, by_name_ok = 0,
+             by_name_none = 0;
     std::vector<std::string> shown;
     for (const auto &file : s.sources->all_functions())
         for (const GeneratedFunction &f : file) {
@@ -113,6 +114,12 @@ void check_names(const Il2CppSymbols &s) {
                 printf("    name: %s -> %s / %s, metadata %s\n", f.name.c_str(), il2cpp_csharp_name(f.name).c_str(),
                        il2cpp_csharp_name(f.name, &*s.sources).c_str(), expect.c_str());
             full += !s.csharp_name(f.name).empty();
+            // The binary-and-metadata path: by the name alone, against the index's answer.
+            std::string by_name = s.metadata->method_name_for(il2cpp_type_method(f.name));
+            if (by_name.empty()) ++by_name_none;
+            else if (by_name == s.metadata->method_name(f.method_index)) ++by_name_ok;
+            else if (getenv("MT_SHOW_NAMES")) printf("    by name: %s -> %s, index %s\n", f.name.c_str(), by_name.c_str(),
+                                                    s.metadata->method_name(f.method_index).c_str());
         }
     auto pct = [&](uint64_t n) { return indexed ? 100.0 * static_cast<double>(n) / static_cast<double>(indexed) : 0.0; };
     printf("names: global-metadata.dat version %d (layout %s): %zu types, %zu methods\n", s.metadata->version(),
@@ -121,6 +128,8 @@ void check_names(const Il2CppSymbols &s) {
            static_cast<unsigned long long>(indexed), static_cast<unsigned long long>(out_of_range));
     printf("  metadata Type_Method, escaped, equals the native name  %6.2f%%\n", pct(consistent));
     printf("  full C# name from the metadata                         %6.2f%%\n", pct(full));
+    printf("  without the sources (binary symbols + metadata), by name: same full name %6.2f%%, none (ambiguous) %6.2f%%, "
+           "other %6.2f%%\n", pct(by_name_ok), pct(by_name_none), pct(indexed - out_of_range - by_name_ok - by_name_none));
     printf("  name-only rule gives the metadata's Type.Method         %6.2f%%\n", pct(heuristic_ok));
     printf("  same, with the sources' type names                     %6.2f%%\n", pct(typed_ok));
     for (const std::string &x : shown) printf("    differs: %s\n", x.c_str());

@@ -136,6 +136,9 @@ Il2CppMetadata Il2CppMetadata::parse(std::string_view bytes, const std::string &
         if (x.generic_container < -1 || (x.generic_container >= 0 && static_cast<size_t>(x.generic_container) >= ccount))
             r.fail("a method's generic container lies outside the container table");
     }
+    for (uint32_t i = 0; i < m.methods_.size(); ++i)
+        m.by_cpp_name_[cpp_escape(m.raw_type_name(m.methods_[i].declaring_type)) + "_" + cpp_escape(m.str(m.methods_[i].name))]
+            .push_back(i);
     return m;
 }
 
@@ -210,6 +213,26 @@ std::string_view Il2CppMetadata::raw_type_name(int32_t index) const {
 
 int32_t Il2CppMetadata::declaring_type(int64_t index) const {
     return index < 0 || static_cast<size_t>(index) >= methods_.size() ? -1 : methods_[static_cast<size_t>(index)].declaring_type;
+}
+
+std::string Il2CppMetadata::cpp_escape(std::string_view name) {
+    std::string out;
+    static const char kHex[] = "0123456789ABCDEF";
+    for (unsigned char c : name) {
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_') out += static_cast<char>(c);
+        else if (c == '.' || c == '`') out += '_';
+        else out += {'U', kHex[c >> 4], kHex[c & 15]};
+    }
+    return out;
+}
+
+std::string Il2CppMetadata::method_name_for(std::string_view type_method) const {
+    auto it = by_cpp_name_.find(std::string(type_method));
+    if (it == by_cpp_name_.end()) return "";
+    std::string name = method_name(it->second.front());
+    for (uint32_t i : it->second)
+        if (method_name(i) != name) return "";
+    return name;
 }
 
 int Il2CppMetadata::method_generic_count(int64_t index) const {

@@ -24,6 +24,7 @@
 #define MEMTRACER_SYM_IL2CPP_METADATA_H
 
 #include <cstdint>
+#include <unordered_map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,15 @@ public:
     std::string_view raw_method_name(int64_t index) const;
     std::string_view raw_type_name(int32_t type_index) const;
     int32_t declaring_type(int64_t index) const;
+    // The full name of the method a native name stands for when no Method Definition Index is at
+    // hand (only the binary's symbols and this file kept): the methods whose declaring type and
+    // name, written the way il2cpp writes them into C++ (`Type_Method`, '.' and '`' as '_', other
+    // characters as U<hex>), equal `type_method`; their full name if they all share it (overloads
+    // do), "" if none or several types claim it (List`1.Enumerator and Stack`1.Enumerator both
+    // make `Enumerator_MoveNext`).
+    std::string method_name_for(std::string_view type_method) const;
+    // il2cpp's C++ spelling of a metadata name.
+    static std::string cpp_escape(std::string_view name);
     // The method's own generic parameters (AddComponent<T>: 1).
     int method_generic_count(int64_t index) const;
 
@@ -73,6 +83,7 @@ private:
     std::vector<Method> methods_;
     std::vector<std::pair<int32_t, int32_t>> containers_;  // type_argc, first parameter
     std::vector<uint32_t> parameter_names_;              // generic parameters' names
+    std::unordered_map<std::string, std::vector<uint32_t>> by_cpp_name_;  // cpp_escape(Type_Method)
 };
 
 }  // namespace mt::sym

@@ -113,10 +113,12 @@ Il2CppSymbols Il2CppSymbols::load_dir(const std::string &dir) {
     Il2CppSymbols s;
     std::string mm = locate("MethodMap.tsv"), lm = locate("LineNumberMappings.json");
     bool sources = holds_cpp(out);
-    if (mm.empty() && lm.empty() && !sources)
-        throw symbols_error(dir + ": no MethodMap.tsv, LineNumberMappings.json or generated *.cpp found (looked in it, "
-                                  "its Symbols/ and an export's Il2CppOutputProject/Source/il2cppOutput)");
-    if (std::string md = find_metadata(fs::path(dir), out); !md.empty()) s.metadata = Il2CppMetadata::load(md);
+    std::string md = find_metadata(fs::path(dir), out);
+    if (mm.empty() && lm.empty() && !sources && md.empty())
+        throw symbols_error(dir + ": no MethodMap.tsv, LineNumberMappings.json, generated *.cpp or global-metadata.dat found "
+                                  "(looked in it, its Symbols/, an export's Il2CppOutputProject/Source/il2cppOutput and "
+                                  "Data/Managed/Metadata)");
+    if (!md.empty()) s.metadata = Il2CppMetadata::load(md);
     if (!mm.empty()) s.methods = MethodMap::load(mm);
     if (!lm.empty()) s.lines = LineMap::load(lm);
     if (sources) {
@@ -129,15 +131,17 @@ Il2CppSymbols Il2CppSymbols::load_dir(const std::string &dir) {
 std::string Il2CppSymbols::csharp_name(std::string_view native) const {
     if (methods)
         if (const std::string *cs = methods->csharp_name(native)) return *cs;
-    if (!metadata || !sources) return "";
-    const GeneratedFunction *fn = sources->function_named(native);
+    if (!metadata) return "";
+    const GeneratedFunction *fn = sources ? sources->function_named(native) : nullptr;
     // _inline copies carry no index; the method they copy does.
-    if ((!fn || fn->method_index < 0) && native.ends_with("_inline"))
+    if ((!fn || fn->method_index < 0) && sources && native.ends_with("_inline"))
         fn = sources->function_named(native.substr(0, native.size() - 7));
-    if (!fn || fn->method_index < 0) return "";
-    std::string name = metadata->method_name(fn->method_index);
+    std::string name;
+    if (fn && fn->method_index >= 0) name = metadata->method_name(fn->method_index);
+    // No index (only the binary and the metadata kept): by the name, when it is unambiguous.
+    else name = metadata->method_name_for(il2cpp_type_method(native));
     if (name.empty()) return "";
-    if (metadata->method_generic_count(fn->method_index) > 0 && name.back() == '>') {
+    if (name.back() == '>' && !il2cpp_generic_arguments(native).empty()) {
         std::string args = il2cpp_generic_arguments(native);
         if (!args.empty()) name = name.substr(0, name.rfind('<')) + args;
     }

@@ -227,6 +227,13 @@ std::string il2cpp_csharp_name(std::string_view name, const GeneratedSources *ty
     return type_display(body.substr(0, t)) + "." + method_display(method);
 }
 
+std::string il2cpp_type_method(std::string_view name) {
+    size_t marker = hash_marker(name);
+    if (marker == std::string_view::npos) return "";
+    std::string_view body = name.substr(0, marker);
+    return std::string(body.substr(0, body.find("_Tis")));
+}
+
 std::string il2cpp_generic_arguments(std::string_view name) {
     size_t marker = hash_marker(name);
     if (marker == std::string_view::npos) return "";

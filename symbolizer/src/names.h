@@ -30,6 +30,10 @@ std::string demangle(std::string_view raw);
 // at the first '_' that is not an arity or compiler-generated suffix (Session.ME_connect).
 std::string il2cpp_csharp_name(std::string_view name, const GeneratedSources *types = nullptr);
 
+// The `Type_Method` part of an IL2CPP function name, before its hash and generic arguments:
+// "GameObject_AddComponent" for "GameObject_AddComponent_TisAudioSource_t871A..._m..._gshared".
+std::string il2cpp_type_method(std::string_view name);
+
 // The generic arguments of a generic method instance's name: "<AudioSource>" for
 // "GameObject_AddComponent_TisAudioSource_t871A..._m..."; "" if it has none.
 std::string il2cpp_generic_arguments(std::string_view name);

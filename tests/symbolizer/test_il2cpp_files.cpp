@@ -113,5 +113,5 @@ TEST_CASE("symbolizer: --il2cpp-symbols finds both files in DIR or DIR/Symbols",
     REQUIRE(s.lines);
     CHECK(*s.methods->csharp_name("X_Y_m0123") == "X.Y()");
     mt::test::TempDir empty;
-    CHECK(error_of([&] { Il2CppSymbols::load_dir(empty.path); }).find("no MethodMap.tsv, LineNumberMappings.json or generated") != std::string::npos);
+    CHECK(error_of([&] { Il2CppSymbols::load_dir(empty.path); }).find("no MethodMap.tsv, LineNumberMappings.json, generated *.cpp or global-metadata.dat") != std::string::npos);
 }

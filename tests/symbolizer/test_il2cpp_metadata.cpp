@@ -174,3 +174,34 @@ TEST_CASE("symbolizer: an Android Gradle export's il2cpp output and metadata are
         CHECK(s.csharp_name("Spawner_MakeLabel_mAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA") == "Game.Spawner.MakeLabel");
     }
 }
+
+TEST_CASE("symbolizer: without the generated sources the metadata names a function by its Type_Method", "[il2cpp][metadata]") {
+    auto md = Il2CppMetadata::parse(mt::test::write_global_metadata(MetadataLayout::V29, model_types(), model_methods()), "gm.dat");
+    CHECK(md.method_name_for("Spawner_Spawn") == "Game.Spawner.Spawn");
+    CHECK(md.method_name_for("List_1_Add") == "System.Collections.Generic.List<T>.Add");
+    CHECK(md.method_name_for("U3CRunU3Ed__3_System_Collections_IEnumerator_Reset") ==
+          "Game.Spawner.<Run>d__3.System.Collections.IEnumerator.Reset");
+    CHECK(md.method_name_for("_SkipUntil_1__ctor") == "Cysharp.Threading.Tasks.Linq._SkipUntil<TSource>..ctor");
+    // List<T>.Enumerator and Dictionary<TKey, TValue>.ValueCollection.Enumerator: no guess.
+    CHECK(md.method_name_for("Enumerator_MoveNext").empty());
+    CHECK(md.method_name_for("Nothing_Here").empty());
+    CHECK(Il2CppMetadata::cpp_escape("<Start>b__5_0") == "U3CStartU3Eb__5_0");
+    CHECK(Il2CppMetadata::cpp_escape("System.Collections.IEnumerator.Reset") == "System_Collections_IEnumerator_Reset");
+
+    // Only the metadata kept (an unpacked APK's root): --il2cpp-symbols still names functions.
+    namespace fs = std::filesystem;
+    mt::test::TempDir d;
+    fs::create_directories(d.file("assets/bin/Data/Managed/Metadata"));
+    mt::test::write_file(d.file("assets/bin/Data/Managed/Metadata/global-metadata.dat"),
+                         mt::test::write_global_metadata(MetadataLayout::V27, model_types(), model_methods()));
+    auto s = Il2CppSymbols::load_dir(d.path);
+    CHECK_FALSE(s.sources);
+    REQUIRE(s.metadata);
+    CHECK(s.csharp_name("GameObject_AddComponent_TisAudioSource_t871A0312DBF26AA6F1A2B1B0BA54C02F86E7E2F3_m7D1A0312DBF26AA6F1A2B1B0BA54C02F86E7E2F3") ==
+          "UnityEngine.GameObject.AddComponent<AudioSource>");
+    CHECK(s.csharp_name("Enumerator_MoveNext_m0123456789ABCDEF0123456789ABCDEF01234567").empty());
+    Enricher e(&s);
+    // Ambiguous by name: the name-only rule answers.
+    CHECK(e.row({"Enumerator_MoveNext_m0123456789ABCDEF0123456789ABCDEF01234567", "", 0, 0}).csharp == "Enumerator.MoveNext");
+    CHECK(e.row({"Spawner_Spawn_m0123456789ABCDEF0123456789ABCDEF01234567", "", 0, 0}).csharp == "Game.Spawner.Spawn");
+}
