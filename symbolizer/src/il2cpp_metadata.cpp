@@ -125,6 +125,11 @@ Il2CppMetadata Il2CppMetadata::parse(std::string_view bytes, const std::string &
     for (size_t i = 0; i < ccount; ++i) m.containers_.emplace_back(r.i32(coff + i * 16 + 4), r.i32(coff + i * 16 + 12));
     auto [poff, pcount] = r.table(kGenericParameters, 16, "generic parameter");
     for (size_t i = 0; i < pcount; ++i) m.parameter_names_.push_back(r.u32(poff + i * 16 + 4));
+    for (auto [argc, first] : m.containers_)
+        if (argc < 0 || first < 0 || static_cast<uint64_t>(first) + static_cast<uint64_t>(argc) > pcount)
+            r.fail("a generic container's parameters lie outside the generic parameter table");
+    for (uint32_t n : m.parameter_names_)
+        if (n >= m.strings_.size()) r.fail("a generic parameter's name lies outside the string table");
 
     for (const Type &t : m.types_)
         if (t.name >= m.strings_.size() || t.ns >= m.strings_.size()) r.fail("a type name lies outside the string table");

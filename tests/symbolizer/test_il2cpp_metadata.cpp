@@ -3,6 +3,7 @@
 // and clear errors.
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <filesystem>
 #include <functional>
 
@@ -102,6 +103,15 @@ TEST_CASE("symbolizer: a bad global-metadata.dat is refused saying why", "[il2cp
     v35[4] = 35;
     CHECK(error_of([&] { Il2CppMetadata::parse(v35, "gm.dat"); }).find("metadata version 35 is not supported") != std::string::npos);
     CHECK(error_of([&] { Il2CppMetadata::parse(good.substr(0, good.size() - 10), "gm.dat"); }).find("runs past the end of the file") !=
+          std::string::npos);
+    // A generic container claiming 2^31-1 parameters (found by the fuzzer: it built a name of
+    // two billion "T"s).
+    std::string huge = good;
+    uint32_t containers_at;
+    std::memcpy(&containers_at, huge.data() + 30 * 4, 4);
+    const int32_t argc = 0x7FFFFFFF;
+    std::memcpy(huge.data() + containers_at + 4, &argc, 4);
+    CHECK(error_of([&] { Il2CppMetadata::parse(huge, "gm.dat"); }).find("generic container's parameters lie outside") !=
           std::string::npos);
     // A v29 file read as v31 (its method records 32 bytes, not 36): the sizes disagree.
     auto ten = model_methods();
