@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -92,6 +93,8 @@ void check_names(const Il2CppSymbols &s) {
     uint64_t indexed = 0, consistent = 0, heuristic_ok = 0, typed_ok = 0, full = 0, out_of_range = 0, by_name_ok = 0,
              by_name_none = 0;
     std::vector<std::string> shown;
+    // overloaded method's name -> shown name with parameters -> method indices showing it
+    std::map<std::string, std::map<std::string, std::set<int64_t>>> overload_names;
     for (const auto &file : s.sources->all_functions())
         for (const GeneratedFunction &f : file) {
             if (f.method_index < 0) continue;
@@ -113,7 +116,13 @@ void check_names(const Il2CppSymbols &s) {
             if (getenv("MT_SHOW_NAMES") && (!t_ok || il2cpp_csharp_name(f.name) != expect))
                 printf("    name: %s -> %s / %s, metadata %s\n", f.name.c_str(), il2cpp_csharp_name(f.name).c_str(),
                        il2cpp_csharp_name(f.name, &*s.sources).c_str(), expect.c_str());
-            full += !s.csharp_name(f.name).empty();
+            std::string full_name = s.csharp_name(f.name);
+            full += !full_name.empty();
+            if (s.metadata->overloaded(f.method_index) && f.name.find("_Tis") == std::string::npos &&
+                !f.name.ends_with("_inline")) {
+                std::string key = full_name.substr(0, full_name.find('('));
+                overload_names[key][full_name].insert(f.method_index);
+            }
             // The binary-and-metadata path: by the name alone, against the index's answer.
             std::string by_name = s.metadata->method_name_for(il2cpp_type_method(f.name));
             if (by_name.empty()) ++by_name_none;
@@ -130,6 +139,15 @@ void check_names(const Il2CppSymbols &s) {
     printf("  full C# name from the metadata                         %6.2f%%\n", pct(full));
     printf("  without the sources (binary symbols + metadata), by name: same full name %6.2f%%, none (ambiguous) %6.2f%%, "
            "other %6.2f%%\n", pct(by_name_ok), pct(by_name_none), pct(indexed - out_of_range - by_name_ok - by_name_none));
+    uint64_t overloads = 0, told_apart = 0;
+    for (const auto &[method, shown_as] : overload_names)
+        for (const auto &[text, indices] : shown_as) {
+            overloads += indices.size();
+            told_apart += indices.size() == 1;
+            if (indices.size() > 1 && getenv("MT_SHOW_NAMES")) printf("    same for %zu overloads: %s\n", indices.size(), text.c_str());
+        }
+    printf("  overloaded methods (with code, not generic instances)  %llu, told apart by parameters %6.2f%%\n",
+           static_cast<unsigned long long>(overloads), overloads ? 100.0 * static_cast<double>(told_apart) / static_cast<double>(overloads) : 0.0);
     printf("  name-only rule gives the metadata's Type.Method         %6.2f%%\n", pct(heuristic_ok));
     printf("  same, with the sources' type names                     %6.2f%%\n", pct(typed_ok));
     for (const std::string &x : shown) printf("    differs: %s\n", x.c_str());

@@ -141,6 +141,10 @@ Il2CppMetadata Il2CppMetadata::parse(std::string_view bytes, const std::string &
         if (x.generic_container < -1 || (x.generic_container >= 0 && static_cast<size_t>(x.generic_container) >= ccount))
             r.fail("a method's generic container lies outside the container table");
     }
+    std::unordered_map<std::string, uint32_t> same_name;  // "<type index>/<name>" -> methods
+    for (const Method &x : m.methods_) ++same_name[std::to_string(x.declaring_type) + "/" + std::string(m.str(x.name))];
+    for (const Method &x : m.methods_)
+        m.overloaded_.push_back(same_name[std::to_string(x.declaring_type) + "/" + std::string(m.str(x.name))] > 1);
     for (uint32_t i = 0; i < m.methods_.size(); ++i)
         m.by_cpp_name_[cpp_escape(m.raw_type_name(m.methods_[i].declaring_type)) + "_" + cpp_escape(m.str(m.methods_[i].name))]
             .push_back(i);

@@ -61,6 +61,10 @@ public:
     std::string method_name_for(std::string_view type_method) const;
     // il2cpp's C++ spelling of a metadata name.
     static std::string cpp_escape(std::string_view name);
+    // True if its declaring type has another method of the same name.
+    bool overloaded(int64_t index) const {
+        return index >= 0 && static_cast<size_t>(index) < overloaded_.size() && overloaded_[static_cast<size_t>(index)];
+    }
     // The method's own generic parameters (AddComponent<T>: 1).
     int method_generic_count(int64_t index) const;
 
@@ -84,6 +88,7 @@ private:
     std::vector<std::pair<int32_t, int32_t>> containers_;  // type_argc, first parameter
     std::vector<uint32_t> parameter_names_;              // generic parameters' names
     std::unordered_map<std::string, std::vector<uint32_t>> by_cpp_name_;  // cpp_escape(Type_Method)
+    std::vector<bool> overloaded_;
 };
 
 }  // namespace mt::sym

@@ -137,15 +137,19 @@ std::string Il2CppSymbols::csharp_name(std::string_view native) const {
     if ((!fn || fn->method_index < 0) && sources && native.ends_with("_inline"))
         fn = sources->function_named(native.substr(0, native.size() - 7));
     std::string name;
-    if (fn && fn->method_index >= 0) name = metadata->method_name(fn->method_index);
+    if (fn && fn->method_index >= 0) {
+        name = metadata->method_name(fn->method_index);
+        // Overloads told apart by their parameters, read from the generated signature.
+        if (!name.empty() && metadata->overloaded(fn->method_index)) name += il2cpp_parameter_types(fn->parameters);
+    }
     // No index (only the binary and the metadata kept): by the name, when it is unambiguous.
     else name = metadata->method_name_for(il2cpp_type_method(native));
     if (name.empty()) return "";
-    if (name.back() == '>' && !il2cpp_generic_arguments(native).empty()) {
-        std::string args = il2cpp_generic_arguments(native);
-        if (!args.empty()) name = name.substr(0, name.rfind('<')) + args;
-    }
-    return name;
+    std::string params;
+    if (size_t paren = name.find('('); paren != std::string::npos) params = name.substr(paren), name.resize(paren);
+    if (name.back() == '>' && !il2cpp_generic_arguments(native).empty())
+        name = name.substr(0, name.rfind('<')) + il2cpp_generic_arguments(native);
+    return name + params;
 }
 
 std::optional<CsLocation> Il2CppSymbols::cs_location(std::string_view cpp_file, uint32_t cpp_line) const {

@@ -227,6 +227,46 @@ std::string il2cpp_csharp_name(std::string_view name, const GeneratedSources *ty
     return type_display(body.substr(0, t)) + "." + method_display(method);
 }
 
+std::string il2cpp_parameter_types(std::string_view cpp) {
+    static const std::pair<std::string_view, std::string_view> kBuiltin[] = {
+        {"bool", "Boolean"}, {"int8_t", "SByte"}, {"uint8_t", "Byte"}, {"int16_t", "Int16"}, {"uint16_t", "UInt16"},
+        {"Il2CppChar", "Char"}, {"int32_t", "Int32"}, {"uint32_t", "UInt32"}, {"int64_t", "Int64"}, {"uint64_t", "UInt64"},
+        {"float", "Single"}, {"double", "Double"}, {"intptr_t", "IntPtr"}, {"uintptr_t", "UIntPtr"},
+        {"RuntimeObject", "Object"}, {"String_t", "String"}, {"RuntimeArray", "Array"}, {"Type_t", "Type"},
+        {"Il2CppFullySharedGenericAny", "T"}};
+    std::string out;
+    while (!cpp.empty()) {
+        size_t comma = cpp.find(',');
+        std::string_view p = cpp.substr(0, comma);
+        cpp = comma == std::string_view::npos ? std::string_view() : cpp.substr(comma + 1);
+        while (!p.empty() && p.front() == ' ') p.remove_prefix(1);
+        while (!p.empty() && p.back() == ' ') p.remove_suffix(1);
+        size_t sp = p.rfind(' ');
+        if (sp == std::string_view::npos) continue;
+        std::string_view name = p.substr(sp + 1), type = p.substr(0, sp);
+        if (name == "__this" || name == "method" || type.find("RuntimeMethod") != std::string_view::npos) continue;
+        if (type.starts_with("const ")) type.remove_prefix(6);
+        int stars = 0;
+        while (!type.empty() && (type.back() == '*' || type.back() == ' ')) stars += type.back() == '*', type.remove_suffix(1);
+        // Classes are passed as pointers and structs by value, so a pointer to a primitive and a
+        // second pointer to anything else is a `ref` (the name does not say whether a `X_t<hash>*`
+        // is a class or a ref struct: read as a class).
+        bool value = false;
+        std::string shown;
+        for (auto [c, cs] : kBuiltin)
+            if (type == c) shown = cs, value = !(c == "RuntimeObject" || c == "String_t" || c == "RuntimeArray" || c == "Type_t");
+        if (shown.empty()) {
+            std::string_view t = type;
+            if (t.size() > 42 && t.substr(t.size() - 42, 2) == "_t") t.remove_suffix(42);
+            else if (t.ends_with("_t")) t.remove_suffix(2);
+            shown = type_display(t);
+        }
+        if (!value && stars > 0) --stars;
+        out += (out.empty() ? "" : ", ") + std::string(stars > 0 ? "ref " : "") + shown;
+    }
+    return "(" + out + ")";
+}
+
 std::string il2cpp_type_method(std::string_view name) {
     size_t marker = hash_marker(name);
     if (marker == std::string_view::npos) return "";

@@ -30,6 +30,12 @@ std::string demangle(std::string_view raw);
 // at the first '_' that is not an arity or compiler-generated suffix (Session.ME_connect).
 std::string il2cpp_csharp_name(std::string_view name, const GeneratedSources *types = nullptr);
 
+// The C# parameter types of a generated function's C++ parameters, CLR names as in generic
+// arguments: "(Int32, String, Vector3, ref Int32)" for "Foo_t...* __this, int32_t ___0_n,
+// String_t* ___1_s, Vector3_t... ___2_v, int32_t* ___3_r, const RuntimeMethod* method".
+// A pointer to a struct or primitive reads as `ref` (il2cpp writes ref, out and in alike).
+std::string il2cpp_parameter_types(std::string_view cpp_parameters);
+
 // The `Type_Method` part of an IL2CPP function name, before its hash and generic arguments:
 // "GameObject_AddComponent" for "GameObject_AddComponent_TisAudioSource_t871A..._m..._gshared".
 std::string il2cpp_type_method(std::string_view name);

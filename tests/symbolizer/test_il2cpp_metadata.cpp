@@ -137,6 +137,7 @@ TEST_CASE("symbolizer: metadata names reach the symbols through the Method Defin
     methods[50] = {"AddComponent", 3, {"T"}};
     methods[100] = {"Spawn", 0, {}};
     methods[101] = {"MakeLabel", 0, {}};
+    methods[150] = {"MakeLabel", 0, {}};  // an overload: names get their parameters
     methods[102] = {"Run", 0, {}};
     methods[200] = {"connect", 1, {}};
     methods[300] = {".ctor", 2, {}};
@@ -149,7 +150,8 @@ TEST_CASE("symbolizer: metadata names reach the symbols through the Method Defin
         INFO(dir);
         auto s = Il2CppSymbols::load_dir(dir);
         REQUIRE(s.metadata);
-        CHECK(s.csharp_name("Spawner_MakeLabel_mAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA") == "Game.Spawner.MakeLabel");
+        CHECK(s.csharp_name("Spawner_MakeLabel_mAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA") == "Game.Spawner.MakeLabel(Int32)");
+        CHECK(s.csharp_name("Spawner_Spawn_m9999999999999999999999999999999999999999") == "Game.Spawner.Spawn");
         CHECK(s.csharp_name("Session_ME_connect_mCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC") == "Net.Session_ME.connect");
         CHECK(s.csharp_name("_SkipUntil__ctor_mDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD") ==
               "Cysharp.Threading.Tasks.Linq._SkipUntil<TSource>..ctor");

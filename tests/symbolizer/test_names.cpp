@@ -94,6 +94,18 @@ TEST_CASE("symbolizer: the generated sources' type names settle where a type wit
     CHECK(il2cpp_csharp_name("Player_get_Health_mCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC", &types) == "Player.get_Health");
 }
 
+TEST_CASE("symbolizer: C# parameter types from a generated signature tell overloads apart", "[names]") {
+    CHECK(il2cpp_parameter_types("Spawner_t1111111111111111111111111111111111111111* __this, int32_t ___0_n, "
+                                 "String_t* ___1_s, Vector3_t24C512C7B96BBABAD472002D0BA2BDA40A5A80B2 ___2_v, "
+                                 "int32_t* ___3_r, RuntimeObject* ___4_o, List_1_t2222222222222222222222222222222222222222* ___5_l, "
+                                 "ObjectU5BU5D_t8061030B0A12A55D5AD8652A20C922FE99450062* ___6_a, "
+                                 "Node_t3333333333333333333333333333333333333333** ___7_n, const RuntimeMethod* method") ==
+          "(Int32, String, Vector3, ref Int32, Object, List`1, Object[], ref Node)");
+    CHECK(il2cpp_parameter_types("const RuntimeMethod* method") == "()");
+    CHECK(il2cpp_parameter_types("float ___0_x, bool ___1_b, Il2CppChar ___2_c, const RuntimeMethod* method") ==
+          "(Single, Boolean, Char)");
+}
+
 TEST_CASE("symbolizer: Non-IL2CPP names get no C# name", "[names]") {
     for (const char *raw : {"main", "fx_outer", "GC_malloc_kind", "_ZN4game7Spawner5spawnEi", "do_m123", "Foo_mABC",
                             "il2cpp::vm::Object::New(Il2CppClass*)", "", "_m0123456789ABCDEF"}) {
