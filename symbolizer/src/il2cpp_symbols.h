@@ -1,4 +1,8 @@
-// il2cpp_symbols.h — Unity's IL2CPP symbol side files (--il2cpp-symbols DIR).
+// il2cpp_symbols.h — Unity's IL2CPP files (--il2cpp-symbols DIR): MethodMap.tsv and
+// LineNumberMappings.json (here), the generated sources (il2cpp_sources.h) and
+// global-metadata.dat (il2cpp_metadata.h), found from an export root, the il2cpp output folder
+// or its Symbols/, and what they give together: a function's full C# name and a C++ line's C#
+// file:line bounded by its generated function.
 //
 // MethodMap.tsv (il2cpp --emit-method-map): one line per method,
 //   <native function name> TAB <Mono.Cecil MethodReference.FullName> TAB <assembly name>
@@ -8,9 +12,10 @@
 //
 // Symbols/LineNumberMappings.json (il2cpp --emit-source-mapping):
 //   {"<cpp path>": {"<cs path>": {"<cppLine>": csLine, ...}, ...}, ...}
-//   A C++ line maps to the entry with the greatest C++ line at or below it, across all C# files
-//   of that C++ file. C++ paths are those of the machine that ran il2cpp, so a lookup that finds
-//   no exact path uses the entry with the same file name and the longest common path suffix.
+//   Its keys are the lines of the //<source_info:File.cs:N> comments of the generated code. A C++
+//   line maps to the greatest key at or below it inside its generated function (LineBounds), or
+//   without the function's lines across all C# files of that C++ file. C++ paths are those of
+//   the machine that ran il2cpp (il2cpp_paths.h).
 #ifndef MEMTRACER_SYM_IL2CPP_SYMBOLS_H
 #define MEMTRACER_SYM_IL2CPP_SYMBOLS_H
 
