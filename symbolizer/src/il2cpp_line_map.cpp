@@ -11,35 +11,6 @@
 
 namespace mt::sym {
 
-namespace {
-
-std::string normalize(std::string_view p) {
-    std::string s(p);
-    std::replace(s.begin(), s.end(), '\\', '/');
-    return s;
-}
-
-std::string_view basename(std::string_view p) {
-    size_t slash = p.rfind('/');
-    return slash == std::string_view::npos ? p : p.substr(slash + 1);
-}
-
-// Number of trailing path components two normalized paths share.
-size_t common_suffix_components(std::string_view a, std::string_view b) {
-    size_t n = 0;
-    while (!a.empty() && !b.empty()) {
-        if (basename(a) != basename(b)) break;
-        ++n;
-        size_t sa = a.rfind('/'), sb = b.rfind('/');
-        if (sa == std::string_view::npos || sb == std::string_view::npos) break;
-        a = a.substr(0, sa);
-        b = b.substr(0, sb);
-    }
-    return n;
-}
-
-}  // namespace
-
 class LineMapParser {
 public:
     LineMapParser(std::string_view text, const std::string &name, LineMap &out) : s_(text), name_(name), out_(out) {}
@@ -141,19 +112,9 @@ private:
         return v;
     }
     void cpp_file() {
-        std::string cpp = normalize(string());
+        int idx = out_.paths_.add(string());
         expect(':');
-        int idx;
-        auto it = out_.by_path_.find(cpp);
-        if (it != out_.by_path_.end()) {
-            idx = it->second;
-        } else {
-            idx = static_cast<int>(out_.cpp_paths_.size());
-            out_.cpp_paths_.push_back(cpp);
-            out_.entries_.emplace_back();
-            out_.by_path_.emplace(cpp, idx);
-            out_.by_basename_[std::string(basename(cpp))].push_back(idx);
-        }
+        if (static_cast<size_t>(idx) >= out_.entries_.size()) out_.entries_.emplace_back();
         expect('{');
         if (!accept('}')) {
             do cs_file(idx); while (accept(','));
@@ -198,29 +159,25 @@ LineMap LineMap::load(const std::string &path) {
     return parse(ss.str(), path);
 }
 
-int LineMap::find_cpp(std::string_view path) const {
-    std::string p = normalize(path);
-    if (auto it = by_path_.find(p); it != by_path_.end()) return it->second;
-    auto it = by_basename_.find(std::string(basename(p)));
-    if (it == by_basename_.end()) return -1;
-    int best = -1;
-    size_t best_len = 0;
-    for (int idx : it->second) {
-        size_t n = common_suffix_components(p, cpp_paths_[idx]);
-        if (n > best_len) {
-            best = idx;
-            best_len = n;
-        }
-    }
-    return best;
-}
-
-std::optional<CsLocation> LineMap::lookup(std::string_view cpp_file, uint32_t cpp_line) const {
+std::optional<CsLocation> LineMap::lookup(std::string_view cpp_file, uint32_t cpp_line, const LineBounds *function) const {
     if (cpp_file.empty() || cpp_line == 0) return std::nullopt;
-    int idx = find_cpp(cpp_file);
+    int idx = paths_.find(cpp_file);
     if (idx < 0) return std::nullopt;
-    const auto &v = entries_[idx];
+    const auto &v = entries_[static_cast<size_t>(idx)];
     auto it = std::upper_bound(v.begin(), v.end(), cpp_line, [](uint32_t l, const Entry &e) { return l < e.cpp_line; });
+    if (function) {
+        // Only this function's mappings: a line above its first one (the method's metadata
+        // initialization, a stub without sequence points) is the method's own first line, never
+        // the last line of the method above it.
+        if (it != v.begin() && std::prev(it)->cpp_line >= function->first) {
+            --it;
+        } else {
+            it = std::lower_bound(v.begin(), v.end(), function->first,
+                                  [](const Entry &e, uint32_t l) { return e.cpp_line < l; });
+            if (it == v.end() || it->cpp_line > function->last) return std::nullopt;
+        }
+        return CsLocation{cs_files_[it->cs_file], it->cs_line};
+    }
     if (it == v.begin()) return std::nullopt;
     --it;
     return CsLocation{cs_files_[it->cs_file], it->cs_line};

@@ -5,6 +5,7 @@
 
 #include "errors.h"
 #include "il2cpp_symbols.h"
+#include "names.h"
 
 namespace mt::sym {
 
@@ -59,25 +60,108 @@ MethodMap MethodMap::load(const std::string &path) {
 
 const std::string *MethodMap::csharp_name(std::string_view native) const {
     auto it = by_native_.find(std::string(native));
+    // An `_inline` copy is the method itself, compiled into its callers.
+    if (it == by_native_.end() && native.ends_with("_inline")) it = by_native_.find(std::string(native.substr(0, native.size() - 7)));
     return it == by_native_.end() ? nullptr : &it->second;
 }
 
+namespace {
+
+namespace fs = std::filesystem;
+
+bool holds_cpp(const fs::path &dir) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".cpp") return true;
+    return false;
+}
+
+std::string find_metadata(const fs::path &dir_in, const fs::path &out_in) {
+    std::error_code ec;
+    fs::path dir = fs::absolute(dir_in, ec), out = fs::absolute(out_in, ec);
+    const char *kMetadata = "Data/Managed/Metadata/global-metadata.dat";
+    for (fs::path p : {dir / "global-metadata.dat", dir / kMetadata, dir / "assets/bin" / kMetadata,
+                       dir / "unityLibrary/src/main/assets/bin" / kMetadata, dir / "src/main/assets/bin" / kMetadata,
+                       out.parent_path().parent_path().parent_path() / kMetadata,  // iOS: <export>/Il2CppOutputProject/Source/il2cppOutput
+                       out.parent_path().parent_path().parent_path() / "assets/bin" / kMetadata})  // Android: <unityLibrary>/src/main/Il2CppOutputProject/...
+        if (fs::is_regular_file(p, ec)) return p.string();
+    return "";
+}
+
+// The il2cpp output folder DIR stands for (see load_dir), or DIR itself.
+fs::path output_folder(const fs::path &dir) {
+    std::error_code ec;
+    if (dir.filename() == "Symbols" && fs::is_regular_file(dir / "LineNumberMappings.json", ec)) return dir.parent_path();
+    for (const char *sub : {"Il2CppOutputProject/Source/il2cppOutput",
+                            "unityLibrary/src/main/Il2CppOutputProject/Source/il2cppOutput",
+                            "src/main/Il2CppOutputProject/Source/il2cppOutput"})
+        if (fs::is_directory(dir / sub, ec)) return dir / sub;
+    return dir;
+}
+
+}  // namespace
+
 Il2CppSymbols Il2CppSymbols::load_dir(const std::string &dir) {
-    namespace fs = std::filesystem;
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw symbols_error(dir + ": --il2cpp-symbols needs a directory");
+    fs::path out = output_folder(fs::path(dir));
     auto locate = [&](const char *file) -> std::string {
-        for (fs::path p : {fs::path(dir) / file, fs::path(dir) / "Symbols" / file})
+        for (fs::path p : {out / file, out / "Symbols" / file, fs::path(dir) / file})
             if (fs::is_regular_file(p, ec)) return p.string();
         return "";
     };
     Il2CppSymbols s;
     std::string mm = locate("MethodMap.tsv"), lm = locate("LineNumberMappings.json");
-    if (mm.empty() && lm.empty())
-        throw symbols_error(dir + ": neither MethodMap.tsv nor LineNumberMappings.json found (looked in it and in Symbols/)");
+    bool sources = holds_cpp(out);
+    std::string md = find_metadata(fs::path(dir), out);
+    if (mm.empty() && lm.empty() && !sources && md.empty())
+        throw symbols_error(dir + ": no MethodMap.tsv, LineNumberMappings.json, generated *.cpp or global-metadata.dat found "
+                                  "(looked in it, its Symbols/, an export's Il2CppOutputProject/Source/il2cppOutput and "
+                                  "Data/Managed/Metadata)");
+    if (!md.empty()) s.metadata = Il2CppMetadata::load(md);
     if (!mm.empty()) s.methods = MethodMap::load(mm);
     if (!lm.empty()) s.lines = LineMap::load(lm);
+    if (sources) {
+        s.sources = GeneratedSources::scan_dir(out.string());
+        s.output_dir = out.string();
+    }
     return s;
+}
+
+std::string Il2CppSymbols::csharp_name(std::string_view native) const {
+    if (methods)
+        if (const std::string *cs = methods->csharp_name(native)) return *cs;
+    if (!metadata) return "";
+    const GeneratedFunction *fn = sources ? sources->function_named(native) : nullptr;
+    // _inline copies carry no index; the method they copy does.
+    if ((!fn || fn->method_index < 0) && sources && native.ends_with("_inline"))
+        fn = sources->function_named(native.substr(0, native.size() - 7));
+    std::string name;
+    if (fn && fn->method_index >= 0) {
+        name = metadata->method_name(fn->method_index);
+        // Overloads told apart by their parameters, read from the generated signature.
+        if (!name.empty() && metadata->overloaded(fn->method_index)) name += il2cpp_parameter_types(fn->parameters);
+    }
+    // No index (only the binary and the metadata kept): by the name, when it is unambiguous.
+    else name = metadata->method_name_for(il2cpp_type_method(native));
+    if (name.empty()) return "";
+    std::string params;
+    if (size_t paren = name.find('('); paren != std::string::npos) params = name.substr(paren), name.resize(paren);
+    if (name.back() == '>' && !il2cpp_generic_arguments(native).empty())
+        name = name.substr(0, name.rfind('<')) + il2cpp_generic_arguments(native);
+    return name + params;
+}
+
+std::optional<CsLocation> Il2CppSymbols::cs_location(std::string_view cpp_file, uint32_t cpp_line) const {
+    // The binary was compiled from these sources: their own comments are the mapping of its
+    // lines, even where LineNumberMappings.json was written for another edit of the file.
+    if (sources && sources->has_source_info(cpp_file)) return sources->cs_location(cpp_file, cpp_line);
+    if (!lines) return std::nullopt;
+    if (!sources || !sources->has_file(cpp_file)) return lines->lookup(cpp_file, cpp_line);
+    const GeneratedFunction *fn = sources->function_at(cpp_file, cpp_line);
+    if (!fn) return std::nullopt;  // between functions: no method's line
+    LineBounds b{fn->first_line, fn->last_line};
+    return lines->lookup(cpp_file, cpp_line, &b);
 }
 
 }  // namespace mt::sym

@@ -1,4 +1,8 @@
-// il2cpp_symbols.h — Unity's IL2CPP symbol side files (--il2cpp-symbols DIR).
+// il2cpp_symbols.h — Unity's IL2CPP files (--il2cpp-symbols DIR): MethodMap.tsv and
+// LineNumberMappings.json (here), the generated sources (il2cpp_sources.h) and
+// global-metadata.dat (il2cpp_metadata.h), found from an export root, the il2cpp output folder
+// or its Symbols/, and what they give together: a function's full C# name and a C++ line's C#
+// file:line bounded by its generated function.
 //
 // MethodMap.tsv (il2cpp --emit-method-map): one line per method,
 //   <native function name> TAB <Mono.Cecil MethodReference.FullName> TAB <assembly name>
@@ -8,9 +12,10 @@
 //
 // Symbols/LineNumberMappings.json (il2cpp --emit-source-mapping):
 //   {"<cpp path>": {"<cs path>": {"<cppLine>": csLine, ...}, ...}, ...}
-//   A C++ line maps to the entry with the greatest C++ line at or below it, across all C# files
-//   of that C++ file. C++ paths are those of the machine that ran il2cpp, so a lookup that finds
-//   no exact path uses the entry with the same file name and the longest common path suffix.
+//   Its keys are the lines of the //<source_info:File.cs:N> comments of the generated code. A C++
+//   line maps to the greatest key at or below it inside its generated function (LineBounds), or
+//   without the function's lines across all C# files of that C++ file. C++ paths are those of
+//   the machine that ran il2cpp (il2cpp_paths.h).
 #ifndef MEMTRACER_SYM_IL2CPP_SYMBOLS_H
 #define MEMTRACER_SYM_IL2CPP_SYMBOLS_H
 
@@ -20,6 +25,10 @@
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include "il2cpp_metadata.h"
+#include "il2cpp_paths.h"
+#include "il2cpp_sources.h"
 
 namespace mt::sym {
 
@@ -39,10 +48,8 @@ private:
     std::unordered_map<std::string, std::string> by_native_;
 };
 
-struct CsLocation {
-    std::string file;
-    uint32_t line = 0;
-    bool operator==(const CsLocation &) const = default;
+struct LineBounds {
+    uint32_t first = 0, last = 0;  // a generated function's first and last C++ line
 };
 
 class LineMap {
@@ -50,29 +57,48 @@ public:
     // Throws Error(Symbols) "<path>:<line>:<column>: ..." for malformed JSON or a bad entry.
     static LineMap load(const std::string &path);
     static LineMap parse(std::string_view text, const std::string &name);
-    std::optional<CsLocation> lookup(std::string_view cpp_file, uint32_t cpp_line) const;
-    size_t cpp_files() const { return cpp_paths_.size(); }
+    // With `function` (the generated function's lines, il2cpp_sources.h): the nearest mapping at or
+    // above `cpp_line` inside the function, else the function's first mapping, else none.
+    // Without: the nearest mapping at or above it anywhere in the file.
+    std::optional<CsLocation> lookup(std::string_view cpp_file, uint32_t cpp_line,
+                                     const LineBounds *function = nullptr) const;
+    size_t cpp_files() const { return paths_.size(); }
 
 private:
     friend class LineMapParser;
     struct Entry {
         uint32_t cpp_line, cs_file, cs_line;
     };
-    int find_cpp(std::string_view path) const;
-
     std::vector<std::string> cs_files_;
-    std::vector<std::string> cpp_paths_;             // normalized to '/'
-    std::vector<std::vector<Entry>> entries_;        // per cpp path, sorted by cpp_line
-    std::unordered_map<std::string, int> by_path_;
-    std::unordered_map<std::string, std::vector<int>> by_basename_;
+    PathIndex paths_;                                // the C++ files, as the build machine named them
+    std::vector<std::vector<Entry>> entries_;        // per C++ file, sorted by cpp_line
 };
 
 struct Il2CppSymbols {
     std::optional<MethodMap> methods;
     std::optional<LineMap> lines;
-    // Finds MethodMap.tsv and LineNumberMappings.json in DIR or DIR/Symbols. Throws
-    // Error(Symbols) if neither is there or one is malformed.
+    std::optional<GeneratedSources> sources;  // the generated *.cpp, when the folder holds them
+    std::optional<Il2CppMetadata> metadata;   // global-metadata.dat, when found (see load_dir)
+    std::string output_dir;                   // the il2cpp output folder found ("" if only Symbols/)
+
+    // DIR may be the il2cpp output folder (il2cppOutput, or Library/Bee/artifacts/<platform>/
+    // il2cppOutput/cpp), its Symbols/ folder, an iOS Xcode export (Il2CppOutputProject/Source/
+    // il2cppOutput) or an Android Gradle export (unityLibrary/src/main/Il2CppOutputProject/...).
+    // MethodMap.tsv and LineNumberMappings.json are taken from the output folder or its Symbols/,
+    // the generated sources from the output folder, global-metadata.dat from DIR, the export's
+    // Data/Managed/Metadata/ (iOS) or unityLibrary/src/main/assets/bin/Data/Managed/Metadata/
+    // (Android Gradle export) or assets/bin/Data/Managed/Metadata/ (an unpacked APK). Throws Error(Symbols) if none of them is
+    // there or a file is malformed.
     static Il2CppSymbols load_dir(const std::string &dir);
+
+    // The full C# name of a generated function: MethodMap.tsv's, else the metadata's through the
+    // function's Method Definition Index (generic method instances get their arguments from the
+    // native name: GameObject.AddComponent<AudioSource>); "" if neither knows it.
+    std::string csharp_name(std::string_view native) const;
+
+    // The C# file:line of a C++ location, bounded by its generated function when the sources
+    // are known (il2cpp_sources.h).
+    std::optional<CsLocation> cs_location(std::string_view cpp_file, uint32_t cpp_line) const;
 };
 
 }  // namespace mt::sym

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <vector>
 
 namespace mt::sym {
 
@@ -31,7 +32,7 @@ std::string unescape(std::string_view s) {
     for (size_t i = 0; i < s.size(); ++i) {
         if (s[i] == 'U' && i + 2 < s.size() && is_hex_upper(s[i + 1]) && is_hex_upper(s[i + 2])) {
             int v = std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16);
-            if (v == '<' || v == '>' || v == '$' || v == '.' || v == '-' || v == '=' || v == '`' || v == '|') {
+            if (std::string_view("<>$.-=`|[],").find(static_cast<char>(v)) != std::string_view::npos) {
                 out += static_cast<char>(v);
                 i += 2;
                 continue;
@@ -42,16 +43,50 @@ std::string unescape(std::string_view s) {
     return out;
 }
 
-// The type part: an identifier, then any `_<digits>` groups (generic arity: List_1 = List`1)
-// and `__<digits>` groups (`<Start>d__5`). Compiler-generated types (escaped names starting
-// with '<') also keep `__<name>` and `_<digits>` as written (`<>c__DisplayClass7_0`). Returns
-// its length, 0 if `n` does not start with one.
-size_t type_part(std::string_view n, std::string &type) {
+bool all_digits(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), is_digit); }
+
+// A type's C++ name as C# shows it: `List_1` -> List`1, `U3CStartU3Ed__5_1` -> <Start>d__5`1,
+// `U3CU3Ec__DisplayClass7_0` -> <>c__DisplayClass7_0 (the C# compiler's own `_0`), arrays
+// `ObjectU5BU5D` -> Object[].
+std::string type_display(std::string_view cpp) {
+    std::string arity;
+    std::string_view body = cpp;
+    // The C# compiler's names hold no single '_' except DisplayClass<m>_<n>; a trailing `_<digits>`
+    // after the name is the generic arity.
+    for (;;) {
+        size_t us = body.rfind('_');
+        if (us == std::string_view::npos || us == 0 || body[us - 1] == '_' || !all_digits(body.substr(us + 1))) break;
+        std::string_view head = body.substr(0, us);
+        size_t dc = head.rfind("__DisplayClass");
+        if (dc != std::string_view::npos && all_digits(head.substr(dc + 14))) break;  // <>c__DisplayClass7_0
+        arity = "`" + std::string(body.substr(us + 1)) + arity;
+        body = head;
+    }
+    return unescape(body) + arity;
+}
+
+// The raw type part of a function name: an identifier (leading '_' allowed: `_SkipUntil`,
+// `__BinaryParser`), then `_<digits>` (arity), `__<digits>` (`<Start>d__5`) and, for the C#
+// compiler's escaped names (`U3C`...), `__<name>` groups (`<>c__DisplayClass7_0`). Something
+// must follow it. Returns its length, 0 if `n` does not start with one.
+size_t type_end(std::string_view n) {
     size_t i = 0;
+    while (i < n.size() && n[i] == '_') ++i;
+    size_t start = i;
     while (i < n.size() && is_alnum(n[i])) ++i;
-    if (i == 0) return 0;
-    bool generated = n.substr(0, 3) == "U3C";
-    type = unescape(n.substr(0, i));
+    if (i == start) return 0;
+    bool generated = n.substr(start, 3) == "U3C";
+    // Inside <...> of a compiler-generated name '_' is part of it (`<get_stylesheets>d__23`).
+    auto open_brackets = [&](size_t end) {
+        int d = 0;
+        for (size_t p = start; p + 3 <= end; ++p) d += n.substr(p, 3) == "U3C" ? 1 : n.substr(p, 3) == "U3E" ? -1 : 0;
+        return d;
+    };
+    while (generated && open_brackets(i) > 0 && i < n.size() && n[i] == '_') {
+        size_t k = i + 1;
+        while (k < n.size() && is_alnum(n[k])) ++k;
+        i = k;
+    }
     for (;;) {
         bool dunder = n.substr(i, 2) == "__";
         size_t j = i + (dunder ? 2 : (i < n.size() && n[i] == '_' ? 1 : 0));
@@ -59,15 +94,90 @@ size_t type_part(std::string_view n, std::string &type) {
         size_t k = j;
         while (k < n.size() && is_alnum(n[k])) ++k;
         std::string_view run = n.substr(j, k - j);
-        bool digits = !run.empty() && std::all_of(run.begin(), run.end(), is_digit);
         bool more = k < n.size() && n[k] == '_';  // something must follow: the method name
         if (run.empty() || !more) break;
-        if (digits) type += dunder ? "__" + std::string(run) : (generated ? "_" : "`") + std::string(run);
-        else if (dunder && generated) type += "__" + unescape(run);
-        else break;
+        if (!all_digits(run) && !(dunder && generated)) break;
         i = k;
     }
     return i;
+}
+
+// With the generated sources' type names: the longest `<type>_` prefix that is a known type.
+size_t known_type_end(std::string_view body, const GeneratedSources &types) {
+    body = body.substr(0, body.find("_Tis"));  // a generic instance's arguments are not the type
+    for (size_t us = body.rfind('_'); us != std::string_view::npos && us > 0; us = body.rfind('_', us - 1))
+        if (us + 1 < body.size() && types.is_type(body.substr(0, us))) return us;
+    return 0;
+}
+
+// A generic method argument: `AudioSource_t871A...` -> AudioSource, `String_t` -> String.
+std::string generic_argument(std::string_view a, int index, int count) {
+    if (a.size() > 42 && a.substr(a.size() - 42, 2) == "_t" &&
+        std::all_of(a.end() - 40, a.end(), is_hex_upper))
+        a.remove_suffix(42);
+    else if (a.ends_with("_t"))
+        a.remove_suffix(2);
+    if (a == "RuntimeObject") return "Object";
+    if (a == "Il2CppFullySharedGenericAny") return count == 1 ? "T" : "T" + std::to_string(index + 1);
+    return type_display(a);
+}
+
+// `System_Collections_Generic_IEnumeratorU3CSystem_ObjectU3E_get_Current` ->
+// System.Collections.Generic.IEnumerator<System.Object>.get_Current; "" if `m` does not start
+// with an interface name (I + capital), optionally after namespace components.
+std::string explicit_interface(std::string_view m) {
+    std::string prefix;
+    size_t i = 0;
+    while (i < m.size()) {
+        size_t k = i;
+        while (k < m.size() && is_alnum(m[k])) ++k;
+        if (k == i || !std::isupper(static_cast<unsigned char>(m[i]))) return "";
+        // Generic arguments of the interface hold '_' for '.': read up to the matching U3E.
+        auto depth = [&](size_t end) {
+            std::string_view c = m.substr(i, end - i);
+            int d = 0;
+            for (size_t p = 0; p + 3 <= c.size(); ++p) d += c.substr(p, 3) == "U3C" ? 1 : c.substr(p, 3) == "U3E" ? -1 : 0;
+            return d;
+        };
+        while (depth(k) > 0 && k < m.size() && m[k] == '_') {
+            ++k;
+            while (k < m.size() && is_alnum(m[k])) ++k;
+        }
+        if (k >= m.size() || m[k] != '_' || k + 1 >= m.size()) return "";
+        std::string comp = unescape(m.substr(i, k - i));
+        if (comp.size() > 1 && comp[0] == 'I' && std::isupper(static_cast<unsigned char>(comp[1]))) {
+            if (size_t lt = comp.find('<'); lt != std::string::npos)
+                std::replace(comp.begin() + static_cast<std::ptrdiff_t>(lt), comp.end(), '_', '.');
+            return prefix + comp + "." + unescape(m.substr(k + 1));
+        }
+        prefix += comp + ".";
+        i = k + 1;
+    }
+    return "";
+}
+
+std::string method_display(std::string_view m) {
+    if (m == "_ctor" || m == "_cctor") return "." + std::string(m.substr(1));
+    std::vector<std::string_view> args;
+    size_t tis = m.find("_Tis");
+    std::string_view name = m.substr(0, tis);
+    for (size_t p = tis; p != std::string_view::npos;) {
+        size_t next = m.find("_Tis", p + 4);
+        args.push_back(m.substr(p + 4, next == std::string_view::npos ? std::string_view::npos : next - p - 4));
+        p = next;
+    }
+    std::string out = explicit_interface(name);
+    if (out.empty()) out = unescape(name);
+    // Lambdas and iterators of constructors: <.cctor>b__5_0, written `U3C_cctorU3E`.
+    for (const char *ctor : {"<_ctor>", "<_cctor>"})
+        for (size_t at = out.find(ctor); at != std::string::npos; at = out.find(ctor, at)) out[at + 1] = '.';
+    if (!args.empty()) {
+        out += '<';
+        for (size_t a = 0; a < args.size(); ++a)
+            out += (a ? ", " : "") + generic_argument(args[a], static_cast<int>(a), static_cast<int>(args.size()));
+        out += '>';
+    }
+    return out;
 }
 
 std::string_view base_name_of_demangled(std::string_view d) {
@@ -101,22 +211,78 @@ std::string demangle(std::string_view raw) {
     return d;
 }
 
-std::string il2cpp_csharp_name(std::string_view name) {
+std::string il2cpp_csharp_name(std::string_view name, const GeneratedSources *types) {
     if (name.find('(') != std::string_view::npos || name.find("::") != std::string_view::npos)
         name = base_name_of_demangled(name);
-    if (!name.empty() && name[0] == '_' && name.size() > 1 && name[1] != '_') name.remove_prefix(1);  // Mach-O '_'
+    // No Mach-O '_' to strip: LLVM's symbolizer and atos hand names over without it, and a leading
+    // '_' belongs to the C# type (`_SkipUntil__ctor_m...`).
     size_t marker = hash_marker(name);
     if (marker == std::string_view::npos) return "";
     std::string_view body = name.substr(0, marker);
-    std::string type;
-    size_t t = type_part(body, type);
+    size_t t = types ? known_type_end(body, *types) : 0;
+    if (t == 0) t = type_end(body);
     if (t == 0 || t >= body.size() || body[t] != '_') return "";
     std::string_view method = body.substr(t + 1);
     if (method.empty()) return "";
-    std::string m;
-    if (method == "_ctor" || method == "_cctor") m = "." + std::string(method.substr(1));
-    else m = unescape(method);
-    return type + "." + m;
+    return type_display(body.substr(0, t)) + "." + method_display(method);
+}
+
+std::string il2cpp_parameter_types(std::string_view cpp) {
+    static const std::pair<std::string_view, std::string_view> kBuiltin[] = {
+        {"bool", "Boolean"}, {"int8_t", "SByte"}, {"uint8_t", "Byte"}, {"int16_t", "Int16"}, {"uint16_t", "UInt16"},
+        {"Il2CppChar", "Char"}, {"int32_t", "Int32"}, {"uint32_t", "UInt32"}, {"int64_t", "Int64"}, {"uint64_t", "UInt64"},
+        {"float", "Single"}, {"double", "Double"}, {"intptr_t", "IntPtr"}, {"uintptr_t", "UIntPtr"},
+        {"RuntimeObject", "Object"}, {"String_t", "String"}, {"RuntimeArray", "Array"}, {"Type_t", "Type"},
+        {"Il2CppFullySharedGenericAny", "T"}};
+    std::string out;
+    while (!cpp.empty()) {
+        size_t comma = cpp.find(',');
+        std::string_view p = cpp.substr(0, comma);
+        cpp = comma == std::string_view::npos ? std::string_view() : cpp.substr(comma + 1);
+        while (!p.empty() && p.front() == ' ') p.remove_prefix(1);
+        while (!p.empty() && p.back() == ' ') p.remove_suffix(1);
+        size_t sp = p.rfind(' ');
+        if (sp == std::string_view::npos) continue;
+        std::string_view name = p.substr(sp + 1), type = p.substr(0, sp);
+        if (name == "__this" || name == "method" || type.find("RuntimeMethod") != std::string_view::npos) continue;
+        if (type.starts_with("const ")) type.remove_prefix(6);
+        int stars = 0;
+        while (!type.empty() && (type.back() == '*' || type.back() == ' ')) stars += type.back() == '*', type.remove_suffix(1);
+        // Classes are passed as pointers and structs by value, so a pointer to a primitive and a
+        // second pointer to anything else is a `ref` (the name does not say whether a `X_t<hash>*`
+        // is a class or a ref struct: read as a class).
+        bool value = false;
+        std::string shown;
+        for (auto [c, cs] : kBuiltin)
+            if (type == c) shown = cs, value = !(c == "RuntimeObject" || c == "String_t" || c == "RuntimeArray" || c == "Type_t");
+        if (shown.empty()) {
+            std::string_view t = type;
+            if (t.size() > 42 && t.substr(t.size() - 42, 2) == "_t") t.remove_suffix(42);
+            else if (t.ends_with("_t")) t.remove_suffix(2);
+            shown = type_display(t);
+        }
+        if (!value && stars > 0) --stars;
+        out += (out.empty() ? "" : ", ") + std::string(stars > 0 ? "ref " : "") + shown;
+    }
+    return "(" + out + ")";
+}
+
+std::string il2cpp_type_method(std::string_view name) {
+    size_t marker = hash_marker(name);
+    if (marker == std::string_view::npos) return "";
+    std::string_view body = name.substr(0, marker);
+    return std::string(body.substr(0, body.find("_Tis")));
+}
+
+std::string il2cpp_generic_arguments(std::string_view name) {
+    size_t marker = hash_marker(name);
+    if (marker == std::string_view::npos) return "";
+    std::string_view body = name.substr(0, marker);
+    size_t tis = body.find("_Tis");
+    if (tis == std::string_view::npos) return "";
+    std::string full = method_display(body.substr(tis));  // "<A, B>" after an empty method name
+    size_t lt = full.find('<');
+    return lt == std::string::npos ? "" : full.substr(lt);
 }
 
 std::string display_name(const std::string &raw, const std::string &demangled, const std::string &csharp) {

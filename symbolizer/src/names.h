@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "il2cpp_sources.h"
+
 namespace mt::sym {
 
 // Demangled form of a C++ (Itanium, also with Mach-O's extra leading '_'), Rust or D name;
@@ -19,9 +21,28 @@ namespace mt::sym {
 std::string demangle(std::string_view raw);
 
 // "NodeFactory.CreateNode" for "NodeFactory_CreateNode_m5E30...", "List`1.Add" for
-// "List_1_Add_m...", "Node..ctor" for "Node__ctor_m..."; "" when `name` is not an IL2CPP
-// method name. Accepts the demangled form of a mangled name as well (uses its base name).
-std::string il2cpp_csharp_name(std::string_view name);
+// "List_1_Add_m...", "Node..ctor" for "Node__ctor_m...", "GameObject.AddComponent<AudioSource>"
+// for "GameObject_AddComponent_TisAudioSource_t871A..._m...", "List`1.System.Collections.IList.get_Item"
+// for an explicit interface implementation, "<>c.<.cctor>b__5_0" for a static constructor's
+// lambda; "" when `name` is not an IL2CPP method name. Accepts the demangled form of a mangled
+// name as well (uses its base name). With `types` (the generated sources' type names) the type
+// part is the longest known type ("Session_ME_connect" -> Session_ME.connect); without, it ends
+// at the first '_' that is not an arity or compiler-generated suffix (Session.ME_connect).
+std::string il2cpp_csharp_name(std::string_view name, const GeneratedSources *types = nullptr);
+
+// The C# parameter types of a generated function's C++ parameters, CLR names as in generic
+// arguments: "(Int32, String, Vector3, ref Int32)" for "Foo_t...* __this, int32_t ___0_n,
+// String_t* ___1_s, Vector3_t... ___2_v, int32_t* ___3_r, const RuntimeMethod* method".
+// A pointer to a struct or primitive reads as `ref` (il2cpp writes ref, out and in alike).
+std::string il2cpp_parameter_types(std::string_view cpp_parameters);
+
+// The `Type_Method` part of an IL2CPP function name, before its hash and generic arguments:
+// "GameObject_AddComponent" for "GameObject_AddComponent_TisAudioSource_t871A..._m..._gshared".
+std::string il2cpp_type_method(std::string_view name);
+
+// The generic arguments of a generic method instance's name: "<AudioSource>" for
+// "GameObject_AddComponent_TisAudioSource_t871A..._m..."; "" if it has none.
+std::string il2cpp_generic_arguments(std::string_view name);
 
 // The name a person reads: MethodMap's full C# name, else the heuristic C# name, else the
 // demangled name, else the raw one.

@@ -22,14 +22,15 @@ SymbolRow Enricher::row(SourceFrame &&f) const {
     r.column = f.column;
     r.demangled = demangle(r.function);
     const std::string &plain = r.demangled.empty() ? r.function : r.demangled;
-    if (il2cpp_ && il2cpp_->methods) {
-        std::string_view native = r.function;
-        if (native.size() > 1 && native[0] == '_' && native[1] != '_') native.remove_prefix(1);
-        if (const std::string *cs = il2cpp_->methods->csharp_name(native)) r.csharp = *cs;
+    if (il2cpp_) {
+        r.csharp = il2cpp_->csharp_name(r.function);
+        // A raw Mach-O symbol-table name carries an extra '_' (LLVM and atos drop it already).
+        if (r.csharp.empty() && r.function.size() > 1 && r.function[0] == '_')
+            r.csharp = il2cpp_->csharp_name(std::string_view(r.function).substr(1));
     }
-    if (r.csharp.empty()) r.csharp = il2cpp_csharp_name(plain);
-    if (il2cpp_ && il2cpp_->lines)
-        if (auto loc = il2cpp_->lines->lookup(r.file, r.line)) {
+    if (r.csharp.empty()) r.csharp = il2cpp_csharp_name(plain, il2cpp_ && il2cpp_->sources ? &*il2cpp_->sources : nullptr);
+    if (il2cpp_)
+        if (auto loc = il2cpp_->cs_location(r.file, r.line)) {
             r.cs_file = loc->file;
             r.cs_line = loc->line;
         }

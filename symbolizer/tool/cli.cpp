@@ -60,8 +60,10 @@ OPTIONS
         build id / UUID, then by file name (Android: every .so of a build at once). Repeatable.
         A name match with another id is skipped with a warning (an error for --dsym/--elf).
     --il2cpp-symbols DIR
-        Unity's IL2CPP symbol files: MethodMap.tsv for full C# method names and
-        LineNumberMappings.json for C# file:line, in DIR or DIR/Symbols.
+        Unity's IL2CPP files for C# names and file:line: an iOS Xcode export or Android Gradle
+        export root, the il2cpp output folder (il2cppOutput, Library/Bee/.../il2cppOutput/cpp)
+        or its Symbols/. Reads the generated *.cpp, Symbols/LineNumberMappings.json,
+        MethodMap.tsv and global-metadata.dat (Data/Managed/Metadata/) where present.
     --backend builtin|llvm-symbolizer|atos
         builtin (default): LLVM's DWARF reader in this process, --jobs threads.
         llvm-symbolizer: persistent llvm-symbolizer processes (--jobs of them).

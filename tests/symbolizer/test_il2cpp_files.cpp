@@ -59,6 +59,9 @@ TEST_CASE("symbolizer: MethodMap.tsv gives full C# names", "[il2cpp]") {
     CHECK(*m.csharp_name("List_1_Add_m7A5E2B1C9D8F0E3A4B5C6D7E8F9A0B1C2D3E4F5A_gshared") ==
           "System.Collections.Generic.List`1<System.Object>.Add(!0)");
     CHECK(*m.csharp_name("Outer_Run_m0123456789ABCDEF0123456789ABCDEF01234567") == "Game.Outer.Inner.Run()");
+    // An _inline copy is the method (il2cpp never lists the copies).
+    REQUIRE(m.csharp_name("Outer_Run_m0123456789ABCDEF0123456789ABCDEF01234567_inline"));
+    CHECK(*m.csharp_name("Outer_Run_m0123456789ABCDEF0123456789ABCDEF01234567_inline") == "Game.Outer.Inner.Run()");
     CHECK(m.csharp_name("NULL") == nullptr);
     CHECK(m.csharp_name("unknown") == nullptr);
 }
@@ -110,5 +113,5 @@ TEST_CASE("symbolizer: --il2cpp-symbols finds both files in DIR or DIR/Symbols",
     REQUIRE(s.lines);
     CHECK(*s.methods->csharp_name("X_Y_m0123") == "X.Y()");
     mt::test::TempDir empty;
-    CHECK(error_of([&] { Il2CppSymbols::load_dir(empty.path); }).find("neither MethodMap.tsv nor") != std::string::npos);
+    CHECK(error_of([&] { Il2CppSymbols::load_dir(empty.path); }).find("no MethodMap.tsv, LineNumberMappings.json, generated *.cpp or global-metadata.dat") != std::string::npos);
 }

@@ -1,0 +1,249 @@
+// real_export_check: how often memtracer's C# file:line for a generated C++ line equals the one
+// Unity's own //<source_info> comments give, on a real Unity export given on the command line.
+//
+//   real_export_check EXPORT_DIR [--cpp-root DIR]
+//
+// EXPORT_DIR is anything --il2cpp-symbols takes (an iOS Xcode export, its il2cppOutput folder or
+// Symbols/). No binary is built: a "frame" is every call statement inside a generated function
+// (a line with '(' ending in ';'), looked up as DWARF would name it: the file under --cpp-root
+// (default: where it is on this machine, which differs from the build-machine path Unity wrote in
+// LineNumberMappings.json). The reference for a line is read from the .cpp text itself, not from
+// the JSON: the nearest //<source_info:File.cs:N> comment above it inside its function, else the
+// function's first one, else none (a method of an assembly built without PDBs). Printed: per
+// category, frames agreeing with LineNumberMappings.json looked up file-wide (memtracer before
+// issue 14), the JSON bounded by the function, and what memtracer answers now (the sources' own
+// comments when they are at hand). With global-metadata.dat found, the names are checked too.
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "errors.h"
+#include "il2cpp_symbols.h"
+#include "names.h"
+
+using namespace mt::sym;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Tally {
+    uint64_t frames = 0, old_ok = 0, json_ok = 0, new_ok = 0;
+};
+
+std::optional<CsLocation> source_info(const std::string &line) {
+    size_t at = line.find("//<source_info:");
+    if (at == std::string::npos) return std::nullopt;
+    size_t end = line.rfind('>');
+    size_t colon = line.rfind(':', end);
+    if (end == std::string::npos || colon == std::string::npos || colon < at + 15) return std::nullopt;
+    return CsLocation{line.substr(at + 15, colon - at - 15),
+                      static_cast<uint32_t>(std::stoul(line.substr(colon + 1, end - colon - 1)))};
+}
+
+bool is_call(const std::string &line) {
+    size_t b = line.find_first_not_of(" \t");
+    if (b == std::string::npos || line.compare(b, 2, "//") == 0) return false;
+    size_t e = line.find_last_not_of(" \t\r");
+    return line[e] == ';' && line.find('(') != std::string::npos;
+}
+
+const char *category(const std::string &line) {
+    if (line.find("il2cpp_codegen_object_new") != std::string::npos) return "il2cpp_codegen_object_new";
+    if (line.find("il2cpp_codegen_initialize_runtime_metadata") != std::string::npos)
+        return "il2cpp_codegen_initialize_runtime_metadata";
+    return "other calls";
+}
+
+// How il2cpp writes a metadata name into a C++ identifier: '.' and '`' as '_', other characters
+// C++ cannot hold as U<hex>.
+std::string cpp_escape(std::string_view s) {
+    std::string out;
+    char buf[4];
+    for (unsigned char c : s) {
+        if (std::isalnum(c) || c == '_') out += static_cast<char>(c);
+        else if (c == '.' || c == '`') out += '_';
+        else snprintf(buf, sizeof buf, "U%02X", c), out += buf;
+    }
+    return out;
+}
+
+// The native name before `_m<40 hex>` and, for a generic instance, before `_Tis`.
+std::string_view native_body(std::string_view n) {
+    for (size_t p = n.rfind("_m"); p != std::string_view::npos && p > 0; p = n.rfind("_m", p - 1)) {
+        size_t k = p + 2;
+        while (k < n.size() && std::isxdigit(static_cast<unsigned char>(n[k])) && !std::islower(static_cast<unsigned char>(n[k]))) ++k;
+        if (k - p - 2 == 40) {
+            std::string_view b = n.substr(0, p);
+            return b.substr(0, b.find("_Tis"));
+        }
+    }
+    return {};
+}
+
+// Names: the metadata's name against the native name (the reader and the index link checked on a
+// real file), and the name-only rule against the metadata's Type.Method.
+void check_names(const Il2CppSymbols &s) {
+    uint64_t indexed = 0, consistent = 0, heuristic_ok = 0, typed_ok = 0, full = 0, out_of_range = 0, by_name_ok = 0,
+             by_name_none = 0;
+    std::vector<std::string> shown;
+    // overloaded method's name -> shown name with parameters -> method indices showing it
+    std::map<std::string, std::map<std::string, std::set<int64_t>>> overload_names;
+    for (const auto &file : s.sources->all_functions())
+        for (const GeneratedFunction &f : file) {
+            if (f.method_index < 0) continue;
+            ++indexed;
+            std::string_view raw_method = s.metadata->raw_method_name(f.method_index);
+            if (raw_method.empty()) {
+                ++out_of_range;
+                continue;
+            }
+            std::string_view raw_type = s.metadata->raw_type_name(s.metadata->declaring_type(f.method_index));
+            std::string expect_native = cpp_escape(raw_type) + "_" + cpp_escape(raw_method);
+            bool ok = native_body(f.name) == expect_native;
+            consistent += ok;
+            if (!ok && shown.size() < 5) shown.push_back(f.name + "  vs  " + expect_native);
+            std::string expect = std::string(raw_type) + "." + std::string(raw_method) + il2cpp_generic_arguments(f.name);
+            heuristic_ok += il2cpp_csharp_name(f.name) == expect;
+            bool t_ok = il2cpp_csharp_name(f.name, &*s.sources) == expect;
+            typed_ok += t_ok;
+            if (getenv("MT_SHOW_NAMES") && (!t_ok || il2cpp_csharp_name(f.name) != expect))
+                printf("    name: %s -> %s / %s, metadata %s\n", f.name.c_str(), il2cpp_csharp_name(f.name).c_str(),
+                       il2cpp_csharp_name(f.name, &*s.sources).c_str(), expect.c_str());
+            std::string full_name = s.csharp_name(f.name);
+            full += !full_name.empty();
+            if (s.metadata->overloaded(f.method_index) && f.name.find("_Tis") == std::string::npos &&
+                !f.name.ends_with("_inline")) {
+                std::string key = full_name.substr(0, full_name.find('('));
+                overload_names[key][full_name].insert(f.method_index);
+            }
+            // The binary-and-metadata path: by the name alone, against the index's answer.
+            std::string by_name = s.metadata->method_name_for(il2cpp_type_method(f.name));
+            if (by_name.empty()) ++by_name_none;
+            else if (by_name == s.metadata->method_name(f.method_index)) ++by_name_ok;
+            else if (getenv("MT_SHOW_NAMES")) printf("    by name: %s -> %s, index %s\n", f.name.c_str(), by_name.c_str(),
+                                                    s.metadata->method_name(f.method_index).c_str());
+        }
+    auto pct = [&](uint64_t n) { return indexed ? 100.0 * static_cast<double>(n) / static_cast<double>(indexed) : 0.0; };
+    printf("names: global-metadata.dat version %d (layout %s): %zu types, %zu methods\n", s.metadata->version(),
+           s.metadata->layout(), s.metadata->types(), s.metadata->methods());
+    printf("  generated functions with a Method Definition Index  %llu (%llu out of the method table)\n",
+           static_cast<unsigned long long>(indexed), static_cast<unsigned long long>(out_of_range));
+    printf("  metadata Type_Method, escaped, equals the native name  %6.2f%%\n", pct(consistent));
+    printf("  full C# name from the metadata                         %6.2f%%\n", pct(full));
+    printf("  without the sources (binary symbols + metadata), by name: same full name %6.2f%%, none (ambiguous) %6.2f%%, "
+           "other %6.2f%%\n", pct(by_name_ok), pct(by_name_none), pct(indexed - out_of_range - by_name_ok - by_name_none));
+    uint64_t overloads = 0, told_apart = 0;
+    for (const auto &[method, shown_as] : overload_names)
+        for (const auto &[text, indices] : shown_as) {
+            overloads += indices.size();
+            told_apart += indices.size() == 1;
+            if (indices.size() > 1 && getenv("MT_SHOW_NAMES")) printf("    same for %zu overloads: %s\n", indices.size(), text.c_str());
+        }
+    printf("  overloaded methods (with code, not generic instances)  %llu, told apart by parameters %6.2f%%\n",
+           static_cast<unsigned long long>(overloads), overloads ? 100.0 * static_cast<double>(told_apart) / static_cast<double>(overloads) : 0.0);
+    printf("  name-only rule gives the metadata's Type.Method         %6.2f%%\n", pct(heuristic_ok));
+    printf("  same, with the sources' type names                     %6.2f%%\n", pct(typed_ok));
+    for (const std::string &x : shown) printf("    differs: %s\n", x.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: real_export_check EXPORT_DIR [--cpp-root DIR]\n");
+        return 2;
+    }
+    std::string cpp_root;
+    for (int i = 2; i + 1 < argc; i += 2)
+        if (std::string(argv[i]) == "--cpp-root") cpp_root = argv[i + 1];
+    try {
+        Il2CppSymbols s = Il2CppSymbols::load_dir(argv[1]);
+        if (!s.lines || !s.sources) {
+            fprintf(stderr, "%s: needs LineNumberMappings.json and the generated *.cpp\n", argv[1]);
+            return 2;
+        }
+        std::map<std::string, Tally> mapped;  // frames in functions with source_info
+        Tally unmapped;                       // frames in functions without: the answer must be none
+        std::vector<fs::path> files;
+        for (const auto &e : fs::directory_iterator(s.output_dir))
+            if (e.path().extension() == ".cpp") files.push_back(e.path());
+        for (const fs::path &p : files) {
+            std::string dwarf_path = cpp_root.empty() ? p.string() : (fs::path(cpp_root) / p.filename()).string();
+            std::ifstream in(p, std::ios::binary);
+            std::vector<std::string> lines(1);
+            for (std::string l; std::getline(in, l);) lines.push_back(std::move(l));
+            const GeneratedFunction *fn = nullptr;
+            std::optional<CsLocation> first, current;
+            for (uint32_t no = 1; no < lines.size(); ++no) {
+                const GeneratedFunction *f = s.sources->function_at(dwarf_path, no);
+                if (f != fn) {
+                    fn = f;
+                    first = current = std::nullopt;
+                    for (uint32_t k = f ? f->first_line : 0; f && k <= f->last_line && !first; ++k) first = source_info(lines[k]);
+                }
+                if (!fn) continue;
+                if (auto si = source_info(lines[no])) current = si;
+                if (!is_call(lines[no])) continue;
+                std::optional<CsLocation> want = current ? current : first;
+                std::optional<CsLocation> old_answer = s.lines->lookup(dwarf_path, no);
+                std::optional<CsLocation> new_answer = s.cs_location(dwarf_path, no);
+                LineBounds bounds{fn->first_line, fn->last_line};
+                std::optional<CsLocation> json_answer = s.lines->lookup(dwarf_path, no, &bounds);
+                Tally &t = want ? mapped[category(lines[no])] : unmapped;
+                ++t.frames;
+                t.old_ok += old_answer == want;
+                t.json_ok += json_answer == want;
+                t.new_ok += new_answer == want;
+                if (getenv("MT_SHOW_LINES") && new_answer != want)
+                    printf("    line %s:%u: %s:%u, want %s:%u\n", p.filename().c_str(), no, new_answer ? new_answer->file.c_str() : "-",
+                           new_answer ? new_answer->line : 0, want ? want->file.c_str() : "-", want ? want->line : 0);
+            }
+        }
+        printf("export: %s\n  generated files %zu, functions %zu, LineNumberMappings C++ files %zu\n", s.output_dir.c_str(),
+               s.sources->files(), s.sources->functions(), s.lines->cpp_files());
+        Tally all;
+        auto row = [](const char *what, const Tally &t) {
+            auto pct = [&](uint64_t n) { return t.frames ? 100.0 * static_cast<double>(n) / static_cast<double>(t.frames) : 0.0; };
+            printf("  %-44s %8llu frames  json file-wide %6.2f%%  json bounded %6.2f%%  memtracer %6.2f%%\n", what,
+                   static_cast<unsigned long long>(t.frames), pct(t.old_ok), pct(t.json_ok), pct(t.new_ok));
+        };
+        printf("frames in methods with C# lines (C# file:line equal to Unity's source_info):\n");
+        for (const auto &[cat, t] : mapped) {
+            row(cat.c_str(), t);
+            all.frames += t.frames;
+            all.old_ok += t.old_ok;
+            all.json_ok += t.json_ok;
+            all.new_ok += t.new_ok;
+        }
+        row("all", all);
+        printf("frames in methods without C# lines (no PDB; the answer must be none):\n");
+        row("all", unmapped);
+        if (s.metadata) {
+            check_names(s);
+        } else {
+            // No metadata: how often the name alone agrees with the name the sources' type names give.
+            uint64_t named = 0, agree = 0;
+            for (const auto &file : s.sources->all_functions())
+                for (const GeneratedFunction &f : file) {
+                    std::string typed = il2cpp_csharp_name(f.name, &*s.sources);
+                    if (typed.empty() || f.method_index < 0) continue;
+                    ++named;
+                    agree += il2cpp_csharp_name(f.name) == typed;
+                }
+            printf("names (no global-metadata.dat): %llu indexed functions, the name alone agrees with the sources' type names "
+                   "for %.2f%%\n", static_cast<unsigned long long>(named),
+                   named ? 100.0 * static_cast<double>(agree) / static_cast<double>(named) : 0.0);
+        }
+    } catch (const std::exception &e) {
+        fprintf(stderr, "real_export_check: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,253 @@
+// global-metadata.dat reading (see il2cpp_metadata.h for the layouts).
+#include "il2cpp_metadata.h"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "errors.h"
+
+namespace mt::sym {
+
+namespace {
+
+constexpr uint32_t kSanity = 0xFAB11BAF;
+
+// Where the fields this reader uses sit, per layout (byte offsets inside each record).
+struct Layout {
+    const char *name;
+    uint32_t header_size;
+    uint32_t type_size, type_generic_container, type_nested_start, type_nested_count;
+    uint32_t method_size, method_generic_container;
+};
+
+// Header int32 slots (offset, size) shared by every version 24-31.
+constexpr int kStrings = 6, kMethods = 12, kGenericParameters = 26, kGenericContainers = 30, kNestedTypes = 32,
+              kTypeDefinitions = 40;
+
+constexpr Layout kV24Rgctx{"24 (2018.3-2018.4)", 272, 100, 36, 60, 84, 52, 16};
+constexpr Layout kV24{"24 (2019.1-2020.1)", 264, 92, 28, 52, 76, 32, 16};
+constexpr Layout kV27{"27-29 (2020.2-2022.3.2x)", 256, 88, 24, 48, 72, 32, 16};
+constexpr Layout kV31{"31 (2021.3.40+, 2022.3.33+, 6000.x)", 256, 88, 24, 48, 72, 36, 20};
+
+class Reader {
+public:
+    Reader(std::string_view b, const std::string &name) : b_(b), name_(name) {}
+    [[noreturn]] void fail(const std::string &what) const { throw symbols_error(name_ + ": " + what); }
+    uint32_t u32(size_t at) const {
+        if (at + 4 > b_.size()) fail("truncated at byte " + std::to_string(at));
+        uint32_t v;
+        std::memcpy(&v, b_.data() + at, 4);  // little-endian on every platform Unity builds for
+        return v;
+    }
+    int32_t i32(size_t at) const { return static_cast<int32_t>(u32(at)); }
+    uint16_t u16(size_t at) const {
+        if (at + 2 > b_.size()) fail("truncated at byte " + std::to_string(at));
+        uint16_t v;
+        std::memcpy(&v, b_.data() + at, 2);
+        return v;
+    }
+    // The table of header slot `slot`: its offset and record count, checked against the file.
+    std::pair<size_t, size_t> table(int slot, uint32_t record, const char *what) const {
+        uint32_t off = u32(static_cast<size_t>(slot) * 4), size = u32(static_cast<size_t>(slot) * 4 + 4);
+        if (static_cast<uint64_t>(off) + size > b_.size())
+            fail(std::string(what) + " table (" + std::to_string(size) + " bytes at " + std::to_string(off) +
+                 ") runs past the end of the file (" + std::to_string(b_.size()) + " bytes)");
+        if (record && size % record)
+            fail(std::string(what) + " table size " + std::to_string(size) + " is not a multiple of its record size " +
+                 std::to_string(record) + " for this layout");
+        return {off, record ? size / record : size};
+    }
+    std::string_view bytes() const { return b_; }
+
+private:
+    std::string_view b_;
+    const std::string &name_;
+};
+
+const Layout &pick_layout(const Reader &r, int version) {
+    if (version == 31) return kV31;
+    if (version >= 27 && version <= 29) return kV27;
+    if (version == 24) {
+        // One version number, two layouts: the first table starts right after the header.
+        uint32_t first = r.u32(8);
+        if (first == kV24Rgctx.header_size) return kV24Rgctx;
+        if (first == kV24.header_size) return kV24;
+        r.fail("metadata version 24 with a header of " + std::to_string(first) + " bytes: neither the 2018.3-2018.4 (272) "
+               "nor the 2019.1-2020.1 (264) layout");
+    }
+    r.fail("metadata version " + std::to_string(version) +
+           " is not supported (24 to 31: Unity 2018.3 to 6000.x; 35+ uses variable-width indices)");
+}
+
+}  // namespace
+
+Il2CppMetadata Il2CppMetadata::parse(std::string_view bytes, const std::string &name) {
+    Reader r(bytes, name);
+    if (bytes.size() < 8 || r.u32(0) != kSanity)
+        r.fail("not a global-metadata.dat (no 0xFAB11BAF at its start" +
+               std::string(bytes.starts_with("version https://git-lfs") ? "; this is a Git LFS pointer, not the file" : "") + ")");
+    Il2CppMetadata m;
+    m.version_ = r.i32(4);
+    const Layout &L = pick_layout(r, m.version_);
+    m.layout_ = L.name;
+
+    auto [soff, ssize] = r.table(kStrings, 0, "string");
+    m.strings_.assign(bytes.substr(soff, ssize));
+
+    auto [toff, tcount] = r.table(kTypeDefinitions, L.type_size, "type definition");
+    auto [noff, ncount] = r.table(kNestedTypes, 4, "nested type");
+    m.types_.resize(tcount);
+    for (size_t i = 0; i < tcount; ++i) {
+        size_t at = toff + i * L.type_size;
+        m.types_[i] = Type{r.u32(at), r.u32(at + 4), r.i32(at + L.type_generic_container), -1};
+    }
+    for (size_t i = 0; i < tcount; ++i) {
+        size_t at = toff + i * L.type_size;
+        int32_t start = r.i32(at + L.type_nested_start);
+        uint16_t count = r.u16(at + L.type_nested_count);
+        for (uint16_t k = 0; k < count; ++k) {
+            if (start < 0 || static_cast<size_t>(start) + k >= ncount) r.fail("type " + std::to_string(i) + ": nested types out of range");
+            int32_t child = r.i32(noff + (static_cast<size_t>(start) + k) * 4);
+            if (child < 0 || static_cast<size_t>(child) >= tcount) r.fail("type " + std::to_string(i) + ": nested type index out of range");
+            m.types_[static_cast<size_t>(child)].declaring = static_cast<int32_t>(i);
+        }
+    }
+
+    auto [moff, mcount] = r.table(kMethods, L.method_size, "method definition");
+    m.methods_.resize(mcount);
+    for (size_t i = 0; i < mcount; ++i) {
+        size_t at = moff + i * L.method_size;
+        m.methods_[i] = Method{r.u32(at), r.i32(at + 4), r.i32(at + L.method_generic_container)};
+    }
+
+    auto [coff, ccount] = r.table(kGenericContainers, 16, "generic container");
+    for (size_t i = 0; i < ccount; ++i) m.containers_.emplace_back(r.i32(coff + i * 16 + 4), r.i32(coff + i * 16 + 12));
+    auto [poff, pcount] = r.table(kGenericParameters, 16, "generic parameter");
+    for (size_t i = 0; i < pcount; ++i) m.parameter_names_.push_back(r.u32(poff + i * 16 + 4));
+    for (auto [argc, first] : m.containers_)
+        if (argc < 0 || first < 0 || static_cast<uint64_t>(first) + static_cast<uint64_t>(argc) > pcount)
+            r.fail("a generic container's parameters lie outside the generic parameter table");
+    for (uint32_t n : m.parameter_names_)
+        if (n >= m.strings_.size()) r.fail("a generic parameter's name lies outside the string table");
+
+    for (const Type &t : m.types_)
+        if (t.name >= m.strings_.size() || t.ns >= m.strings_.size()) r.fail("a type name lies outside the string table");
+    // A layout read with the wrong record sizes shows here.
+    for (const Method &x : m.methods_) {
+        if (x.name >= m.strings_.size()) r.fail("a method name lies outside the string table");
+        if (x.declaring_type < 0 || static_cast<size_t>(x.declaring_type) >= tcount)
+            r.fail("a method's declaring type lies outside the type table");
+        if (x.generic_container < -1 || (x.generic_container >= 0 && static_cast<size_t>(x.generic_container) >= ccount))
+            r.fail("a method's generic container lies outside the container table");
+    }
+    std::unordered_map<std::string, uint32_t> same_name;  // "<type index>/<name>" -> methods
+    for (const Method &x : m.methods_) ++same_name[std::to_string(x.declaring_type) + "/" + std::string(m.str(x.name))];
+    for (const Method &x : m.methods_)
+        m.overloaded_.push_back(same_name[std::to_string(x.declaring_type) + "/" + std::string(m.str(x.name))] > 1);
+    for (uint32_t i = 0; i < m.methods_.size(); ++i)
+        m.by_cpp_name_[cpp_escape(m.raw_type_name(m.methods_[i].declaring_type)) + "_" + cpp_escape(m.str(m.methods_[i].name))]
+            .push_back(i);
+    return m;
+}
+
+Il2CppMetadata Il2CppMetadata::load(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw symbols_error(path + ": cannot open");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return parse(ss.str(), path);
+}
+
+std::string_view Il2CppMetadata::str(uint32_t offset) const {
+    if (offset >= strings_.size()) return {};
+    return std::string_view(strings_.c_str() + offset);
+}
+
+// "<T, U>" for the last `own` parameters of a container (a nested type's container repeats its
+// declaring types' parameters first).
+std::string Il2CppMetadata::generic_params(int32_t container, int own) const {
+    if (container < 0 || static_cast<size_t>(container) >= containers_.size()) return "";
+    auto [argc, first] = containers_[static_cast<size_t>(container)];
+    if (own < 0 || own > argc) own = argc;
+    std::string out;
+    for (int32_t p = argc - own; p < argc; ++p) {
+        int64_t at = static_cast<int64_t>(first) + p;
+        std::string_view n = at >= 0 && static_cast<size_t>(at) < parameter_names_.size()
+                                 ? str(parameter_names_[static_cast<size_t>(at)])
+                                 : std::string_view("T");
+        out += (out.empty() ? "<" : ", ") + std::string(n);
+    }
+    return out.empty() ? "" : out + ">";
+}
+
+std::string Il2CppMetadata::type_name(int32_t index) const {
+    std::string out;
+    // Outermost first; a type's own generic arity is the `N of its metadata name.
+    for (int depth = 0; index >= 0 && static_cast<size_t>(index) < types_.size() && depth < 64; ++depth) {
+        const Type &t = types_[static_cast<size_t>(index)];
+        std::string_view n = str(t.name);
+        std::string part;
+        size_t tick = n.rfind('`');
+        if (tick != std::string_view::npos) {
+            int own = std::atoi(std::string(n.substr(tick + 1)).c_str());
+            part = std::string(n.substr(0, tick)) + generic_params(t.generic_container, own);
+        } else {
+            part = std::string(n);
+        }
+        out = out.empty() ? part : part + "." + out;
+        if (t.declaring < 0) {
+            std::string_view ns = str(t.ns);
+            if (!ns.empty()) out = std::string(ns) + "." + out;
+            break;
+        }
+        index = t.declaring;
+    }
+    return out;
+}
+
+std::string Il2CppMetadata::method_name(int64_t index) const {
+    if (index < 0 || static_cast<size_t>(index) >= methods_.size()) return "";
+    const Method &m = methods_[static_cast<size_t>(index)];
+    return type_name(m.declaring_type) + "." + std::string(str(m.name)) + generic_params(m.generic_container, -1);
+}
+
+std::string_view Il2CppMetadata::raw_method_name(int64_t index) const {
+    return index < 0 || static_cast<size_t>(index) >= methods_.size() ? std::string_view() : str(methods_[static_cast<size_t>(index)].name);
+}
+
+std::string_view Il2CppMetadata::raw_type_name(int32_t index) const {
+    return index < 0 || static_cast<size_t>(index) >= types_.size() ? std::string_view() : str(types_[static_cast<size_t>(index)].name);
+}
+
+int32_t Il2CppMetadata::declaring_type(int64_t index) const {
+    return index < 0 || static_cast<size_t>(index) >= methods_.size() ? -1 : methods_[static_cast<size_t>(index)].declaring_type;
+}
+
+std::string Il2CppMetadata::cpp_escape(std::string_view name) {
+    std::string out;
+    static const char kHex[] = "0123456789ABCDEF";
+    for (unsigned char c : name) {
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_') out += static_cast<char>(c);
+        else if (c == '.' || c == '`') out += '_';
+        else out += {'U', kHex[c >> 4], kHex[c & 15]};
+    }
+    return out;
+}
+
+std::string Il2CppMetadata::method_name_for(std::string_view type_method) const {
+    auto it = by_cpp_name_.find(std::string(type_method));
+    if (it == by_cpp_name_.end()) return "";
+    std::string name = method_name(it->second.front());
+    for (uint32_t i : it->second)
+        if (method_name(i) != name) return "";
+    return name;
+}
+
+int Il2CppMetadata::method_generic_count(int64_t index) const {
+    if (index < 0 || static_cast<size_t>(index) >= methods_.size()) return 0;
+    int32_t c = methods_[static_cast<size_t>(index)].generic_container;
+    return c >= 0 && static_cast<size_t>(c) < containers_.size() ? containers_[static_cast<size_t>(c)].first : 0;
+}
+
+}  // namespace mt::sym

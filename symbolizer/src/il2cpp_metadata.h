@@ -1,0 +1,96 @@
+// il2cpp_metadata.h — C# names from Unity's own metadata, global-metadata.dat (every IL2CPP build
+// ships it: iOS Data/Managed/Metadata/, Android assets/bin/Data/Managed/Metadata/).
+//
+// The file starts with Il2CppGlobalMetadataHeader (sanity 0xFAB11BAF, version, then offset/size
+// pairs of its tables); libil2cpp declares the layout of each version (il2cpp-metadata.h up to
+// 2020.1, vm/GlobalMetadataFileInternals.h after). What is read here, per version:
+//
+// | metadata version (Unity)              | header | Il2CppTypeDefinition | Il2CppMethodDefinition |
+// |---------------------------------------|--------|----------------------|------------------------|
+// | 24, rgctx in the tables (2018.3-2018.4) | 272 B | 100 B (byref, rgctx)  | 52 B (methodIndex, invoker, reverse-P/Invoke, rgctx) |
+// | 24 (2019.1-2020.1)                    | 264 B  | 92 B (byref)         | 32 B                   |
+// | 27, 28, 29 (2020.2-2022.3.2x, 6000.0.0-6) | 256 B | 88 B             | 32 B                   |
+// | 31 (2021.3.40+, 2022.3.33+, 6000.0.7+) | 256 B | 88 B                 | 36 B (returnParameterToken) |
+//
+// Tables used: strings (NUL-terminated, by byte offset), type definitions (name, namespace,
+// generic container, nested types), method definitions (name, declaring type, generic
+// container), generic containers and parameters (type parameter names), nested types (to find
+// each type's declaring type). The version-24 layouts share one version number and are told apart
+// by the header size (the first table starts right after the header).
+//
+// A method's index in the method table is the `// Method Definition Index: N` of the generated
+// sources (il2cpp_sources.h).
+#ifndef MEMTRACER_SYM_IL2CPP_METADATA_H
+#define MEMTRACER_SYM_IL2CPP_METADATA_H
+
+#include <cstdint>
+#include <unordered_map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mt::sym {
+
+class Il2CppMetadata {
+public:
+    // Throws Error(Symbols) "<name>: ..." for a file that is not global-metadata.dat, an
+    // unsupported version or a table outside the file.
+    static Il2CppMetadata load(const std::string &path);
+    static Il2CppMetadata parse(std::string_view bytes, const std::string &name);
+
+    int version() const { return version_; }
+    const char *layout() const { return layout_; }
+    size_t methods() const { return methods_.size(); }
+    size_t types() const { return types_.size(); }
+
+    // "Namespace.Outer.Inner<T>.Method<U>" for method definition `index`; "" if out of range.
+    std::string method_name(int64_t index) const;
+    // The declaring type's full name, "Namespace.Outer.Inner<T>".
+    std::string type_name(int32_t type_index) const;
+    // As the metadata spells them: "List`1", ".ctor", "<Start>b__5_0"; the declaring type (-1 if
+    // `index` is out of range).
+    std::string_view raw_method_name(int64_t index) const;
+    std::string_view raw_type_name(int32_t type_index) const;
+    int32_t declaring_type(int64_t index) const;
+    // The full name of the method a native name stands for when no Method Definition Index is at
+    // hand (only the binary's symbols and this file kept): the methods whose declaring type and
+    // name, written the way il2cpp writes them into C++ (`Type_Method`, '.' and '`' as '_', other
+    // characters as U<hex>), equal `type_method`; their full name if they all share it (overloads
+    // do), "" if none or several types claim it (List`1.Enumerator and Stack`1.Enumerator both
+    // make `Enumerator_MoveNext`).
+    std::string method_name_for(std::string_view type_method) const;
+    // il2cpp's C++ spelling of a metadata name.
+    static std::string cpp_escape(std::string_view name);
+    // True if its declaring type has another method of the same name.
+    bool overloaded(int64_t index) const {
+        return index >= 0 && static_cast<size_t>(index) < overloaded_.size() && overloaded_[static_cast<size_t>(index)];
+    }
+    // The method's own generic parameters (AddComponent<T>: 1).
+    int method_generic_count(int64_t index) const;
+
+private:
+    struct Type {
+        uint32_t name, ns;
+        int32_t generic_container, declaring = -1;
+    };
+    struct Method {
+        uint32_t name;
+        int32_t declaring_type, generic_container;
+    };
+    std::string_view str(uint32_t offset) const;
+    std::string generic_params(int32_t container, int own) const;
+
+    int version_ = 0;
+    const char *layout_ = "";
+    std::string strings_;
+    std::vector<Type> types_;
+    std::vector<Method> methods_;
+    std::vector<std::pair<int32_t, int32_t>> containers_;  // type_argc, first parameter
+    std::vector<uint32_t> parameter_names_;              // generic parameters' names
+    std::unordered_map<std::string, std::vector<uint32_t>> by_cpp_name_;  // cpp_escape(Type_Method)
+    std::vector<bool> overloaded_;
+};
+
+}  // namespace mt::sym
+
+#endif
