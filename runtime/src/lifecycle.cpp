@@ -9,6 +9,7 @@
 // debugger), the rings stay with their slots rather than risk a use after unmap, and the next
 // capture reuses them (see release_rings).
 #include <errno.h>
+#include <initializer_list>  // the braced signal list below
 #include <new>
 #include <pthread.h>
 #include <signal.h>

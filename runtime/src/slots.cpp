@@ -1,5 +1,6 @@
 // slots.cpp — binding threads to slots (the hot path's slow path), thread exit, thread names.
 #include <errno.h>
+#include <initializer_list>  // range-for over a braced list
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
