@@ -15,12 +15,6 @@
 // Weak so the runtime links without libgc: null when the game's GC is not Boehm's.
 extern "C" size_t GC_size(const void *) __attribute__((weak));
 
-#if defined(MAP_POPULATE)
-#define MT_MAP_POPULATE MAP_POPULATE
-#else
-#define MT_MAP_POPULATE 0
-#endif
-
 namespace mt::rt {
 
 namespace {
@@ -41,18 +35,10 @@ __attribute__((noinline, cold)) Setup slot_setup(ThreadSlot *s) {
         s->counters.reentrant.store(0, std::memory_order_relaxed);
         s->counters_gen.store(gen, std::memory_order_release);
     }
-    if (!s->ring.mem || s->ring.cap != g.ring_cap) {
-        // The previous capture unmapped its rings; a slot reused within a capture keeps its own.
-        // MAP_POPULATE: the page faults of a first pass through the ring would otherwise be
-        // taken on the hot path, one per 4 KiB of records.
-        void *m = mmap(nullptr, g.ring_cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MT_MAP_POPULATE, -1, 0);
-        if (m == MAP_FAILED) {
-            bump(s->counters.seen);
-            bump(s->counters.dropped);
-            return SETUP_SKIP;
-        }
-        s->ring.mem = static_cast<uint8_t *>(m);
-        s->ring.cap = g.ring_cap;
+    if (!slot_ring_ensure(s, g.ring_cap)) {  // slots.cpp: keeps, resizes or maps the ring
+        bump(s->counters.seen);
+        bump(s->counters.dropped);
+        return SETUP_SKIP;
     }
     s->ring.reset(s->ring.mem, g.ring_cap);
     memset(s->dedup, 0, sizeof s->dedup);

@@ -6,8 +6,10 @@
 // (membarrier(2) PRIVATE_EXPEDITED, else GLOBAL) and waits for every in_hook to read 0. After
 // that no producer can touch a ring until the next capture re-initialises it. Where no such
 // barrier exists (Apple, old kernels) or a thread stays in the hook for over 2 s (stopped in a
-// debugger), the rings are left mapped rather than risk a use after unmap.
+// debugger), the rings stay with their slots rather than risk a use after unmap, and the next
+// capture reuses them (see release_rings).
 #include <errno.h>
+#include <initializer_list>  // the braced signal list below
 #include <new>
 #include <pthread.h>
 #include <signal.h>
@@ -39,9 +41,10 @@ mt_counters g_final{};      // counters of the last capture, once it stopped
 uint64_t g_gen_counter = 0;
 int g_barrier = -1;         // -1 unknown, 0 none, 1 private expedited, 2 global
 bool g_atexit = false;
+bool g_barrier_forced_off = false;  // tests: behave as a platform without membarrier
 
 void barrier_init() {
-    if (g_barrier >= 0) return;
+    if (g_barrier >= 0 || g_barrier_forced_off) return;
     g_barrier = 0;
 #if defined(__linux__) && defined(SYS_membarrier)
     long q = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
@@ -54,6 +57,7 @@ void barrier_init() {
 }
 
 bool heavy_barrier() {
+    if (g_barrier_forced_off) return false;
 #if defined(__linux__) && defined(SYS_membarrier)
     if (g_barrier == 1) return syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0;
     if (g_barrier == 2) return syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) == 0;
@@ -74,14 +78,14 @@ bool quiesce() {
     return fenced;
 }
 
-void release_rings(bool unmap) {
-    for (uint32_t i = 0; i < MT_MAX_THREADS; ++i) {
-        Ring &r = g.slots[i].ring;
-        if (!r.mem) continue;
-        if (unmap) munmap(r.mem, r.cap);
-        r.mem = nullptr;
-        r.cap = 0;
-    }
+// Quiescent: every ring is unmapped. Not proven (no process-wide barrier, as on Apple, or a
+// thread held in the hook): the rings of exited threads are unmapped, and each live thread's
+// ring stays with its slot; the owner reuses it in the next capture, or unmaps it there if the
+// size changed (slot_ring_ensure). So repeated captures never pile up ring memory: between
+// captures at most one ring per live traced thread stays mapped.
+void release_rings(bool quiescent) {
+    if (!quiescent) return slots_release_unowned_rings();
+    for (uint32_t i = 0; i < MT_MAX_THREADS; ++i) slot_ring_release(&g.slots[i]);
 }
 
 void *writer_main(void *arg) {
@@ -103,6 +107,7 @@ void abandon_start(const char *path) {
     g.live.store(0, std::memory_order_relaxed);
     g.gen.store(0, std::memory_order_relaxed);
     destroy_writer();
+    classes_end();
     if (regular) unlink(path);  // never a device such as /dev/full
 }
 
@@ -113,6 +118,7 @@ mt_status stop_locked(uint32_t reason, const char *message) {
     g_writer->stop(now_ticks(), reason, message);
     pthread_join(g_writer_thread, nullptr);
     gc_hooks_remove();
+    classes_end();
     bool failed = g_writer->failed();
     counters_snapshot(g_writer, &g_final);
     g_last_late = g_writer->counters.late_events.load(std::memory_order_relaxed);
@@ -242,6 +248,12 @@ void counters_snapshot(const Writer *w, mt_counters *out) {
     out->running = g.live.load(std::memory_order_relaxed);
     out->paused = g.paused.load(std::memory_order_relaxed);
     out->disabled = g.disabled.load(std::memory_order_acquire);
+}
+
+void lifecycle_test_force_no_barrier(bool off) {
+    pthread_mutex_lock(&g_life);
+    g_barrier_forced_off = off;
+    pthread_mutex_unlock(&g_life);
 }
 
 // Records that arrived after their frame was committed (moved to the oldest open frame), in the

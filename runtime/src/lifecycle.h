@@ -32,6 +32,8 @@ void fill_header(const mt_config &c, uint64_t start_unix_ns, FileHeaderParams *h
 // lifecycle.cpp: the counters of the running capture (no lock; the writer calls it at the end).
 void counters_snapshot(const Writer *w, mt_counters *out);
 uint64_t late_events();  // records moved to a later frame (running or last capture)
+// Tests: act as a platform without a process-wide barrier (Apple), so mt_stop keeps the rings.
+void lifecycle_test_force_no_barrier(bool off);
 
 }  // namespace mt::rt
 

@@ -6,6 +6,7 @@
 #include "lifetimes.h"
 
 #include <atomic>
+#include <initializer_list>  // range-for over a braced list
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>

@@ -10,6 +10,10 @@
 #include "hashmap.h"
 #include "trace_writer.h"
 
+#if !defined(__APPLE__)
+#include <link.h>
+#endif
+
 namespace mt::rt {
 
 // What the load commands of one Mach-O image say (macho.cpp). Works on a file or on an image
@@ -29,6 +33,21 @@ bool macho_parse(const uint8_t *buf, size_t len, MachoInfo *out);
 
 // ELF: reads the GNU build-id out of a PT_NOTE segment's bytes (elf_modules.cpp).
 size_t elf_note_build_id(const uint8_t *note, size_t size, size_t align, uint8_t *out, size_t out_max);
+
+#if !defined(__APPLE__)
+// The loaded-image generation as one dl_iterate_phdr pass sees it (modules_elf.cpp): dlpi_adds
+// where the loader's dl_phdr_info has it (the callback's size says so), else a hash of the
+// images' count and load addresses.
+struct PhdrGeneration {
+    bool have_adds = false;
+    uint64_t adds = 0, mix = 0;
+    uint32_t count = 0;
+    void add(const dl_phdr_info *info, size_t size);
+    uint64_t value() const;
+};
+bool phdr_has_adds(size_t size);
+int phdr_generation_cb(dl_phdr_info *info, size_t size, void *gen);  // ModuleTable::changed's callback
+#endif
 
 // The process's images, remembered across rescans so each is written once.
 class ModuleTable {

@@ -1,6 +1,7 @@
 // modules_elf.cpp — the module table on ELF systems (Linux, Android) through dl_iterate_phdr,
 // plus the table bookkeeping shared with the Apple scanner.
 #include <limits.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -54,18 +55,47 @@ size_t elf_note_build_id(const uint8_t *note, size_t size, size_t align, uint8_t
 
 #if !defined(__APPLE__)
 
+// dlpi_adds/dlpi_subs came after the original four fields (glibc 2.4; bionic only from Android
+// 11, API 30): the callback's size argument says whether this loader filled them. Without them
+// the generation is a hash of the image count and every load address, which changes whenever
+// the set of images does (one pass over the list instead of one entry; rescans are rare).
+bool phdr_has_adds(size_t size) {
+    return size >= offsetof(dl_phdr_info, dlpi_adds) + sizeof(static_cast<dl_phdr_info *>(nullptr)->dlpi_adds);
+}
+
+void PhdrGeneration::add(const dl_phdr_info *info, size_t size) {
+    if (phdr_has_adds(size)) {
+        have_adds = true;
+        adds = info->dlpi_adds;
+        return;
+    }
+    ++count;
+    uint64_t a = static_cast<uint64_t>(info->dlpi_addr) + 0x9E3779B97F4A7C15ull * count;
+    a ^= a >> 33;
+    a *= 0xFF51AFD7ED558CCDull;
+    mix ^= a ^ (a >> 29);
+}
+
+uint64_t PhdrGeneration::value() const { return have_adds ? adds : (mix ^ count) | 1ull << 63; }
+
+int phdr_generation_cb(dl_phdr_info *info, size_t size, void *arg) {
+    PhdrGeneration *gen = static_cast<PhdrGeneration *>(arg);
+    gen->add(info, size);
+    return gen->have_adds ? 1 : 0;  // the counter is the same in every entry: stop at the first
+}
+
 namespace {
 
 struct ScanCtx {
     ModuleTable *table;
     ListEncoder *enc;
     uint32_t added;
-    uint64_t adds;
+    PhdrGeneration gen;
 };
 
-int scan_one(dl_phdr_info *info, size_t, void *arg) {
+int scan_one(dl_phdr_info *info, size_t size, void *arg) {
     ScanCtx *ctx = static_cast<ScanCtx *>(arg);
-    ctx->adds = info->dlpi_adds;
+    ctx->gen.add(info, size);
     uint64_t lo = UINT64_MAX, hi = 0;
     for (int i = 0; i < info->dlpi_phnum; ++i) {
         const ElfW(Phdr) &ph = info->dlpi_phdr[i];
@@ -97,24 +127,19 @@ int scan_one(dl_phdr_info *info, size_t, void *arg) {
     return 0;
 }
 
-int read_adds(dl_phdr_info *info, size_t, void *arg) {
-    *static_cast<uint64_t *>(arg) = info->dlpi_adds;
-    return 1;  // the counter is the same in every entry: stop at the first
-}
-
 }  // namespace
 
 uint32_t ModuleTable::scan(ListEncoder &enc) {
-    ScanCtx ctx{this, &enc, 0, 0};
+    ScanCtx ctx{this, &enc, 0, PhdrGeneration{}};
     dl_iterate_phdr(scan_one, &ctx);
-    last_generation_ = ctx.adds;
+    last_generation_ = ctx.gen.value();
     return ctx.added;
 }
 
 bool ModuleTable::changed() {
-    uint64_t adds = 0;
-    dl_iterate_phdr(read_adds, &adds);
-    return adds != last_generation_;
+    PhdrGeneration gen;
+    dl_iterate_phdr(phdr_generation_cb, &gen);
+    return gen.value() != last_generation_;
 }
 
 #endif  // !__APPLE__

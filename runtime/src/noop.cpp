@@ -16,5 +16,6 @@ MT_API mt_status mt_get_counters(mt_counters *) { return MT_ERR_NOOP_BUILD; }
 MT_API const char *mt_status_string(mt_status) { return "MT_ERR_NOOP_BUILD: memtracer was compiled out"; }
 MT_API const char *mt_last_error(void) { return "memtracer compiled out (MEMTRACER_NOOP)"; }
 MT_API mt_status mt_set_il2cpp_class_api(const mt_il2cpp_class_api *) { return MT_ERR_NOOP_BUILD; }
+MT_API mt_status mt_set_il2cpp_type_api(const mt_il2cpp_type_api *) { return MT_ERR_NOOP_BUILD; }
 MT_API mt_status mt_attach_il2cpp(void) { return MT_ERR_NOOP_BUILD; }
 }

@@ -1,5 +1,6 @@
 // slots.cpp — binding threads to slots (the hot path's slow path), thread exit, thread names.
 #include <errno.h>
+#include <initializer_list>  // range-for over a braced list
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -10,6 +11,12 @@
 
 #include "state.h"
 
+#if defined(MAP_POPULATE)
+#define MT_MAP_POPULATE MAP_POPULATE
+#else
+#define MT_MAP_POPULATE 0
+#endif
+
 namespace mt::rt {
 
 Globals g;
@@ -18,6 +25,7 @@ __thread Tls t_tls MT_TLS_MODEL;
 namespace {
 
 pthread_key_t g_exit_key;
+std::atomic<uint64_t> g_ring_bytes{0};  // mapped by all rings now (leak check in the tests)
 
 // Runs when a bound thread exits (glibc keeps thread_local storage readable until after the key
 // destructors). From here on the thread never binds again; the writer drains what it left.
@@ -67,6 +75,50 @@ uint64_t current_os_tid() {
     return reinterpret_cast<uint64_t>(pthread_self());
 #endif
 }
+
+// Only the owner writes its ring and only the current capture's writer reads it (the last
+// capture's writer was joined in mt_stop), so the owner may unmap its own ring here even when
+// mt_stop could not prove quiescence: the one thread that could still be in it is this one.
+bool slot_ring_ensure(ThreadSlot *s, uint64_t cap) {
+    if (s->ring.mem && s->ring.cap == cap) return true;
+    slot_ring_release(s);
+    // MAP_POPULATE: the page faults of a first pass through the ring would otherwise be taken on
+    // the hot path, one per 4 KiB of records.
+    void *m = mmap(nullptr, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MT_MAP_POPULATE, -1, 0);
+    if (m == MAP_FAILED) return false;
+    s->ring.mem = static_cast<uint8_t *>(m);
+    s->ring.cap = cap;
+    g_ring_bytes.fetch_add(cap, std::memory_order_relaxed);
+    return true;
+}
+
+void slot_ring_release(ThreadSlot *s) {
+    if (!s->ring.mem) return;
+    munmap(s->ring.mem, s->ring.cap);
+    g_ring_bytes.fetch_sub(s->ring.cap, std::memory_order_relaxed);
+    s->ring.mem = nullptr;
+    s->ring.cap = 0;
+}
+
+// After the writer was joined, without proof that producers are out of their hooks: a FREE or
+// EXITING slot has no thread that could still be inside its ring (its owner exited), so its
+// ring can go. The slot is held RELEASING meanwhile so a thread that binds now takes another.
+void slots_release_unowned_rings() {
+    for (uint32_t i = 0; i < MT_MAX_THREADS; ++i) {
+        ThreadSlot &s = g.slots[i];
+        if (!s.ring.mem) continue;
+        for (uint32_t from : {static_cast<uint32_t>(SLOT_FREE), static_cast<uint32_t>(SLOT_EXITING)}) {
+            uint32_t expect = from;
+            if (!s.state.compare_exchange_strong(expect, SLOT_RELEASING, std::memory_order_acq_rel)) continue;
+            slot_ring_release(&s);
+            if (from == SLOT_EXITING) s.gen.store(0, std::memory_order_relaxed);
+            s.state.store(SLOT_FREE, std::memory_order_release);
+            break;
+        }
+    }
+}
+
+uint64_t ring_bytes_mapped() { return g_ring_bytes.load(std::memory_order_relaxed); }
 
 bool slots_init() {
     if (g.slots) return true;

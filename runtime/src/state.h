@@ -6,8 +6,8 @@
 // thread binds to a slot on its first traced allocation and keeps it across captures until it
 // exits; its pthread-key destructor then marks the slot EXITING and the writer (or the next
 // mt_start) frees it. Per capture the owner re-initialises its slot (ring, counters, thread id)
-// when it sees a new generation. Ring memory is per capture: mt_stop unmaps it only after every
-// slot is quiescent (see quiesce() in lifecycle.cpp).
+// when it sees a new generation. Ring memory: mt_stop unmaps it only after every slot is quiescent
+// (see quiesce() in lifecycle.cpp); otherwise the ring stays with its slot for the next capture.
 #ifndef MEMTRACER_RT_STATE_H
 #define MEMTRACER_RT_STATE_H
 
@@ -23,7 +23,8 @@ namespace mt::rt {
 constexpr uint32_t kDedupEntries = 256;  // per-thread "stack already sent" cache (2 KiB)
 constexpr uint32_t kNameMax = 64;
 
-enum SlotState : uint32_t { SLOT_FREE = 0, SLOT_OWNED = 1, SLOT_EXITING = 2 };
+// RELEASING: mt_stop is unmapping the ring of a slot no thread owns (nobody may bind it meanwhile).
+enum SlotState : uint32_t { SLOT_FREE = 0, SLOT_OWNED = 1, SLOT_EXITING = 2, SLOT_RELEASING = 3 };
 
 // Owner-written counters: plain load + store on relaxed atomics (no RMW), summed by readers.
 struct SlotCounters {
@@ -131,6 +132,14 @@ void slots_capture_begin();               // mt_start: free slots of threads tha
 uint32_t slot_read_name(const ThreadSlot &s, char *out);  // writer: consistent copy, returns len
 void slot_publish_name(ThreadSlot &s, const char *name, uint32_t len);
 uint64_t current_os_tid();
+// Ring memory (slots.cpp). ensure: the owner, in its per-capture set-up, keeps a ring of that
+// size, unmaps one of another size, or maps one. release: unmaps; only once no producer can be
+// inside the ring (mt_stop after quiescence). slots_release_unowned_rings: mt_stop without
+// quiescence, for slots whose thread is gone. ring_bytes_mapped: what all rings hold now.
+bool slot_ring_ensure(ThreadSlot *s, uint64_t cap);
+void slot_ring_release(ThreadSlot *s);
+void slots_release_unowned_rings();
+uint64_t ring_bytes_mapped();
 
 // thread_names.cpp: names given with mt_name_thread before the named thread bound a slot.
 bool pending_name_take(uint64_t pthread_id, char *out, uint32_t *len);  // copies, keeps the entry

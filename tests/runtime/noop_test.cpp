@@ -20,6 +20,8 @@ TEST_CASE("the no-op library records nothing and returns MT_ERR_NOOP_BUILD", "[n
     CHECK(mt_get_counters(&k) == MT_ERR_NOOP_BUILD);
     CHECK(mt_stop() == MT_ERR_NOOP_BUILD);
     CHECK(mt_attach_il2cpp() == MT_ERR_NOOP_BUILD);
+    mt_il2cpp_type_api types{sizeof(mt_il2cpp_type_api), nullptr, nullptr, nullptr, nullptr, nullptr};
+    CHECK(mt_set_il2cpp_type_api(&types) == MT_ERR_NOOP_BUILD);
     CHECK(std::string(mt_status_string(MT_OK)).find("NOOP") != std::string::npos);
     CHECK(noop_inline_start() == MT_ERR_NOOP_BUILD);
 }

@@ -123,6 +123,18 @@ typedef struct mt_il2cpp_class_api {
     int (*array_element_size)(void *klass);    /* il2cpp_array_element_size */
 } mt_il2cpp_class_api;
 
+/* il2cpp's type-name API (exported since Unity 5.x), so classes are named as C# reads them
+ * ("System.Collections.Generic.List<Game.Enemy>"). A NULL member is looked up with dlsym as usual.
+ * Set struct_size to sizeof(mt_il2cpp_type_api); later versions only append members. */
+typedef struct mt_il2cpp_type_api {
+    uint32_t struct_size;                              /* sizeof(mt_il2cpp_type_api) */
+    const void *(*class_get_type)(void *klass);        /* il2cpp_class_get_type */
+    char *(*type_get_name)(const void *type);          /* il2cpp_type_get_name (IL format, caller frees) */
+    void (*free_memory)(void *ptr);                    /* il2cpp_free: releases type_get_name's string */
+    const void *(*class_get_image)(void *klass);       /* il2cpp_class_get_image */
+    const char *(*image_get_name)(const void *image);  /* il2cpp_image_get_name */
+} mt_il2cpp_type_api;
+
 #ifndef MT_NOOP
 
 /* Fills *config with defaults. Returns MT_ERR_CONFIG_NULL for NULL. */
@@ -164,6 +176,10 @@ MT_API const char *mt_last_error(void);
 /* Uses *api (copied) to name classes from the next mt_start on; NULL goes back to dlsym. */
 MT_API mt_status mt_set_il2cpp_class_api(const mt_il2cpp_class_api *api);
 
+/* Uses *api (copied) to name classes from the next mt_start on; NULL goes back to dlsym.
+ * MT_ERR_ARGUMENT if api->struct_size is smaller than the first version of the struct. */
+MT_API mt_status mt_set_il2cpp_type_api(const mt_il2cpp_type_api *api);
+
 /* No-patch mode: finds il2cpp's exported profiler API in the process and registers the hook. */
 MT_API mt_status mt_attach_il2cpp(void);
 
@@ -182,6 +198,7 @@ static inline mt_status mt_get_counters(mt_counters *o) { (void)o; return MT_ERR
 static inline const char *mt_status_string(mt_status s) { (void)s; return "MT_ERR_NOOP_BUILD"; }
 static inline const char *mt_last_error(void) { return "memtracer compiled out (MT_NOOP)"; }
 static inline mt_status mt_set_il2cpp_class_api(const mt_il2cpp_class_api *a) { (void)a; return MT_ERR_NOOP_BUILD; }
+static inline mt_status mt_set_il2cpp_type_api(const mt_il2cpp_type_api *a) { (void)a; return MT_ERR_NOOP_BUILD; }
 static inline mt_status mt_attach_il2cpp(void) { return MT_ERR_NOOP_BUILD; }
 
 #endif /* MT_NOOP */
