@@ -257,11 +257,15 @@ void Writer::pop_gc_events() {
 }
 
 // A death belongs to the frame open when its collection ran; if that frame is already
-// committed (the collection raced the commit) it goes to the oldest open one.
+// committed (the collection raced the commit) it goes to the oldest open one. It never goes
+// before its allocation's frame: the collector reads the game's epoch while other threads run,
+// and an allocation filed in frame N can be found dead by a collection that read epoch N-1
+// (seen under load), so the later of the two is the frame it died in.
 void Writer::stage_deaths(void *ctx, const PendingDeath *d, uint32_t n) {
     auto *w = static_cast<Writer *>(ctx);
     for (uint32_t i = 0; i < n; ++i) {
-        uint64_t e = d[i].epoch < w->next_commit_ ? w->next_commit_ : d[i].epoch;
+        uint64_t e = d[i].epoch > d[i].rec.alloc_frame_seq ? d[i].epoch : d[i].rec.alloc_frame_seq;
+        if (e < w->next_commit_) e = w->next_commit_;
         w->frame_for(e).deaths.add(d[i].rec);
     }
 }
