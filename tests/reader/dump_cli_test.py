@@ -21,7 +21,9 @@ def check(cond, what):
 
 
 def dump(*args):
-    p = subprocess.run([*EMULATOR, DUMP, *args], capture_output=True)
+    # The timeout only turns a regression (a read that never ends) into a failure; nothing here
+    # waits on it: every refusal below happens before the first read.
+    p = subprocess.run([*EMULATOR, DUMP, *args], capture_output=True, timeout=120)
     return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
 
 
@@ -101,6 +103,33 @@ def test_unreadable_and_usage():
     check(code == 0 and "Exit status:" in out and "--all-frames" in out, "--help")
 
 
+def test_damaged():
+    """Intact chunks that contradict each other: exit 3, what and where, the frames before kept."""
+    code, out, err = dump(sample("dup-events"))
+    check(code == 3 and "error: corrupt file: FRAME chunk at offset" in err and
+          "frame_seq 2 (frame index 104) commits 8 events, but its EVENTS chunks hold 12" in err,
+          f"dup-events: {code} {err!r}")
+    check("frames (2 committed, 2 shown)" in out, "dup-events prints the 2 frames before the damage")
+    code, out, err = dump(sample("mode-aggregate-with-events"), "--json")
+    check(code == 3 and "EVENTS chunk at offset" in err and "the file header says aggregate mode" in err,
+          f"aggregate header, events chunks: {code} {err!r}")
+    check(json.loads(out)["end"]["stop"] == "corrupt", "mode contradiction json")
+
+
+def test_not_regular_files():
+    """A FIFO (no writer: open would block) and /dev/zero (endless) are refused before any read."""
+    fifo = os.path.join(WORK, "fifo.mt")
+    if os.path.exists(fifo):
+        os.remove(fifo)
+    os.mkfifo(fifo)
+    code, out, err = dump(fifo)
+    check(code == 2 and out == "" and "it is a FIFO, not a regular file" in err, f"fifo: {code} {err!r}")
+    os.remove(fifo)
+    code, out, err = dump("/dev/zero")
+    check(code == 2 and out == "" and "'/dev/zero': it is a character device, not a regular file" in err,
+          f"/dev/zero: {code} {err!r}")
+
+
 def test_real_capture():
     subprocess.run([*EMULATOR, MAKE_REAL, WORK], check=True)
     code, out, err = dump(sample("real-events"), "--all-frames")
@@ -134,7 +163,8 @@ def test_format_doc_hexdump():
 
 os.makedirs(WORK, exist_ok=True)
 subprocess.run([*EMULATOR, MAKE, WORK], check=True)
-tests = [test_text, test_json, test_ends, test_unreadable_and_usage, test_format_doc_hexdump]
+tests = [test_text, test_json, test_ends, test_unreadable_and_usage, test_damaged, test_not_regular_files,
+         test_format_doc_hexdump]
 if MAKE_REAL:
     tests.append(test_real_capture)
 for t in tests:

@@ -1,8 +1,10 @@
 // libFuzzer target for the reader (MEMTRACER_FUZZ=ON with clang). Any input must either throw
 // FormatError (header) or come back with a stop and a reason; whatever is delivered must be
-// self-consistent: frames dense from 0, every reference naming something defined.
+// self-consistent: frames dense from 0, every reference naming something defined, each frame's
+// count equal to the allocations delivered with it, and only the frame data the header allows.
 #include "codec.h"
 
+#include <memtracer/format.h>
 #include <memtracer/reader.h>
 
 #include <cstddef>
@@ -21,6 +23,13 @@ void check_frame(const mt::reader::Run &run, const mt::reader::Frame &f, uint64_
         require(e.thread < run.threads.size() && e.class_id < run.classes.size() && e.stack_id < run.stacks.size());
     for (const auto &a : f.aggregates) require(a.class_id < run.classes.size() && a.stack_id < run.stacks.size());
     for (const auto &d : f.deaths) require(d.class_id < run.classes.size() && d.stack_id < run.stacks.size());
+    uint32_t flags = run.header.flags;
+    uint64_t held = f.event_list.size();
+    for (const auto &a : f.aggregates) held += a.samples;
+    require(held == f.events);
+    require((flags & MT_FILE_FLAG_AGGREGATE) ? f.event_list.empty() : f.aggregates.empty());
+    require(f.gcs.empty() || (flags & MT_FILE_FLAG_GC_EVENTS));
+    require(f.deaths.empty() || (flags & MT_FILE_FLAG_LIFETIMES));
 }
 
 // Mutations almost never keep a CRC right, which would leave the decoders behind the CRC check

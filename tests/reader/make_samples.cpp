@@ -1,7 +1,10 @@
 // reader-make-samples DIR: writes the fixture runs as files for the dump CLI tests and the fuzz
 // corpus: complete.mt, aggregate.mt, eof.mt (no END), truncated.mt (cut inside the last frame),
-// corrupt.mt (a flipped payload byte mid-file), foreign.mt, version7.mt, and tiny.mt: the
-// smallest useful run, whose bytes docs/format.md walks through.
+// corrupt.mt (a flipped payload byte mid-file), foreign.mt, version7.mt, tiny.mt: the
+// smallest useful run, whose bytes docs/format.md walks through, and the intact-but-contradictory
+// files of damaged_samples.h (dup-events.mt, mode-aggregate-with-events.mt, ...), which are also
+// the reader fuzzer's seeds for those checks (copied into tests/reader/corpus).
+#include "damaged_samples.h"
 #include "trace_fixture.h"
 
 #include "codec.h"
@@ -67,5 +70,6 @@ int main(int argc, char **argv) {
     test::fix_header_crc(v7);
     test::write_all(dir + "version7.mt", v7);
     test::write_all(dir + "tiny.mt", tiny());
+    for (const test::Damaged &d : test::damaged_samples()) test::write_all(dir + d.name, d.bytes);
     return 0;
 }

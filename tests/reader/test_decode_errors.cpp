@@ -11,21 +11,32 @@ using reader::Stop;
 
 namespace {
 
-// A real prefix: header, one thread, three classes, one stack, and frame 0 committed.
-std::vector<uint8_t> good_prefix() {
+// GC and DEATHS chunks are allowed (the header says so) unless a test says otherwise.
+constexpr uint32_t kEvents = MT_FILE_FLAG_GC_EVENTS | MT_FILE_FLAG_LIFETIMES;
+constexpr uint32_t kAggregate = kEvents | MT_FILE_FLAG_AGGREGATE;
+
+// A real prefix: header, one thread, three classes, one stack, and frame 0 committed with one
+// allocation (an event, or an aggregate row in aggregate mode).
+std::vector<uint8_t> good_prefix(uint32_t flags = kEvents) {
     test::MemTrace t;
-    t.w.header({});
+    rt::FileHeaderParams hp;
+    hp.flags = flags;
+    t.w.header(hp);
     rt::ThreadRecord th{0, 1, "main"};
     rt::ClassRecord cl[3] = {{0, 0x10, "A", "", 0, 0}, {1, 0x20, "B", "", 0, 0}, {2, 0x30, "C", "", 0, 0}};
     uint64_t pc = 0x1000;
     rt::StackRecord st{0, &pc, 1};
     rt::EventRecord ev{0, 10, 2, 0, 16, 16, 0x5000};
+    rt::AggregateRecord ag{2, 0, 1, 16, 16, 1};
     rt::FrameRecord f;
     f.events = 1;
     t.w.threads(&th, 1);
     t.w.classes(cl, 3);
     t.w.stacks(&st, 1);
-    t.w.events(0, 0, &ev, 1);
+    if (flags & MT_FILE_FLAG_AGGREGATE)
+        t.w.aggregates(0, &ag, 1);
+    else
+        t.w.events(0, 0, &ev, 1);
     t.w.frame(f);
     t.chunk();
     return t.bytes();
@@ -36,10 +47,12 @@ struct Outcome {
     uint64_t chunk_offset;
 };
 
-// Appends `payload` as a correctly signed chunk of `type` (followed by an END so the damage is
-// not the last chunk) and reads the file.
-Outcome read_with(uint16_t type, const test::Payload &payload) {
-    std::vector<uint8_t> file = good_prefix();
+// Appends the `before` chunks, then `payload` as a correctly signed chunk of `type` (followed by
+// an END so the damage is not the last chunk), and reads the file.
+Outcome read_with(uint16_t type, const test::Payload &payload, uint32_t flags = kEvents,
+                  const std::vector<std::pair<uint16_t, test::Payload>> &before = {}) {
+    std::vector<uint8_t> file = good_prefix(flags);
+    for (const auto &[t, p] : before) test::raw_chunk(file, t, p.b);
     uint64_t at = file.size();
     test::raw_chunk(file, type, payload.b);
     test::raw_chunk(file, MT_CHUNK_END, test::Payload().u(0).str("").b);
@@ -95,7 +108,7 @@ TEST_CASE("reader: references to undefined ids are Corrupt", "[reader][decode]")
     check_corrupt(read_with(MT_CHUNK_EVENTS, event(1, 0, 0)), "EVENTS", "'thread' is 1 but only 1 threads are defined");
     check_corrupt(read_with(MT_CHUNK_DEATHS, test::Payload().u(1).u(1).s(0x100).u(0).u(9).u(0).u(8)), "DEATHS",
                   "death 0, payload byte 6 of 8: 'class' is 9 but only 3 classes are defined");
-    check_corrupt(read_with(MT_CHUNK_AGGREGATES, test::Payload().u(1).u(1).u(0).u(1).u(1).u(1).u(1).u(1)),
+    check_corrupt(read_with(MT_CHUNK_AGGREGATES, test::Payload().u(1).u(1).u(0).u(1).u(1).u(1).u(1).u(1), kAggregate),
                   "AGGREGATES", "'stack' is 1 but only 1 stacks are defined");
 }
 
@@ -141,4 +154,59 @@ TEST_CASE("reader: a chunk that fails decoding contributes nothing", "[reader][d
     Outcome o = read_with(MT_CHUNK_EVENTS, p);
     check_corrupt(o, "EVENTS", "event 2");
     CHECK(o.run.result.uncommitted_events == 0);
+}
+
+namespace {
+
+// FRAME 1 saying `events` allocations, its other fields zero.
+test::Payload frame1(uint64_t events) {
+    test::Payload p;
+    p.u(1).u(0).u(0).u(0).u(events);
+    for (int i = 0; i < 6; ++i) p.u(0);
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("reader: a FRAME whose event count disagrees with its EVENTS chunks is Corrupt", "[reader][decode]") {
+    Outcome ok = read_with(MT_CHUNK_FRAME, frame1(1), kEvents, {{MT_CHUNK_EVENTS, event(0, 2, 0)}});
+    CHECK(ok.run.result.stop == Stop::End);
+    CHECK(ok.run.frames.size() == 2);
+    // An EVENTS chunk lost: the FRAME says more than was read.
+    check_corrupt(read_with(MT_CHUNK_FRAME, frame1(2), kEvents, {{MT_CHUNK_EVENTS, event(0, 2, 0)}}), "FRAME",
+                  "frame_seq 1 (frame index 0) commits 2 events, but its EVENTS chunks hold 1: an EVENTS chunk "
+                  "was duplicated or lost");
+    // The same chunk twice: more than the FRAME says. The frame is not delivered, its data is
+    // counted as uncommitted.
+    Outcome dup = read_with(MT_CHUNK_FRAME, frame1(1), kEvents,
+                            {{MT_CHUNK_EVENTS, event(0, 2, 0)}, {MT_CHUNK_EVENTS, event(0, 2, 0)}});
+    check_corrupt(dup, "FRAME", "commits 1 events, but its EVENTS chunks hold 2");
+    CHECK(dup.run.result.uncommitted_events == 2);
+    check_corrupt(read_with(MT_CHUNK_FRAME, frame1(0), kEvents, {{MT_CHUNK_EVENTS, event(0, 2, 0)}}), "FRAME",
+                  "commits 0 events, but its EVENTS chunks hold 1");
+}
+
+TEST_CASE("reader: in aggregate mode the FRAME count is the rows' samples, not their estimates", "[reader][decode]") {
+    // Sampled: the row estimates 100 allocations from 3 recorded ones; the FRAME counts recorded ones.
+    test::Payload row = test::Payload().u(1).u(1).u(2).u(0).u(100).u(3200).u(3200).u(3);
+    Outcome ok = read_with(MT_CHUNK_FRAME, frame1(3), kAggregate, {{MT_CHUNK_AGGREGATES, row}});
+    CHECK(ok.run.result.stop == Stop::End);
+    REQUIRE(ok.run.frames.size() == 2);
+    CHECK(ok.run.frames[1].aggregates.at(0).count == 100);
+    check_corrupt(read_with(MT_CHUNK_FRAME, frame1(100), kAggregate, {{MT_CHUNK_AGGREGATES, row}}), "FRAME",
+                  "frame_seq 1 (frame index 0) commits 100 allocations, but its AGGREGATES chunks record 3: an "
+                  "AGGREGATES chunk was duplicated or lost");
+}
+
+TEST_CASE("reader: frame data chunks the header rules out are Corrupt", "[reader][decode]") {
+    check_corrupt(read_with(MT_CHUNK_AGGREGATES, test::Payload().u(1).u(1).u(0).u(0).u(1).u(8).u(8).u(1)), "AGGREGATES",
+                  "the file header says events mode (flag 0x1 clear), whose frames carry EVENTS chunks, not "
+                  "AGGREGATES");
+    check_corrupt(read_with(MT_CHUNK_EVENTS, event(0, 2, 0), kAggregate), "EVENTS",
+                  "the file header says aggregate mode (flag 0x1 set), whose frames carry AGGREGATES chunks, not "
+                  "EVENTS");
+    check_corrupt(read_with(MT_CHUNK_GC, test::Payload().u(1).u(0), kEvents & ~MT_FILE_FLAG_GC_EVENTS), "GC",
+                  "the file header does not set GC events (flag 0x10), so no GC chunk may appear");
+    check_corrupt(read_with(MT_CHUNK_DEATHS, test::Payload().u(1).u(0), kEvents & ~MT_FILE_FLAG_LIFETIMES), "DEATHS",
+                  "the file header does not set lifetimes (flag 0x8), so no DEATHS chunk may appear");
 }

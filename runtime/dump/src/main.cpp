@@ -32,10 +32,12 @@ const char kUsage[] =
     "  0  the file was read to its end: end, eof, or truncated (truncated and eof also print a\n"
     "     warning on stderr; every committed frame is shown)\n"
     "  1  usage error\n"
-    "  2  the file cannot be read at all: missing, not a run.mt, unknown format version, or a\n"
-    "     damaged file header (message on stderr, nothing on stdout)\n"
-    "  3  the file is corrupt after its header: everything before the damage is printed first,\n"
-    "     then the damage is reported on stderr\n";
+    "  2  the file cannot be read at all: missing, not a regular file (a FIFO or device is\n"
+    "     refused before any read), not a run.mt, unknown format version, or a damaged file\n"
+    "     header (message on stderr, nothing on stdout)\n"
+    "  3  the file is corrupt after its header (a damaged chunk, or intact chunks that\n"
+    "     contradict each other or the header, such as a duplicated EVENTS chunk): everything\n"
+    "     before the damage is printed first, then the damage is reported on stderr\n";
 
 int usage_error(const std::string &why) {
     std::cerr << "memtracer-dump: " << why << "\n\n" << kUsage;

@@ -12,7 +12,8 @@ namespace mt::reader::detail {
 
 class FileBytes {
 public:
-    // Throws FormatError naming the path and errno when the file cannot be opened or read.
+    // Throws FormatError naming the path and errno when the file cannot be opened or read, and
+    // naming the kind of file when it is not a regular file (FIFO, device, directory, socket).
     explicit FileBytes(const std::string &path);
     ~FileBytes();
     FileBytes(const FileBytes &) = delete;
@@ -22,7 +23,7 @@ public:
     size_t size() const { return size_; }
 
 private:
-    void read_stream(int fd, const std::string &path);  // pipes and other unmappable files
+    void read_prefix(int fd, const std::string &path);  // when mmap fails (some file systems)
 
     const uint8_t *data_ = nullptr;
     size_t size_ = 0;

@@ -23,6 +23,14 @@ Frame FrameAssembler::commit(Frame &&fields) {
     return f;
 }
 
+uint64_t FrameAssembler::held_allocations(uint64_t seq) const {
+    auto it = pending_.find(seq);
+    if (it == pending_.end()) return 0;
+    uint64_t n = it->second.event_list.size();
+    for (const Aggregate &a : it->second.aggregates) n += a.samples;
+    return n;
+}
+
 uint64_t FrameAssembler::uncommitted_records() const {
     uint64_t n = 0;
     for (const auto &[seq, f] : pending_) n += f.event_list.size() + f.aggregates.size();

@@ -20,6 +20,11 @@ public:
     // start tick, and returns the complete frame. The caller checked fields.seq == next_seq().
     Frame commit(Frame &&fields);
 
+    // Allocations the data held for `seq` records: its events, or in aggregate mode the sum of
+    // its rows' samples (what the writer counts in FRAME.events; count is an estimate when
+    // sampled). A file holds one kind only (Session::check_mode), so the sum covers both.
+    uint64_t held_allocations(uint64_t seq) const;
+
     uint64_t next_seq() const { return next_seq_; }
     uint64_t uncommitted_records() const;  // events + aggregate records never committed
 

@@ -136,7 +136,24 @@ void append_whole(std::vector<T> &v, Cursor &c, Decode decode) {
 
 }  // namespace
 
+// The header decides which frame data may appear: a file read under the wrong mode would be
+// ingested as empty (aggregate header, EVENTS chunks) or with its data silently ignored.
+void Session::check_mode(uint16_t type) const {
+    bool aggregate = (header_.flags & MT_FILE_FLAG_AGGREGATE) != 0;
+    std::string why;
+    if (type == MT_CHUNK_EVENTS && aggregate)
+        why = "the file header says aggregate mode (flag 0x1 set), whose frames carry AGGREGATES chunks, not EVENTS";
+    else if (type == MT_CHUNK_AGGREGATES && !aggregate)
+        why = "the file header says events mode (flag 0x1 clear), whose frames carry EVENTS chunks, not AGGREGATES";
+    else if (type == MT_CHUNK_GC && !(header_.flags & MT_FILE_FLAG_GC_EVENTS))
+        why = "the file header does not set GC events (flag 0x10), so no GC chunk may appear";
+    else if (type == MT_CHUNK_DEATHS && !(header_.flags & MT_FILE_FLAG_LIFETIMES))
+        why = "the file header does not set lifetimes (flag 0x8), so no DEATHS chunk may appear";
+    if (!why.empty()) throw DecodeError(why + " (header flags " + hex32(header_.flags) + ")");
+}
+
 void Session::on_frame_data(uint16_t type, Cursor &c) {
+    check_mode(type);
     uint64_t seq = c.u("frame_seq");
     Frame *f = frames_.pending(seq);
     if (!f)
@@ -158,9 +175,23 @@ void Session::on_frame(Cursor &c) {
     if (fields.seq != frames_.next_seq())
         throw DecodeError("frame_seq is " + std::to_string(fields.seq) + ", expected " +
                           std::to_string(frames_.next_seq()) + " (frames are committed densely, in order)");
+    check_count(fields);
     Frame f = frames_.commit(std::move(fields));
     visitor_.on_frame(f);
     ++result_.frames;
+}
+
+// The FRAME chunk counts the allocations it commits; the frame data read for it must record as
+// many. A chunk written twice (or lost) keeps its CRC, so only this comparison catches it.
+void Session::check_count(const Frame &fields) const {
+    bool aggregate = (header_.flags & MT_FILE_FLAG_AGGREGATE) != 0;
+    uint64_t held = frames_.held_allocations(fields.seq);
+    if (held == fields.events) return;
+    const char *data = aggregate ? "AGGREGATES" : "EVENTS";
+    throw DecodeError("frame_seq " + std::to_string(fields.seq) + " (frame index " + std::to_string(fields.index) +
+                      ") commits " + std::to_string(fields.events) + (aggregate ? " allocations" : " events") +
+                      ", but its " + data + " chunks " + (aggregate ? "record " : "hold ") + std::to_string(held) +
+                      ": an " + data + " chunk was duplicated or lost");
 }
 
 void Session::on_end(const Chunk &chunk, Cursor &c) {

@@ -23,6 +23,8 @@ private:
     void on_dictionary(uint16_t type, Cursor &c);
     void on_frame_data(uint16_t type, Cursor &c);
     void on_frame(Cursor &c);
+    void check_mode(uint16_t frame_data_type) const;
+    void check_count(const Frame &fields) const;
     void on_end(const Chunk &chunk, Cursor &c);
     void send_header();
 
