@@ -152,11 +152,7 @@ LineMap LineMap::parse(std::string_view text, const std::string &name) {
 }
 
 LineMap LineMap::load(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw symbols_error(path + ": cannot open");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return parse(ss.str(), path);
+    return parse(read_symbols_file(path), path);
 }
 
 std::optional<CsLocation> LineMap::lookup(std::string_view cpp_file, uint32_t cpp_line, const LineBounds *function) const {

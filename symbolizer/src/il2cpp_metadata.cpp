@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "errors.h"
+#include "il2cpp_paths.h"
 
 namespace mt::sym {
 
@@ -152,11 +153,7 @@ Il2CppMetadata Il2CppMetadata::parse(std::string_view bytes, const std::string &
 }
 
 Il2CppMetadata Il2CppMetadata::load(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw symbols_error(path + ": cannot open");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return parse(ss.str(), path);
+    return parse(read_symbols_file(path), path);
 }
 
 std::string_view Il2CppMetadata::str(uint32_t offset) const {

@@ -51,11 +51,7 @@ MethodMap MethodMap::parse(std::string_view text, const std::string &name) {
 }
 
 MethodMap MethodMap::load(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw symbols_error(path + ": cannot open");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return parse(ss.str(), path);
+    return parse(read_symbols_file(path), path);
 }
 
 const std::string *MethodMap::csharp_name(std::string_view native) const {

@@ -1,6 +1,10 @@
 #include "il2cpp_paths.h"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "errors.h"
 
 namespace mt::sym {
 
@@ -58,6 +62,14 @@ int PathIndex::find(std::string_view path) const {
         }
     }
     return best;
+}
+
+std::string read_symbols_file(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw symbols_error(path + ": cannot open");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
 }
 
 }  // namespace mt::sym

@@ -18,6 +18,8 @@ namespace mt::sym {
 
 std::string normalize_path(std::string_view p);  // '\\' -> '/'
 std::string_view path_basename(std::string_view p);
+// The whole of one of Unity's files; throws Error(Symbols) "<path>: cannot open".
+std::string read_symbols_file(const std::string &path);
 
 // Paths added get indices 0, 1, 2...; find() gives the index of the best match or -1.
 class PathIndex {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "errors.h"
+#include "il2cpp_paths.h"
 
 namespace mt::sym {
 
@@ -136,11 +137,7 @@ GeneratedSources GeneratedSources::scan_dir(const std::string &dir) {
     std::sort(files.begin(), files.end());
     GeneratedSources s;
     for (const fs::path &p : files) {
-        std::ifstream in(p, std::ios::binary);
-        if (!in) throw symbols_error(p.string() + ": cannot open");
-        std::ostringstream ss;
-        ss << in.rdbuf();
-        s.add_file(p.string(), ss.str());
+        s.add_file(p.string(), read_symbols_file(p.string()));
     }
     return s;
 }
