@@ -1,7 +1,8 @@
 // classes.cpp — class names through il2cpp_class_get_name & co. (see classes.h).
 #include "classes.h"
 
-#include <dlfcn.h>
+#include "bridge.h"
+#include "il2cpp_image.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -25,9 +26,12 @@ struct Api {
 // Given by the game through mt_set_il2cpp_class_api; wins over dlsym member by member.
 mt_il2cpp_class_api g_given{};
 
+// A patched libil2cpp's bridge first (works with il2cpp's exports hidden), else the export
+// from wherever libil2cpp is loaded (il2cpp_image.h).
 template <class F>
 F sym(const char *name) {
-    return reinterpret_cast<F>(dlsym(RTLD_DEFAULT, name));
+    void *f = bridge_connect() ? bridge_il2cpp_function(name) : nullptr;
+    return reinterpret_cast<F>(f ? f : il2cpp_export(name));
 }
 
 void copy(char *dst, size_t cap, const char *src) {
