@@ -4,6 +4,7 @@
 #include "tree.h"
 
 #include <catch2/catch.hpp>
+#include <memtracer/format.h>
 
 #include <algorithm>
 #include <set>
@@ -183,4 +184,39 @@ TEST_CASE("bad command lines and a missing game library are reported, not run") 
         CHECK(r.exit_code == c.exit_code);
         CHECK(r.output.find(c.says) != std::string::npos);
     }
+}
+
+TEST_CASE("libil2cpp loaded RTLD_LOCAL with Boehm internal: both modes see collections and frames say where GC sizes come from") {
+    const std::string hook = GENERATE("patch", "profiler");
+    INFO("--hook " << hook);
+    fs::path dir = make_temp_dir("game-gc-source");
+    GameRun g = run_game(dir, hook, with(kBase, {"--hook", hook, "--gc-events"}));
+    INFO(g.result.output);
+    REQUIRE(g.result.exit_code == 0);
+    const mt::reader::Run run = mt::reader::load_file(g.out);
+    size_t collections = 0, exact = 0, estimated = 0, from_profiler = 0, events = 0, above_requested = 0;
+    for (const auto &f : run.frames) {
+        collections += f.gcs.size();
+        exact += (f.flags & MT_FRAME_GC_SIZE_EXACT) != 0;
+        estimated += (f.flags & MT_FRAME_GC_SIZE_ESTIMATED) != 0;
+        from_profiler += (f.flags & MT_FRAME_GC_FROM_PROFILER) != 0;
+        for (const auto &e : f.event_list) {
+            ++events;
+            CHECK(e.gc_size >= e.size + 1);  // Boehm adds a byte and rounds to 16-byte granules
+            CHECK(e.gc_size % 16 == 0);
+            above_requested += e.gc_size > e.size;
+        }
+    }
+    CHECK(collections > 0);
+    CHECK(events > 0);
+    CHECK(above_requested == events);
+    if (hook == "patch") {
+        CHECK(exact == run.frames.size());
+        CHECK(estimated + from_profiler == 0);
+    } else {
+        CHECK(estimated == run.frames.size());
+        CHECK(from_profiler > 0);
+        CHECK(exact == 0);
+    }
+    fs::remove_all(dir);
 }
