@@ -30,11 +30,20 @@ Json load_expect(const GameRun &g) {
 
 }  // namespace
 
+// Where the runtime is: its own library loaded RTLD_LOCAL (Android's plug-in) or linked into
+// GameAssembly (iOS's UnityFramework). A static player (the arm64 stage) has it linked in.
+#ifdef MT_GAME_STATIC
+#define MT_RUNTIME_PLACES "separate"
+#else
+#define MT_RUNTIME_PLACES "separate", "in-game"
+#endif
+
 TEST_CASE("run.mt holds exactly what the game allocated, frame by frame and class by class") {
     const std::string hook = GENERATE("patch", "profiler");
-    INFO("--hook " << hook);
+    const std::string runtime = GENERATE(MT_RUNTIME_PLACES);
+    INFO("--hook " << hook << " --runtime " << runtime);
     fs::path dir = make_temp_dir("game-truth");
-    GameRun g = run_game(dir, hook, with(kBase, {"--hook", hook}));
+    GameRun g = run_game(dir, hook, with(kBase, {"--hook", hook, "--runtime", runtime}));
     INFO(g.result.output);
     REQUIRE(g.result.exit_code == 0);
 
@@ -188,15 +197,19 @@ TEST_CASE("bad command lines and a missing game library are reported, not run") 
 
 TEST_CASE("libil2cpp loaded RTLD_LOCAL with Boehm internal: both modes see collections and frames say where GC sizes come from") {
     const std::string hook = GENERATE("patch", "profiler");
-    INFO("--hook " << hook);
+    const std::string runtime = GENERATE(MT_RUNTIME_PLACES);
+    INFO("--hook " << hook << " --runtime " << runtime);
     fs::path dir = make_temp_dir("game-gc-source");
-    GameRun g = run_game(dir, hook, with(kBase, {"--hook", hook, "--gc-events"}));
+    GameRun g = run_game(dir, hook, with(kBase, {"--hook", hook, "--runtime", runtime, "--gc-events", "--lifetimes"}));
     INFO(g.result.output);
     REQUIRE(g.result.exit_code == 0);
     const mt::reader::Run run = mt::reader::load_file(g.out);
-    size_t collections = 0, exact = 0, estimated = 0, from_profiler = 0, events = 0, above_requested = 0;
+    size_t collections = 0, exact = 0, estimated = 0, from_profiler = 0, events = 0, above_requested = 0, deaths = 0;
+    std::set<std::string> threads_with_events;
     for (const auto &f : run.frames) {
         collections += f.gcs.size();
+        deaths += f.deaths.size();
+        for (const auto &e : f.event_list) threads_with_events.insert(run.threads.at(e.thread).name);
         exact += (f.flags & MT_FRAME_GC_SIZE_EXACT) != 0;
         estimated += (f.flags & MT_FRAME_GC_SIZE_ESTIMATED) != 0;
         from_profiler += (f.flags & MT_FRAME_GC_FROM_PROFILER) != 0;
@@ -210,10 +223,15 @@ TEST_CASE("libil2cpp loaded RTLD_LOCAL with Boehm internal: both modes see colle
     CHECK(collections > 0);
     CHECK(events > 0);
     CHECK(above_requested == events);
+    CHECK(threads_with_events == std::set<std::string>{"Main Thread", "Job.Worker 0", "Job.Worker 1"});
     if (hook == "patch") {
         CHECK(exact == run.frames.size());
         CHECK(estimated + from_profiler == 0);
+        CHECK(deaths > 0);  // lifetimes need Boehm's mark bits: the bridge hands them over
+        CHECK((run.header.flags & MT_FILE_FLAG_LIFETIMES) != 0);
     } else {
+        CHECK(deaths == 0);  // no-patch: no mark bits, so no lifetimes (and the file says so)
+        CHECK((run.header.flags & MT_FILE_FLAG_LIFETIMES) == 0);
         CHECK(estimated == run.frames.size());
         CHECK(from_profiler > 0);
         CHECK(exact == 0);
