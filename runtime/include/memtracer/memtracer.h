@@ -164,7 +164,8 @@ MT_API const char *mt_last_error(void);
 /* Uses *api (copied) to name classes from the next mt_start on; NULL goes back to dlsym. */
 MT_API mt_status mt_set_il2cpp_class_api(const mt_il2cpp_class_api *api);
 
-/* No-patch mode: finds il2cpp's exported profiler API in the process and registers the hook. */
+/* No-patch mode: finds il2cpp's profiler API in any loaded image and registers the hook (MT_OK and
+ * nothing installed when a patched libil2cpp's il2cpp_memtracer_bridge is connected). */
 MT_API mt_status mt_attach_il2cpp(void);
 
 #else /* MT_NOOP: every call compiles to nothing */
