@@ -194,8 +194,18 @@ bool lifetimes_add(const LiveObject *o, uint32_t n, Sink sink, void *ctx) {
         // (explicit free, or it died while still in a ring): count the old one dead now so
         // allocations minus deaths stays right.
         if (put(e, &old)) {
-            PendingDeath d = death_of(old, o[i].alloc_seq);
-            sink(ctx, &d, 1);
+            if (old.alloc_seq > e.alloc_seq) {
+                // Rings are drained thread by thread, not in time order: this object is the
+                // older one (another thread's ring came first) and died before `old` got its
+                // address. `old` stays the live one.
+                Entry ignored;
+                put(old, &ignored);
+                PendingDeath d = death_of(e, old.alloc_seq);
+                sink(ctx, &d, 1);
+            } else {
+                PendingDeath d = death_of(old, o[i].alloc_seq);
+                sink(ctx, &d, 1);
+            }
         }
     }
     pthread_mutex_unlock(&g_mu);
