@@ -100,11 +100,13 @@ void gc_hooks_remove() {
 
 void gc_hooks_profiler_event(int ev) {
     g_from_profiler.store(true, std::memory_order_relaxed);
-    if (!g_installed.load(std::memory_order_acquire)) record_event(ev);  // Boehm's own callback already reports this collection
+    // With Boehm's own callback installed (a patch and a profiler both), that one reports it.
+    if (!g_installed.load(std::memory_order_acquire)) record_event(ev);
 }
 
 uint32_t gc_hooks_frame_flags() {
-    return g_from_profiler.load(std::memory_order_relaxed) && !g_installed.load(std::memory_order_relaxed) ? static_cast<uint32_t>(MT_FRAME_GC_FROM_PROFILER) : 0u;
+    bool profiler = g_from_profiler.load(std::memory_order_relaxed) && !g_installed.load(std::memory_order_relaxed);
+    return profiler ? static_cast<uint32_t>(MT_FRAME_GC_FROM_PROFILER) : 0u;
 }
 
 uint32_t gc_events_pop(GcPending *out, uint32_t max) {
