@@ -1,14 +1,15 @@
 // classes.cpp — class names through il2cpp_type_get_name & co. (see classes.h).
 #include "classes.h"
 
-#include <dlfcn.h>
 #include <new>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bridge.h"
 #include "hashmap.h"
+#include "il2cpp_image.h"
 #include "lifecycle.h"
 
 namespace mt::rt {
@@ -36,7 +37,7 @@ struct Api {
     ImageNameFn image_get_name = nullptr;
 } g_api;
 
-// Given by the game through mt_set_il2cpp_class_api / _type_api; win over dlsym member by member.
+// Given by the game through mt_set_il2cpp_class_api / _type_api; win over il2cpp_resolve member by member.
 mt_il2cpp_class_api g_given{};
 mt_il2cpp_type_api g_given_types{};
 
@@ -44,6 +45,7 @@ mt_il2cpp_type_api g_given_types{};
 // mt_start, released at mt_stop). A 64-bit hash collision can only add a needless suffix.
 U64Map *g_names = nullptr;
 
+// What the game handed over first, else il2cpp_resolve.
 template <class F>
 F pick(F given, const char *symbol) {
     return given ? given : reinterpret_cast<F>(il2cpp_resolve(symbol));
@@ -143,7 +145,12 @@ bool il_name(void *k, char *ns, char *name, size_t name_cap) {
 
 }  // namespace
 
-void *il2cpp_resolve(const char *symbol) { return dlsym(RTLD_DEFAULT, symbol); }
+// A patched libil2cpp's bridge first (works with il2cpp's exports hidden), else the export
+// from wherever libil2cpp is loaded (il2cpp_image.h).
+void *il2cpp_resolve(const char *symbol) {
+    void *f = bridge_connect() ? bridge_il2cpp_function(symbol) : nullptr;
+    return f ? f : il2cpp_export(symbol);
+}
 
 void classes_lookup_api() {
     g_api.get_name = pick<NameFn>(g_given.get_name, "il2cpp_class_get_name");

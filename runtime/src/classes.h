@@ -17,8 +17,8 @@
 
 namespace mt::rt {
 
-// The one place an il2cpp export is looked up by name (dlsym today; a build that hands the
-// runtime its il2cpp functions routes them through here). NULL if absent.
+// The one place an il2cpp function is looked up by name: a patched libil2cpp's bridge, else the
+// export of whichever loaded image is libil2cpp (il2cpp_image.h). NULL if absent.
 void *il2cpp_resolve(const char *symbol);
 
 void classes_lookup_api();     // mt_start: resolve the API, forget the last capture's names

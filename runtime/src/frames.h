@@ -22,13 +22,14 @@ uint32_t frames_pop(FrameEnd *out, uint32_t max);  // writer
 uint32_t frames_pending_merge(uint64_t *last_index);
 void writer_wait(uint64_t timeout_us);             // writer: sleeps until woken or timeout
 
-// GC (gc_hooks.cpp). All symbols are weak: without libgc these report nothing.
+// GC (gc_hooks.cpp), through a patched libil2cpp's bridge (bridge.h): without it these report
+// nothing (no-patch mode's collections come from il2cpp's profiler instead).
 struct GcPending {
     GcRecord rec;
     uint64_t epoch;
 };
-// Registers the collection-event callback (GC records queued only if `events`); false if libgc
-// is absent.
+// Registers the collection-event callback (GC records queued only if `events`); false if Boehm
+// is out of reach.
 bool gc_hooks_install(bool events);
 void gc_hooks_remove();
 uint32_t gc_events_pop(GcPending *out, uint32_t max);

@@ -5,15 +5,12 @@
 // fixed array, stack hash, GC_size, tick, one record into the thread's SPSC ring. No lock, no
 // allocation, no syscall after the thread's first traced allocation in a capture.
 #include <string.h>
-#include <sys/mman.h>
 
+#include "bridge.h"
 #include "clock.h"
 #include "rt_math.h"
 #include "state.h"
 #include "unwind.h"
-
-// Weak so the runtime links without libgc: null when the game's GC is not Boehm's.
-extern "C" size_t GC_size(const void *) __attribute__((weak));
 
 namespace mt::rt {
 
@@ -128,7 +125,11 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
     }
     uint64_t &cached = s->dedup[(h >> 3) & (kDedupEntries - 1)];
     bool known = cached == h;
-    uint64_t gc_size = GC_size && obj ? GC_size(obj) : size;
+    uint64_t gc_size = size;
+    if (auto gc_size_fn = g_gc_size.load(std::memory_order_relaxed); gc_size_fn && obj)
+        gc_size = gc_size_fn(obj);  // GC_size, handed over by a patched libil2cpp
+    else if (g_gc_size_source.load(std::memory_order_relaxed) == GC_SIZE_ESTIMATED)
+        gc_size = boehm_size_estimate(size);
     bool large = (size | (gc_size - size)) > UINT32_MAX;  // also catches gc_size < size
     uint32_t len = sizeof(AllocRec) + (large ? sizeof(AllocLarge) : 0u) + (known ? 0 : depth * 8u);
     uint64_t next;

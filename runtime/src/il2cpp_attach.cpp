@@ -12,12 +12,22 @@
 // Multi-dimensional arrays (rank > 1) carry bounds after the elements; for those, and wherever
 // il2cpp has no il2cpp_class_get_rank, il2cpp_object_get_size (Object::GetSize) is used.
 //
+// Collections: Boehm is internal to libil2cpp, so without a patched libil2cpp's bridge the
+// profiler's GC callback (IL2CPP_PROFILE_GC) reports them, and GC sizes are estimated from
+// Boehm's size classes (bridge.h); every frame says so in its flags.
+//
+// il2cpp is found wherever it is loaded (il2cpp_image.h): Android dlopens libil2cpp.so
+// RTLD_LOCAL, out of dlsym(RTLD_DEFAULT)'s sight.
+//
 // Not attached twice: il2cpp has no way to remove a profiler, so a second call reports MT_OK.
+// With a patched libil2cpp connected (bridge.h) allocations already arrive through the patch:
+// MT_OK, and no profiler, so nothing is counted twice.
 #include <atomic>
-#include <dlfcn.h>
 
 #include "memtracer/memtracer.h"
+#include "bridge.h"
 #include "il2cpp_attach.h"
+#include "il2cpp_image.h"
 
 namespace mt::rt::il2cpp {
 
@@ -48,9 +58,15 @@ void on_allocation(void * /*profiler*/, void *obj, void *klass) {
 
 void on_shutdown(void * /*profiler*/) {}
 
+// Il2CppGCEvent numbers bdwgc's GC_EventType for the events both have (START .. END).
+void on_gc(void * /*profiler*/, int event, int /*generation*/) { gc_hooks_profiler_event(event); }
+
+// Installed with the GC callback: 6000.x calls it whenever a GC callback is installed.
+void on_heap_resize(void * /*profiler*/, int64_t /*new_size*/) {}
+
 template <class F>
 bool find(F &fn, const char *name, bool required, const char **missing) {
-    fn = reinterpret_cast<F>(dlsym(RTLD_DEFAULT, name));
+    fn = reinterpret_cast<F>(il2cpp_export(name));
     if (!fn && required && !*missing) *missing = name;
     return fn != nullptr;
 }
@@ -80,6 +96,7 @@ size_t requested_size(const Api &api, void *string_class, size_t object_header, 
 extern "C" MT_API mt_status mt_attach_il2cpp(void) {
     using namespace mt::rt::il2cpp;
     if (g_attached.load(std::memory_order_acquire)) return MT_OK;
+    if (mt::rt::bridge_connect()) return MT_OK;  // patched: the ALLOC_* hooks already report
     Api api{};
     const char *missing = nullptr;
     find(api.profiler_install, "il2cpp_profiler_install", true, &missing);
@@ -95,11 +112,12 @@ extern "C" MT_API mt_status mt_attach_il2cpp(void) {
     find(api.object_get_size, "il2cpp_object_get_size", false, &missing);
     find(api.object_header_size, "il2cpp_object_header_size", false, &missing);
     find(api.array_object_header_size, "il2cpp_array_object_header_size", false, &missing);
+    find(api.profiler_install_gc, "il2cpp_profiler_install_gc", false, &missing);
     if (!missing && !api.class_get_rank && !api.object_get_size)
         missing = "il2cpp_class_get_rank (or il2cpp_object_get_size)";
     if (missing) {
-        mt::rt::set_last_error("MT_ERR_IL2CPP_NOT_FOUND: %s is not exported by any loaded image (dlsym RTLD_DEFAULT);"
-                               " is libil2cpp loaded, with its symbols visible and the profiler API compiled in?",
+        mt::rt::set_last_error("MT_ERR_IL2CPP_NOT_FOUND: %s is not exported by any loaded image (global scope and"
+                               " each image by its handle); is libil2cpp loaded, with the profiler API compiled in?",
                                missing);
         return MT_ERR_IL2CPP_NOT_FOUND;
     }
@@ -112,6 +130,13 @@ extern "C" MT_API mt_status mt_attach_il2cpp(void) {
     // the last one installed (vm/Profiler.cpp), i.e. ours.
     api.profiler_install(&g_profiler_cookie, on_shutdown);
     api.profiler_install_allocation(on_allocation);
-    api.profiler_set_events(kProfileAllocations);
+    int events = kProfileAllocations;
+    if (api.profiler_install_gc) {
+        api.profiler_install_gc(on_gc, on_heap_resize);
+        events |= kProfileGC;
+    }
+    // Boehm lives inside libil2cpp, out of reach without the patch: estimate its size classes.
+    mt::rt::gc_size_estimate_enable();
+    api.profiler_set_events(events);
     return MT_OK;
 }

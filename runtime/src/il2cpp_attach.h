@@ -1,6 +1,6 @@
 // il2cpp_attach.h — the no-patch mode's view of il2cpp (internal to the runtime).
 //
-// Only the exported C API is used, looked up with dlsym(RTLD_DEFAULT); no Il2CppClass or
+// Only the exported C API is used, found wherever libil2cpp is loaded (il2cpp_image.h); no Il2CppClass or
 // Il2CppObject layout is baked in except the two object headers' sizes, which every libil2cpp
 // read (5.3 to 6000.x) lays out the same: an object is (klass, monitor), an array adds (bounds,
 // max_length) before its elements. Where il2cpp exports the sizes (6000.x:
@@ -20,6 +20,7 @@ namespace il2cpp {
 
 // Il2CppProfileFlags values (il2cpp-api-types.h, unchanged since Unity 5).
 constexpr int kProfileAllocations = 1 << 7;
+constexpr int kProfileGC = 1 << 8;
 
 // The functions the attach needs, with the signatures il2cpp exports them with.
 struct Api {
@@ -38,6 +39,9 @@ struct Api {
     uint32_t (*object_get_size)(void *obj);
     uint32_t (*object_header_size)();
     uint32_t (*array_object_header_size)();
+    // optional: collections (il2cpp_profiler_install_gc with IL2CPP_PROFILE_GC)
+    void (*profiler_install_gc)(void (*gc)(void *prof, int event, int generation),
+                                void (*heap_resize)(void *prof, int64_t new_size));
 };
 
 // What libil2cpp allocated for obj of klass (see il2cpp_attach.cpp for the formulas).

@@ -13,15 +13,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "bridge.h"
 #include "clock.h"
 #include "state.h"
-
-extern "C" {
-typedef void (*mt_gc_event_proc2)(int);
-void GC_set_on_collection_event(mt_gc_event_proc2) __attribute__((weak));
-int GC_is_marked(const void *) __attribute__((weak));
-void *GC_base(void *) __attribute__((weak));
-}
 
 namespace mt::rt {
 
@@ -150,7 +144,12 @@ void free_all() {
 
 }  // namespace
 
-bool lifetimes_supported() { return GC_is_marked && GC_base && GC_set_on_collection_event; }
+// Boehm's mark bits through the bridge of a patched libil2cpp (bridge.h); set once connected.
+bool lifetimes_supported() {
+    bridge_connect();
+    const mt_il2cpp_bridge &b = bridge();
+    return b.gc_is_marked && b.gc_base && b.gc_set_on_collection_event;
+}
 
 bool lifetimes_begin() {
     if (!lifetimes_supported()) return false;
@@ -186,7 +185,7 @@ bool lifetimes_add(const LiveObject *o, uint32_t n, Sink sink, void *ctx) {
         // An address the collector does not own (a test's fake object, a non-GC allocation)
         // could not be asked GC_is_marked later. GC_base needs no lock.
         void *p = reinterpret_cast<void *>(o[i].address);
-        if (o[i].address <= kTomb || GC_base(p) != p) {
+        if (o[i].address <= kTomb || bridge().gc_base(p) != p) {
             g_not_heap.fetch_add(1, std::memory_order_relaxed);
             continue;
         }
@@ -196,8 +195,18 @@ bool lifetimes_add(const LiveObject *o, uint32_t n, Sink sink, void *ctx) {
         // (explicit free, or it died while still in a ring): count the old one dead now so
         // allocations minus deaths stays right.
         if (put(e, &old)) {
-            PendingDeath d = death_of(old, o[i].alloc_seq);
-            sink(ctx, &d, 1);
+            if (old.alloc_seq > e.alloc_seq) {
+                // Rings are drained thread by thread, not in time order: this object is the
+                // older one (another thread's ring came first) and died before `old` got its
+                // address. `old` stays the live one.
+                Entry ignored;
+                put(old, &ignored);
+                PendingDeath d = death_of(e, old.alloc_seq);
+                sink(ctx, &d, 1);
+            } else {
+                PendingDeath d = death_of(old, o[i].alloc_seq);
+                sink(ctx, &d, 1);
+            }
         }
     }
     pthread_mutex_unlock(&g_mu);
@@ -259,7 +268,7 @@ void lifetimes_on_reclaim_start(uint64_t epoch) {
         for (uint32_t i = 0; i < g_cap; ++i) {
             Entry &e = g_tab[i];
             // Tombstones and entries already found dead have the low bit set.
-            if ((e.address & kDead) || e.address == kEmpty || GC_is_marked(reinterpret_cast<void *>(e.address)))
+            if ((e.address & kDead) || e.address == kEmpty || bridge().gc_is_marked(reinterpret_cast<void *>(e.address)))
                 continue;
             if (g_dead_n == g_dead_cap) break;  // cannot happen: the writer keeps room for all
             e.address |= kDead;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bridge.h"
 #include "clock.h"
 #include "lifecycle.h"
 #include "writer.h"
@@ -83,7 +84,8 @@ void Writer::commit(OpenFrame &f, uint32_t extra_flags) {
     fr.dropped = dropped - dropped_at_commit_;
     fr.heap_size = f.end.heap_size;
     fr.free_bytes = f.end.free_bytes;
-    fr.flags = (f.end.merged ? static_cast<uint32_t>(MT_FRAME_MERGED) : 0u) | extra_flags;
+    fr.flags = (f.end.merged ? static_cast<uint32_t>(MT_FRAME_MERGED) : 0u) | extra_flags | gc_source_frame_flags() |
+               gc_hooks_frame_flags();
     out_.frame(fr);
     if (!flush(true)) return;
     dropped_at_commit_ = dropped;

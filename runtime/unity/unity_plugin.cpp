@@ -22,10 +22,6 @@ static constexpr UnityInterfaceGUID kUnityProfilerCallbacksGUID{0x572FDB38CE3C4B
 #include "unity_plugin_api.h"
 #endif
 
-// Defined (returning 1) by bdwgc-patches/ in a patched libil2cpp. Weak, so an unpatched build
-// links and the address is null: then the plug-in traces through il2cpp's profiler API instead.
-extern "C" __attribute__((weak)) int memtracer_il2cpp_patched(void);
-
 namespace {
 
 IUnityProfilerCallbacks *g_callbacks = nullptr;
@@ -93,11 +89,12 @@ void start_capture() {
         fprintf(stderr, "memtracer: not tracing: %s (%s)\n", mt_status_string(status), mt_last_error());
 }
 
-bool want_profiler_hook() {
+// Automatic: mt_attach_il2cpp itself tells a patched libil2cpp (its il2cpp_memtracer_bridge is
+// connected, allocations arrive through the patch: nothing more is installed) from a shipped one
+// (il2cpp's profiler API). No symbol of libil2cpp is referenced, weakly or not.
+bool want_attach() {
     const char *hook = env("MEMTRACER_HOOK");
-    if (hook != nullptr && strcmp(hook, "profiler") == 0) return true;
-    if (hook != nullptr && strcmp(hook, "patch") == 0) return false;
-    return memtracer_il2cpp_patched == nullptr;  // auto: unpatched libil2cpp -> profiler API
+    return hook == nullptr || strcmp(hook, "patch") != 0;
 }
 
 }  // namespace
@@ -105,7 +102,7 @@ bool want_profiler_hook() {
 extern "C" UNITY_INTERFACE_EXPORT void UNITY_INTERFACE_API UnityPluginLoad(IUnityInterfaces *interfaces) {
     if (interfaces == nullptr || env("MEMTRACER_DISABLE") != nullptr) return;
     start_capture();
-    if (want_profiler_hook() && mt_attach_il2cpp() != MT_OK)
+    if (want_attach() && mt_attach_il2cpp() != MT_OK)
         fprintf(stderr, "memtracer: no allocation hook: %s\n", mt_last_error());
     g_callbacks = reinterpret_cast<IUnityProfilerCallbacks *>(interfaces->GetInterfaceSplit(
         kUnityProfilerCallbacksGUID.m_GUIDHigh, kUnityProfilerCallbacksGUID.m_GUIDLow));

@@ -58,7 +58,8 @@ std::string default_game_library(const std::string &hook) {
 }
 
 bool load_game_library(const std::string &path, GameLibrary &lib, std::string &error) {
-    lib.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    // RTLD_LOCAL, as Android loads libil2cpp.so: its exports are not in the global scope.
+    lib.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!lib.handle) {
         error = std::string("cannot load the game library: ") + dlerror();
         return false;

@@ -1,5 +1,6 @@
-// game_library.h — the player's view of GameAssembly: loaded with dlopen(RTLD_GLOBAL) so its
-// il2cpp_* exports are visible process-wide (MemTracer's no-patch mode looks them up there).
+// game_library.h — the player's view of GameAssembly: loaded with dlopen(RTLD_LOCAL) as Android
+// loads libil2cpp.so, so its il2cpp_* exports are not in the global scope (MemTracer finds them
+// by walking the loaded images).
 #pragma once
 
 #include <cstdint>

@@ -15,12 +15,14 @@
 #include "memtracer/memtracer.h"
 #include "options.h"
 #include "player_loop.h"
+#include "tracer.h"
 
 using namespace mtsample;
 
 namespace {
 
 thread_local Il2CppThread *t_attached = nullptr;  // the worker's il2cpp thread (GC registration)
+Tracer g_mt;  // the runtime's C API, wherever the runtime is (tracer.h)
 
 int fail(const std::string &what) {
     std::fprintf(stderr, "memtracer-sample-game: %s\n", what.c_str());
@@ -28,15 +30,15 @@ int fail(const std::string &what) {
 }
 
 std::string status_text(mt_status s) {
-    std::string text = mt_status_string(s);
-    const char *why = mt_last_error();
+    std::string text = g_mt.status_string(s);
+    const char *why = g_mt.last_error();
     if (why && *why) text += std::string(" (") + why + ")";
     return text;
 }
 
 mt_status start_capture(const Options &o) {
     mt_config c;
-    mt_status s = mt_config_init(&c);
+    mt_status s = g_mt.config_init(&c);
     if (s != MT_OK) return s;
     static std::string label;
     label = "memtracer-sample-game seed=" + std::to_string(o.seed) + " hook=" + o.hook;
@@ -49,7 +51,7 @@ mt_status start_capture(const Options &o) {
     if (o.block_when_full) c.on_full = MT_ON_FULL_BLOCK;
     c.session_label = label.c_str();
     c.random_seed = o.seed;
-    return mt_start(&c);
+    return g_mt.start(&c);
 }
 
 void print_summary(const Options &o, const GameLibrary &lib, const GroundTruth &truth, double seconds) {
@@ -65,7 +67,7 @@ void print_summary(const Options &o, const GameLibrary &lib, const GroundTruth &
                     t.name.c_str());
     if (!o.trace) return;
     mt_counters c;
-    if (mt_get_counters(&c) != MT_OK) return;
+    if (g_mt.get_counters(&c) != MT_OK) return;
     std::printf("memtracer: seen %llu, recorded %llu, dropped %llu, sampled out %llu, written %llu, "
                 "%llu bytes, %llu frames, %llu stacks, %llu classes, %llu threads, reentrant %llu%s\n",
                 (unsigned long long)c.allocations_seen, (unsigned long long)c.events_recorded,
@@ -92,8 +94,10 @@ int main(int argc, char **argv) {
     const Options o = *parsed;
 
     GameLibrary lib;
-    std::string path = o.game_lib.empty() ? default_game_library(o.hook) : o.game_lib;
+    std::string path =
+        o.game_lib.empty() ? default_game_library(o.runtime == "in-game" ? o.hook + "-in-game" : o.hook) : o.game_lib;
     if (!load_game_library(path, lib, error)) return fail(error);
+    if (!load_tracer(o.runtime, o.runtime_lib, lib, g_mt, error)) return fail(error);
     lib.il2cpp_init("IL2CPP Root Domain");
     lib.start(o.seed, o.jobs);  // GameManager.Awake: startup allocations, before the capture
 
@@ -102,14 +106,14 @@ int main(int argc, char **argv) {
     GroundTruth truth;
 
     pthread_setname_np(pthread_self(), "Main Thread");
-    mt_set_thread_name("Main Thread");
+    g_mt.set_thread_name("Main Thread");
     {
         JobSystem jobs(
             o.workers, o.jobs, [&](uint64_t frame, uint32_t job) { JobQueue::Exec(lib, frame, job); },
             [&](uint32_t worker) {
                 std::string name = "Job.Worker " + std::to_string(worker);
                 pthread_setname_np(pthread_self(), name.c_str());
-                mt_set_thread_name(name.c_str());
+                g_mt.set_thread_name(name.c_str());
                 t_attached = lib.il2cpp_thread_attach(lib.il2cpp_domain_get());
             },
             [&](uint32_t) { lib.il2cpp_thread_detach(t_attached); });
@@ -117,8 +121,8 @@ int main(int argc, char **argv) {
         if (o.trace) {
             mt_status s = start_capture(o);
             if (s != MT_OK) return fail("mt_start: " + status_text(s));
-            if (o.hook == "profiler" && (s = mt_attach_il2cpp()) != MT_OK) {
-                mt_stop();
+            if (o.hook == "profiler" && (s = g_mt.attach_il2cpp()) != MT_OK) {
+                g_mt.stop();
                 return fail("mt_attach_il2cpp: " + status_text(s));
             }
         }
@@ -130,12 +134,12 @@ int main(int argc, char **argv) {
             PlayerLoop::LateUpdate(lib, frame);
             uint32_t n = lib.take_tally(rows.data(), static_cast<uint32_t>(rows.size()));
             truth.add_frame(frame, rows.data(), n);
-            if (o.trace) mt_frame_end(frame);
+            if (o.trace) g_mt.frame_end(frame);
         }
         double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
         if (o.trace) {
-            mt_status s = mt_stop();
+            mt_status s = g_mt.stop();
             if (s != MT_OK) std::fprintf(stderr, "memtracer-sample-game: mt_stop: %s\n", status_text(s).c_str());
         }
         if (!o.expect_json.empty() && !truth.write_json(o.expect_json, o, error)) return fail(error);

@@ -20,7 +20,8 @@ const char *usage() {
     return "usage: memtracer-sample-game [--frames N] [--workers N] [--jobs N] [--seed S] [--out run.mt]\n"
            "       [--mode events|aggregate] [--unwinder fp|libunwind] [--sample-bytes N] [--no-trace]\n"
            "       [--hook patch|profiler] [--gc-events] [--lifetimes] [--ring-bytes N] [--block-when-full]\n"
-           "       [--quiet] [--expect-json FILE] [--game-lib PATH]\n";
+           "       [--quiet] [--expect-json FILE] [--game-lib PATH] [--runtime separate|in-game]\n"
+           "       [--runtime-lib PATH]\n";
 }
 
 std::optional<Options> parse_options(int argc, char **argv, std::string &error) {
@@ -78,6 +79,8 @@ std::optional<Options> parse_options(int argc, char **argv, std::string &error) 
         else if (arg == "--quiet") o.quiet = true;
         else if (arg == "--expect-json") { ok = value(v); if (ok) o.expect_json = v; }
         else if (arg == "--game-lib") { ok = value(v); if (ok) o.game_lib = v; }
+        else if (arg == "--runtime") ok = choice(o.runtime, "separate", "in-game");
+        else if (arg == "--runtime-lib") { ok = value(v); if (ok) o.runtime_lib = v; }
         else {
             error = arg + ": unknown option";
             return std::nullopt;

@@ -25,6 +25,8 @@ struct Options {
     bool quiet = false;
     std::string expect_json;         // where to write the game's own per-frame tally
     std::string game_lib;            // GameAssembly library; default next to the executable
+    std::string runtime = "separate";  // separate (own library, RTLD_LOCAL) | in-game (one image)
+    std::string runtime_lib;         // the separate runtime library; default: the build's
 };
 
 // Parses argv; on error returns nullopt with `error` saying which argument and why.

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "support.h"
+#include "lifetimes.h"
 
 namespace {
 
@@ -136,6 +137,38 @@ TEST_CASE("lifetimes: without the flag no DEATHS chunk appears", "[lifetimes]") 
     CHECK((run.header.flags & MT_FILE_FLAG_LIFETIMES) == 0);
     CHECK(run.frames.size() >= 3);
     for (const auto &f : run.frames) CHECK(f.deaths.empty());
+}
+
+// The writer drains rings thread by thread, so an object can reach the live table after a newer
+// one at the same address (its address was reused in a later frame by a thread whose ring was
+// drained first). The older one is the dead one. This ordering made "the sample game's
+// collections produce deaths" fail under load (a death in frame 0 of an object from frame 2).
+TEST_CASE("lifetimes: a reused address drained out of order keeps the newer object live") {
+    void **root = static_cast<void **>(GC_MALLOC_UNCOLLECTABLE(sizeof(void *)));
+    *root = GC_MALLOC(64);
+    const uint64_t p = reinterpret_cast<uint64_t>(*root);
+    REQUIRE(mt::rt::lifetimes_begin());
+    std::vector<mt::rt::PendingDeath> deaths;
+    auto sink = [](void *ctx, const mt::rt::PendingDeath *d, uint32_t n) {
+        static_cast<std::vector<mt::rt::PendingDeath> *>(ctx)->insert(static_cast<std::vector<mt::rt::PendingDeath> *>(ctx)->end(), d, d + n);
+    };
+    const mt::rt::LiveObject newer{p, 2, 7, 70, 64}, older{p, 0, 5, 50, 64};
+    REQUIRE(mt::rt::lifetimes_add(&newer, 1, sink, &deaths));
+    REQUIRE(mt::rt::lifetimes_add(&older, 1, sink, &deaths));
+    REQUIRE(deaths.size() == 1);
+    CHECK(deaths[0].rec.class_id == 5);      // the older object died...
+    CHECK(deaths[0].rec.alloc_frame_seq == 0);
+    CHECK(deaths[0].epoch == 2);             // ...by the frame its address was handed out again
+    CHECK(mt::rt::lifetimes_stats().live == 1);
+    // And the same order as drained in time order: the older first.
+    deaths.clear();
+    const mt::rt::LiveObject newest{p, 3, 9, 90, 64};
+    REQUIRE(mt::rt::lifetimes_add(&newest, 1, sink, &deaths));
+    REQUIRE(deaths.size() == 1);
+    CHECK(deaths[0].rec.class_id == 7);
+    CHECK(deaths[0].epoch == 3);
+    mt::rt::lifetimes_end();
+    GC_FREE(root);
 }
 
 #ifdef MT_SAMPLE_GAME

@@ -1,5 +1,7 @@
 #include "game_support.h"
 
+#include <memtracer/format.h>
+
 #include "tree.h"
 
 #include <algorithm>
@@ -49,11 +51,16 @@ std::string full_name(const mt::reader::Class &c) {
     return (c.name_space.empty() ? "" : c.name_space + ".") + c.name;
 }
 
+// A FINAL frame that is also MERGED holds frame ends the runtime's queue could not take before
+// mt_stop (the writer fell behind at the very end, writer_commit.cpp finish): its index, the last
+// of those, is a real boundary too.
+bool ends_frames(const mt::reader::Frame &f) { return !(f.flags & MT_FRAME_FINAL) || (f.flags & MT_FRAME_MERGED); }
+
 template <class Key, class KeyOf>
 Tally<Key> recorded(const mt::reader::Run &run, KeyOf key_of) {
     Tally<Key> t;
     for (const auto &f : run.frames) {
-        if (f.flags & 1u) continue;  // MT_FRAME_FINAL: after the last frame end
+        if (!ends_frames(f)) continue;  // MT_FRAME_FINAL: after the last frame end
         auto &frame = t[f.index];
         for (const auto &e : f.event_list) {
             Cell &c = frame[key_of(run.classes.at(e.class_id))];
@@ -141,7 +148,7 @@ template std::string first_difference(const Tally<std::string> &, const Tally<st
 std::vector<uint64_t> frame_boundaries(const mt::reader::Run &run) {
     std::vector<uint64_t> b;
     for (const auto &f : run.frames)
-        if (!(f.flags & 1u)) b.push_back(f.index);
+        if (ends_frames(f)) b.push_back(f.index);
     return b;
 }
 
@@ -172,7 +179,7 @@ template Tally<std::string> fold(const Tally<std::string> &, const std::vector<u
 uint64_t events_in_final_frames(const mt::reader::Run &run) {
     uint64_t n = 0;
     for (const auto &f : run.frames)
-        if (f.flags & 1u) n += f.event_list.size() + f.aggregates.size();
+        if (!ends_frames(f)) n += f.event_list.size() + f.aggregates.size();
     return n;
 }
 

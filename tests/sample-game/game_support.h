@@ -44,7 +44,8 @@ Tally<std::string> recorded_by_name(const mt::reader::Run &run);
 template <class Key>
 std::string first_difference(const Tally<Key> &a, const Tally<Key> &b);  // "" when equal
 
-// The frame indices a capture committed (MT_FRAME_FINAL excluded). When the writer falls behind,
+// The frame indices a capture committed (MT_FRAME_FINAL excluded, unless also MERGED: then it
+// carries frame ends the queue could not take before mt_stop). When the writer falls behind,
 // the runtime folds several frame ends into one (MT_FRAME_MERGED, carrying the last index), so
 // comparisons fold the other side to the same boundaries: frame f goes to the first boundary >= f.
 std::vector<uint64_t> frame_boundaries(const mt::reader::Run &run);

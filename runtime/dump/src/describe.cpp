@@ -65,7 +65,11 @@ std::vector<std::string> class_flag_names(uint32_t flags) {
 }
 
 std::vector<std::string> frame_flag_names(uint32_t flags) {
-    return names_of(flags, {{MT_FRAME_FINAL, "final"}, {MT_FRAME_MERGED, "merged"}});
+    return names_of(flags, {{MT_FRAME_FINAL, "final"},
+                            {MT_FRAME_MERGED, "merged"},
+                            {MT_FRAME_GC_SIZE_EXACT, "gc-size-exact"},
+                            {MT_FRAME_GC_SIZE_ESTIMATED, "gc-size-estimated"},
+                            {MT_FRAME_GC_FROM_PROFILER, "gc-from-profiler"}});
 }
 
 std::string join(const std::vector<std::string> &v, const char *sep) {

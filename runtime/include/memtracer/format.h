@@ -139,7 +139,13 @@ typedef enum mt_class_flags {
 
 typedef enum mt_frame_flags {
     MT_FRAME_FINAL = 0x1,          /* written by mt_stop for allocations after the last frame end */
-    MT_FRAME_MERGED = 0x2          /* several mt_frame_end calls were merged (writer fell behind) */
+    MT_FRAME_MERGED = 0x2,         /* several mt_frame_end calls were merged (writer fell behind) */
+    /* Where this frame's figures came from (state at the frame's commit). Neither GC_SIZE bit:
+     * gc_extra is 0, the GC size is the requested size (no collector reachable). */
+    MT_FRAME_GC_SIZE_EXACT = 0x4,  /* GC sizes are Boehm's GC_size (patch mode, bridge) */
+    MT_FRAME_GC_SIZE_ESTIMATED = 0x8, /* GC sizes estimated from Boehm's size classes (no-patch) */
+    MT_FRAME_GC_FROM_PROFILER = 0x10  /* collections from il2cpp's profiler: timing only, no
+                                         heap, free or reclaimed figures, no deaths */
 } mt_frame_flags;
 
 typedef enum mt_end_reason {

@@ -116,7 +116,7 @@ typedef struct mt_counters {
 } mt_counters;
 
 /* il2cpp's class API, for a game whose il2cpp exports dlsym cannot find (a static link with hidden
- * symbols). A NULL member is looked up with dlsym as usual. */
+ * symbols). A NULL member is looked up as usual (a patched libil2cpp's bridge, else the loaded images). */
 typedef struct mt_il2cpp_class_api {
     const char *(*get_name)(void *klass);      /* il2cpp_class_get_name */
     const char *(*get_namespace)(void *klass); /* il2cpp_class_get_namespace */
@@ -124,7 +124,7 @@ typedef struct mt_il2cpp_class_api {
 } mt_il2cpp_class_api;
 
 /* il2cpp's type-name API (exported since Unity 5.x), so classes are named as C# reads them
- * ("System.Collections.Generic.List<Game.Enemy>"). A NULL member is looked up with dlsym as usual.
+ * ("System.Collections.Generic.List<Game.Enemy>"). A NULL member is looked up as usual (a patched libil2cpp's bridge, else the loaded images).
  * Set struct_size to sizeof(mt_il2cpp_type_api); later versions only append members. */
 typedef struct mt_il2cpp_type_api {
     uint32_t struct_size;                              /* sizeof(mt_il2cpp_type_api) */
@@ -173,14 +173,15 @@ MT_API const char *mt_status_string(mt_status status);
 /* Why the last call failed or why the runtime disabled itself; "" if nothing went wrong. */
 MT_API const char *mt_last_error(void);
 
-/* Uses *api (copied) to name classes from the next mt_start on; NULL goes back to dlsym. */
+/* Uses *api (copied) to name classes from the next mt_start on; NULL goes back to the usual lookup. */
 MT_API mt_status mt_set_il2cpp_class_api(const mt_il2cpp_class_api *api);
 
-/* Uses *api (copied) to name classes from the next mt_start on; NULL goes back to dlsym.
+/* Uses *api (copied) to name classes from the next mt_start on; NULL goes back to the usual lookup.
  * MT_ERR_ARGUMENT if api->struct_size is smaller than the first version of the struct. */
 MT_API mt_status mt_set_il2cpp_type_api(const mt_il2cpp_type_api *api);
 
-/* No-patch mode: finds il2cpp's exported profiler API in the process and registers the hook. */
+/* No-patch mode: finds il2cpp's profiler API in any loaded image and registers the hook (MT_OK and
+ * nothing installed when a patched libil2cpp's il2cpp_memtracer_bridge is connected). */
 MT_API mt_status mt_attach_il2cpp(void);
 
 #else /* MT_NOOP: every call compiles to nothing */

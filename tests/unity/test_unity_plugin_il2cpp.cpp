@@ -1,0 +1,121 @@
+// The Unity plug-in over the sample game's libil2cpp, both loaded the way Android loads them
+// (dlopen RTLD_LOCAL each, nothing of either in the global scope, this host exporting nothing):
+// with MEMTRACER_HOOK unset the plug-in tells a patched libil2cpp (its bridge connects: exact GC
+// sizes, counted once) from a shipped one (il2cpp's profiler: estimated GC sizes, collections from
+// the profiler), and records every allocation with its class name.
+#include "unity_host.h"
+
+#include <memtracer/format.h>
+#include <memtracer/reader.h>
+
+#include "mtsample_game.h"
+
+#include <catch2/catch.hpp>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Game {
+    void *handle;
+    int (*init)(const char *);
+    mtsample_start_fn start;
+    mtsample_update_fn update;
+    mtsample_late_update_fn late_update;
+    mtsample_take_tally_fn take_tally;
+    void (*collect)(int);
+};
+
+template <class F>
+void resolve(void *h, F &fn, const char *name) {
+    fn = reinterpret_cast<F>(dlsym(h, name));
+    INFO(name);
+    REQUIRE(fn != nullptr);
+}
+
+Game load_game(const char *path) {
+    Game g{};
+    g.handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    INFO(path << ": " << (g.handle ? "" : dlerror()));
+    REQUIRE(g.handle != nullptr);
+    resolve(g.handle, g.init, "il2cpp_init");
+    resolve(g.handle, g.start, "mtsample_start");
+    resolve(g.handle, g.update, "mtsample_update");
+    resolve(g.handle, g.late_update, "mtsample_late_update");
+    resolve(g.handle, g.take_tally, "mtsample_take_tally");
+    resolve(g.handle, g.collect, "il2cpp_gc_collect");
+    return g;
+}
+
+void run_and_check(const char *game_path, bool patched) {
+    REQUIRE(dlsym(RTLD_DEFAULT, "il2cpp_init") == nullptr);  // nothing of il2cpp in the global scope
+    Game game = load_game(game_path);
+    REQUIRE(dlsym(RTLD_DEFAULT, "il2cpp_init") == nullptr);
+    REQUIRE(dlsym(RTLD_DEFAULT, "GC_size") == nullptr);
+    REQUIRE(game.init("unity-plugin-il2cpp") == 1);
+    game.start(11, 8);  // GameManager.Awake
+    std::vector<mtsample_tally_row> rows(1024);
+    game.take_tally(rows.data(), static_cast<uint32_t>(rows.size()));  // the startup tally
+
+    const std::string out = std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") + "/unity-il2cpp." +
+                            std::to_string(getpid()) + ".mt";
+    setenv("MEMTRACER_OUTPUT", out.c_str(), 1);
+    setenv("MEMTRACER_FLAGS", "1", 1);  // MT_FLAG_GC_EVENTS
+    unsetenv("MEMTRACER_HOOK");         // automatic
+    void *plugin = dlopen(MEMTRACER_UNITY_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+    REQUIRE(plugin != nullptr);
+    auto load = reinterpret_cast<void (*)(IUnityInterfaces *)>(dlsym(plugin, "UnityPluginLoad"));
+    auto unload = reinterpret_cast<void (*)()>(dlsym(plugin, "UnityPluginUnload"));
+    REQUIRE((load && unload));
+    unity_host::Host &host = unity_host::instance();
+    load(&host.interfaces);
+
+    std::map<std::string, uint64_t> tally;
+    uint64_t total = 0;
+    for (uint64_t frame = 0; frame < 30; ++frame) {
+        game.update(frame);
+        game.late_update(frame);
+        if (frame % 10 == 9) game.collect(0);  // a collection every 10 frames, whatever the heap does
+        uint32_t n = game.take_tally(rows.data(), static_cast<uint32_t>(rows.size()));
+        for (uint32_t i = 0; i < n; ++i) {
+            tally[rows[i].name] += rows[i].count;
+            total += rows[i].count;
+        }
+        host.new_frame();
+    }
+    unload();
+
+    const mt::reader::Run run = mt::reader::load_file(out);
+    unlink(out.c_str());
+    REQUIRE(run.result.has_counters);
+    CHECK(run.result.counters.allocations_seen == total);  // every allocation, once
+    std::map<std::string, uint64_t> recorded;
+    size_t collections = 0, exact = 0, estimated = 0, from_profiler = 0;
+    for (const auto &f : run.frames) {
+        collections += f.gcs.size();
+        exact += (f.flags & MT_FRAME_GC_SIZE_EXACT) != 0;
+        estimated += (f.flags & MT_FRAME_GC_SIZE_ESTIMATED) != 0;
+        from_profiler += (f.flags & MT_FRAME_GC_FROM_PROFILER) != 0;
+        for (const auto &e : f.event_list) ++recorded[run.classes.at(e.class_id).name];
+    }
+    CHECK(recorded == tally);  // class names resolved through il2cpp loaded RTLD_LOCAL
+    CHECK(collections >= 3);
+    CHECK(exact == (patched ? run.frames.size() : 0));
+    CHECK(estimated == (patched ? 0 : run.frames.size()));
+    CHECK((from_profiler > 0) == !patched);
+}
+
+}  // namespace
+
+TEST_CASE("Unity plug-in over a patched libil2cpp loaded RTLD_LOCAL: the patch's bridge, counted once") {
+    run_and_check(MT_GAME_PATCH, true);
+}
+
+TEST_CASE("Unity plug-in over a shipped libil2cpp loaded RTLD_LOCAL: il2cpp's profiler, estimated GC sizes") {
+    run_and_check(MT_GAME_PROFILER, false);
+}
