@@ -239,8 +239,11 @@ def write_run(w, run, frames, n_stacks, rows_per_frame, rng, args):
             gc_rows.append((run, seq, end - 2_000_000, end - 500_000, heap, heap - live, reclaimed, gc_no))
             gc_no += 1
             gcs, gc_ns = 1, 1_500_000
+        # Run 1 as a patched capture (exact GC sizes), run 2 as a no-patch one (estimated sizes,
+        # collections from il2cpp's profiler): format.h's MT_FRAME_GC_* bits.
+        sources = 0x4 if run == 1 else 0x8 | 0x10
         frame_rows.append((run, seq, 1000 + seq, start, end, fc, frb, fgb, 0, heap, heap - live, gcs, gc_ns,
-                           live if run == 2 else None, 1 if seq == frames - 1 else 0))
+                           live if run == 2 else None, (1 if seq == frames - 1 else 0) | sources))
         run_tot[0] += fc; run_tot[1] += frb; run_tot[2] += fgb; run_tot[3] += gcs
         t = end
         if len(alloc_rows) > 200000:

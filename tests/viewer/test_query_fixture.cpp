@@ -32,6 +32,12 @@ TEST_CASE("viewer: runs list and summary", "[viewer][query]") {
     REQUIRE(s["totals"]["count"].i() == sql_int(fixture_db(), "SELECT alloc_count FROM runs WHERE run_id=2"));
     REQUIRE(s["has_lifetimes"].b);
     REQUIRE(s["counts"]["survivors"].i() == 25);
+    // Where the GC figures came from, from the frames' MT_FRAME_GC_* flags.
+    CHECK(s["figures"]["gc_sizes"].str() == "estimated");
+    CHECK(s["figures"]["collections"].str() == "il2cpp_profiler");
+    auto patched = ok(db, "/api/runs/1");
+    CHECK(patched["figures"]["gc_sizes"].str() == "exact");
+    CHECK(patched["figures"]["collections"].str() == (patched["totals"]["collections"].i() > 0 ? "boehm" : "none"));
 }
 
 TEST_CASE("viewer: bad requests name the parameter, unknown runs and frames are 404", "[viewer][query]") {

@@ -3,6 +3,8 @@
 #include "model.h"
 #include "sqlite.h"
 
+#include <memtracer/format.h>
+
 namespace mt::viewer {
 
 namespace {
@@ -20,6 +22,21 @@ void write_run_columns(Json &j, const Stmt &s) {
     j.obj("totals").kv("count", s.i64(12)).kv("requested_bytes", s.i64(13)).kv("gc_bytes", s.i64(14));
     j.kv("collections", s.i64(15)).kv("dropped", s.i64(16)).end_obj();
     j.kv("stop", s.text(17)).kv("stop_reason", s.text(18)).kv("has_lifetimes", s.i64(19) != 0);
+}
+
+// Where the run's GC figures came from, from its frames' flags: a patched libil2cpp measures
+// GC sizes, no-patch mode estimates them and may see collections only through il2cpp's profiler
+// (timing, no heap figures). A user comparing runs must know an estimate from a measurement.
+void write_figure_sources(Json &j, Database &db, int64_t run, int64_t collections) {
+    auto f = query(db, "SELECT coalesce(max((flags & ?2) != 0), 0), coalesce(max((flags & ?3) != 0), 0), "
+                       "coalesce(max((flags & ?4) != 0), 0) FROM frames WHERE run_id=?1");
+    f.binds(run, int64_t{MT_FRAME_GC_SIZE_EXACT}, int64_t{MT_FRAME_GC_SIZE_ESTIMATED}, int64_t{MT_FRAME_GC_FROM_PROFILER});
+    f.step();
+    const bool exact = f.i64(0) != 0, estimated = f.i64(1) != 0, profiler = f.i64(2) != 0;
+    // Neither bit: a capture older than these flags, or no collector reachable (GC size = requested).
+    const char *gc_sizes = exact && estimated ? "mixed" : exact ? "exact" : estimated ? "estimated" : "unknown";
+    const char *gcs = profiler ? "il2cpp_profiler" : collections > 0 ? "boehm" : "none";
+    j.obj("figures").kv("gc_sizes", gc_sizes).kv("collections", gcs).end_obj();
 }
 }  // namespace
 
@@ -54,6 +71,7 @@ Response run_summary(Database &db, const Request &req, int64_t run) {
     write_run_columns(j, s);
     j.kv("sample_interval", s.i64(20)).kv("source_size", s.i64(21)).kv("ingested_unix_ns", s.i64(22));
     j.kv("pid", s.i64(23)).kv("tick_hz", s.f64(24));
+    write_figure_sources(j, db, run, s.i64(15));
 
     auto info = query(db, "SELECT key, value FROM run_info WHERE run_id=? ORDER BY key");
     info.binds(run);

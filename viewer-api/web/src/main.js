@@ -54,7 +54,8 @@ async function loadRun() {
   clear($('run-facts'),
     fact('Frames', num(s.frames)), fact('Duration', duration(s.duration_ns)),
     fact('Allocations', num(s.totals.count)), fact('Requested', bytes(s.totals.requested_bytes)),
-    fact('GCs', num(s.totals.collections)), fact('Device', [s.device, s.os].filter(Boolean).join(' · ') || '–'),
+    fact('GCs', num(s.totals.collections)),
+    fact('GC figures', figureSources(s.figures), figureSourcesTitle(s.figures)), fact('Device', [s.device, s.os].filter(Boolean).join(' · ') || '–'),
     fact('Build', s.build_id ? s.build_id.slice(0, 12) : '–', s.build_id),
     fact('Threads', String(s.threads.length), s.threads.map((t) => t.name || t.os_tid).join(', ')));
   $('dl-trace').href = `/api/runs/${state.run}/trace`;
@@ -65,6 +66,21 @@ async function loadRun() {
   if (state.range && state.range.to >= s.frames) state.range = null;
   if (state.frame !== null) timeline.selectFrame(state.frame);
   updateSelectionLabel();
+}
+
+// Measured or estimated: a no-patch capture estimates GC sizes and may see collections only
+// through il2cpp's profiler (docs/integration.md, the per-platform table).
+function figureSources(f) {
+  if (!f) return '–';
+  const sizes = { exact: 'exact sizes', estimated: 'estimated sizes', mixed: 'exact + estimated sizes', unknown: 'sizes unknown' }[f.gc_sizes] || f.gc_sizes;
+  const gcs = { boehm: 'Boehm GCs', il2cpp_profiler: 'profiler GCs', none: 'no GCs' }[f.collections] || f.collections;
+  return `${sizes} · ${gcs}`;
+}
+
+function figureSourcesTitle(f) {
+  if (!f) return '';
+  return `GC sizes: ${f.gc_sizes} (exact = Boehm's GC_size through a patched libil2cpp; estimated = Boehm's size classes, no-patch mode). `
+    + `Collections: ${f.collections} (il2cpp_profiler = timing only, no heap figures).`;
 }
 
 function fact(label, value, title) {
