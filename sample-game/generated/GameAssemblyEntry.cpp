@@ -6,6 +6,10 @@
 #include "mtsample_game.h"
 
 #include "vm/AllocationTally.h"
+#include "vm/Type.h"
+
+#include <string>
+#include <string.h>
 
 static uint64_t s_Seed;
 
@@ -85,7 +89,22 @@ IL2CPP_EXPORT uint32_t mtsample_take_tally(mtsample_tally_row *out, uint32_t max
 {
     static il2cpp::vm::ClassTally rows[il2cpp::vm::Class::kMaxClasses];
     uint32_t n = il2cpp::vm::AllocationTally::Take(rows, max < il2cpp::vm::Class::kMaxClasses ? max : il2cpp::vm::Class::kMaxClasses);
+    // The game's own view of each class: its namespace and its IL name after "namespace." (as
+    // MemTracer splits it), so that namespace + "." + name is the full C# name, which tells the
+    // six List`1 instances apart. Built once per class; called from the main thread only.
+    static std::string names[il2cpp::vm::Class::kMaxClasses];
     for (uint32_t i = 0; i < n; ++i)
-        out[i] = mtsample_tally_row{rows[i].klass, rows[i].klass->namespaze, rows[i].klass->name, rows[i].count, rows[i].bytes};
+    {
+        const Il2CppClass *k = rows[i].klass;
+        std::string &name = names[k->class_index];
+        if (name.empty())
+        {
+            name = il2cpp::vm::Type::GetName(&k->byval_arg);
+            size_t ns = strlen(k->namespaze);
+            if (ns && name.compare(0, ns, k->namespaze) == 0 && name.size() > ns + 1 && name[ns] == '.')
+                name.erase(0, ns + 1);
+        }
+        out[i] = mtsample_tally_row{k, k->namespaze, name.c_str(), rows[i].count, rows[i].bytes};
+    }
     return n;
 }

@@ -10,6 +10,8 @@ RuntimeClass *RuntimeObject_il2cpp_TypeInfo_var, *String_t_il2cpp_TypeInfo_var,
     *Int32_t366962207F750027D7847259F85318FB9DD8F3EE_il2cpp_TypeInfo_var,
     *Single_t2506EF06CBE869ECE465B3AC23870320DD9AD733_il2cpp_TypeInfo_var,
     *Byte_tF3453E2A3CF1764613A2CE3F42CA194BF67A06F5_il2cpp_TypeInfo_var,
+    *Boolean_t09A6377A1BE2E1FB5B29B7E5DA0D7F2F8D1D2A51_il2cpp_TypeInfo_var,
+    *Pathfinder_t6D5A1C4E2B8F3A9D7C0E1F2A3B4C5D6E7F8A9B0C_il2cpp_TypeInfo_var,
     *StringBuilder_tFA0FF340B36C99E0EC63D219A2C053D9B6C873C7_il2cpp_TypeInfo_var,
     *Action_tD724E142E61502FC949815CB94724BFAE4F97EF7_il2cpp_TypeInfo_var,
     *Func_2_t0E53293AAB13097E4C97554FE1AD8CC9CA05D704_il2cpp_TypeInfo_var,
@@ -134,6 +136,7 @@ namespace
         {&s_Corlib, "System", "Int32", kHeader + 4, NONE, 0, true, &Int32_t366962207F750027D7847259F85318FB9DD8F3EE_il2cpp_TypeInfo_var},
         {&s_Corlib, "System", "Single", kHeader + 4, NONE, 0, true, &Single_t2506EF06CBE869ECE465B3AC23870320DD9AD733_il2cpp_TypeInfo_var},
         {&s_Corlib, "System", "Byte", kHeader + 1, NONE, 0, true, &Byte_tF3453E2A3CF1764613A2CE3F42CA194BF67A06F5_il2cpp_TypeInfo_var},
+        {&s_Corlib, "System", "Boolean", kHeader + 1, NONE, 0, true, &Boolean_t09A6377A1BE2E1FB5B29B7E5DA0D7F2F8D1D2A51_il2cpp_TypeInfo_var},
         {&s_Corlib, "System.Text", "StringBuilder", sizeof(StringBuilder_tFA0FF340B36C99E0EC63D219A2C053D9B6C873C7), N(kStringBuilder), 0, false, &StringBuilder_tFA0FF340B36C99E0EC63D219A2C053D9B6C873C7_il2cpp_TypeInfo_var},
         {&s_Corlib, "System", "Action", sizeof(MulticastDelegate_t), N(kDelegate), 0, false, &Action_tD724E142E61502FC949815CB94724BFAE4F97EF7_il2cpp_TypeInfo_var},
         {&s_Corlib, "System", "Func`2", sizeof(MulticastDelegate_t), N(kDelegate), 0, false, &Func_2_t0E53293AAB13097E4C97554FE1AD8CC9CA05D704_il2cpp_TypeInfo_var},
@@ -160,11 +163,41 @@ namespace
         {&s_AssemblyCSharp, "", "ScoreEntry", sizeof(ScoreEntry_t858CB28E992C6370B03C3A4677D6DBC7054094D0), N(kScoreEntry), 0, false, &ScoreEntry_t858CB28E992C6370B03C3A4677D6DBC7054094D0_il2cpp_TypeInfo_var},
         {&s_AssemblyCSharp, "", "LevelData", sizeof(LevelData_tE18EE9E5CF7603EE374F66CAE9DD66BEB9EE2FEA), N(kLevelData), 0, false, &LevelData_tE18EE9E5CF7603EE374F66CAE9DD66BEB9EE2FEA_il2cpp_TypeInfo_var},
         {&s_AssemblyCSharp, "", "ParticleJobData", sizeof(ParticleJobData_t2F50D5857715FFF1367A836DCEA6FDD7D1EB0099), N(kParticle), 0, false, &ParticleJobData_t2F50D5857715FFF1367A836DCEA6FDD7D1EB0099_il2cpp_TypeInfo_var},
+        {&s_AssemblyCSharp, "", "Pathfinder", kHeader, NONE, 0, false, &Pathfinder_t6D5A1C4E2B8F3A9D7C0E1F2A3B4C5D6E7F8A9B0C_il2cpp_TypeInfo_var},
         {&s_AssemblyCSharp, "", "PathRequest", sizeof(PathRequest_tAA282B5BC9DCFD29612E51EFC9304BAD92A3AE59), N(kPathRequest), 0, false, &PathRequest_tAA282B5BC9DCFD29612E51EFC9304BAD92A3AE59_il2cpp_TypeInfo_var},
         {&s_AssemblyCSharp, "", "<>c__DisplayClass7_0", sizeof(U3CU3Ec__DisplayClass7_0_tDC0CC96DF2F2C0269FE8F5D8AC67D8F8A34D473B), N(kClosure7), 0, false, &U3CU3Ec__DisplayClass7_0_tDC0CC96DF2F2C0269FE8F5D8AC67D8F8A34D473B_il2cpp_TypeInfo_var},
         {&s_AssemblyCSharp, "", "<>c__DisplayClass12_0", sizeof(U3CU3Ec__DisplayClass12_0_t9940AA8C5A49F61743E0777F82FC941901841BCE), N(kClosure12), 0, false, &U3CU3Ec__DisplayClass12_0_t9940AA8C5A49F61743E0777F82FC941901841BCE_il2cpp_TypeInfo_var},
         {&s_AssemblyCSharp, "", "<FindPath>d__12", sizeof(U3CFindPathU3Ed__12_t2026EC53E2F81091E32F97F8239963AFB8586A80), N(kFindPath), 0, false, &U3CFindPathU3Ed__12_t2026EC53E2F81091E32F97F8239963AFB8586A80_il2cpp_TypeInfo_var},
     };
+
+    // Nested classes and generic instances: the declaring class and the type arguments, as
+    // global-metadata.dat's nested-type and generic-instance tables give them.
+    struct ShapeInfo
+    {
+        RuntimeClass **klass;
+        RuntimeClass **declaringType;
+        RuntimeClass **args[2];
+        uint32_t argc;
+    };
+#define T(name) &name##_il2cpp_TypeInfo_var
+    const ShapeInfo s_Shapes[] = {
+        {T(Func_2_t0E53293AAB13097E4C97554FE1AD8CC9CA05D704), NULL, {T(Enemy_t831A48BBE087EB088F32796E7E24249F6BF924F8), T(Boolean_t09A6377A1BE2E1FB5B29B7E5DA0D7F2F8D1D2A51)}, 2},
+        {T(Entry_t600CECEC0ADA1188A3601D47413FA36D7B910AAB), T(Dictionary_2_tE2EB0AA46F58EA3A0C1D168E0B969669A12F098A), {T(String_t), T(Enemy_t831A48BBE087EB088F32796E7E24249F6BF924F8)}, 2},
+        {T(Entry_t216A6FC35F9C60F911965C72C6F3DE4E47416431), T(Dictionary_2_t47601C49367F1BDD9F1AA0AC5EF39E3BD5FD4850), {T(Int32_t366962207F750027D7847259F85318FB9DD8F3EE), T(Single_t2506EF06CBE869ECE465B3AC23870320DD9AD733)}, 2},
+        {T(KeyValuePair_2_tD8DD4BE43CD7CBA4A3DF32C688D41AFA4D31090B), NULL, {T(Int32_t366962207F750027D7847259F85318FB9DD8F3EE), T(Single_t2506EF06CBE869ECE465B3AC23870320DD9AD733)}, 2},
+        {T(List_1_t3C8BDEFE1274D77F262F8D7CF8E19BA492AB21BD), NULL, {T(Enemy_t831A48BBE087EB088F32796E7E24249F6BF924F8)}, 1},
+        {T(List_1_t0F1C3B6B4E12A5A9C9F2F6DB8C7A8E4B0D1C2E3F), NULL, {T(Bullet_t3484B05A4BDCB59D0168DA47EFB987BAD61A86C3)}, 1},
+        {T(List_1_t5A6B7C8D9E0F1A2B3C4D5E6F7A8B9C0D1E2F3A4B), NULL, {T(ScoreEntry_t858CB28E992C6370B03C3A4677D6DBC7054094D0)}, 1},
+        {T(List_1_t8E4A6A6D628AAA11D1C2C6BFD691FEABE78D82C0), NULL, {T(Int32_t366962207F750027D7847259F85318FB9DD8F3EE)}, 1},
+        {T(List_1_t0339B9FB5387A8F1530B8CED6679F54AE8D266C7), NULL, {T(Vector3_t9AD745202E30B6676482C8B7F6A0F4AC88F34D7B)}, 1},
+        {T(List_1_tAA7890989088BD440C4D2C762A1EA2E7266E1A36), NULL, {T(PathNode_t163D79E5B1D9EE20096BB133CD163568D67909AD)}, 1},
+        {T(Dictionary_2_tE2EB0AA46F58EA3A0C1D168E0B969669A12F098A), NULL, {T(String_t), T(Enemy_t831A48BBE087EB088F32796E7E24249F6BF924F8)}, 2},
+        {T(Dictionary_2_t47601C49367F1BDD9F1AA0AC5EF39E3BD5FD4850), NULL, {T(Int32_t366962207F750027D7847259F85318FB9DD8F3EE), T(Single_t2506EF06CBE869ECE465B3AC23870320DD9AD733)}, 2},
+        {T(U3CU3Ec__DisplayClass7_0_tDC0CC96DF2F2C0269FE8F5D8AC67D8F8A34D473B), T(EnemyManager_t137822416464084F4B9B84E457EBBE5A67BD6642), {NULL, NULL}, 0},
+        {T(U3CU3Ec__DisplayClass12_0_t9940AA8C5A49F61743E0777F82FC941901841BCE), T(Enemy_t831A48BBE087EB088F32796E7E24249F6BF924F8), {NULL, NULL}, 0},
+        {T(U3CFindPathU3Ed__12_t2026EC53E2F81091E32F97F8239963AFB8586A80), T(Pathfinder_t6D5A1C4E2B8F3A9D7C0E1F2A3B4C5D6E7F8A9B0C), {NULL, NULL}, 0},
+    };
+#undef T
 
     void SetArray(RuntimeClass **var, RuntimeClass *element)
     {
@@ -183,6 +216,11 @@ void Il2CppCodeRegistration_Initialize()
         kLevelData[4 + i] = OFF(LevelData, ___layers_4) + i * (uint32_t)sizeof(void *);
 
     il2cpp::vm::Class::RegisterTypes(s_Types, (uint32_t)(sizeof(s_Types) / sizeof(s_Types[0])));
+    for (const ShapeInfo &shape : s_Shapes)
+    {
+        RuntimeClass *args[2] = {shape.argc > 0 ? *shape.args[0] : NULL, shape.argc > 1 ? *shape.args[1] : NULL};
+        il2cpp::vm::Class::SetShape(*shape.klass, shape.declaringType ? *shape.declaringType : NULL, args, shape.argc);
+    }
 
     SetArray(&CharU5BU5D_t799905F6FDC7A8BA5E2E0C2E5D2C5A2C1E0C2E3A_il2cpp_TypeInfo_var, Char_tCF439D983D8E482F262C0F13CAE379534B691CDC_il2cpp_TypeInfo_var);
     SetArray(&Int32U5BU5D_t70F1BDC14B1786481B176D6139A5E3B87DC54C32_il2cpp_TypeInfo_var, Int32_t366962207F750027D7847259F85318FB9DD8F3EE_il2cpp_TypeInfo_var);

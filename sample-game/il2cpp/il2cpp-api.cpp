@@ -11,9 +11,11 @@
 #include "vm/Object.h"
 #include "vm/Profiler.h"
 #include "vm/String.h"
+#include "vm/Type.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void Il2CppCodeRegistration_Initialize();  // generated/Il2CppTypeDefinitions.cpp
 
@@ -85,6 +87,7 @@ IL2CPP_EXPORT Il2CppClass *il2cpp_class_from_name(const Il2CppImage *image, cons
 IL2CPP_EXPORT const char *il2cpp_class_get_name(Il2CppClass *klass) { return klass->name; }
 IL2CPP_EXPORT const char *il2cpp_class_get_namespace(Il2CppClass *klass) { return klass->namespaze; }
 IL2CPP_EXPORT const Il2CppImage *il2cpp_class_get_image(Il2CppClass *klass) { return klass->image; }
+IL2CPP_EXPORT const Il2CppType *il2cpp_class_get_type(Il2CppClass *klass) { return &klass->byval_arg; }
 IL2CPP_EXPORT int32_t il2cpp_class_instance_size(Il2CppClass *klass) { return Class::GetInstanceSize(klass); }
 IL2CPP_EXPORT bool il2cpp_class_is_valuetype(const Il2CppClass *klass) { return klass->valuetype != 0; }
 IL2CPP_EXPORT Il2CppClass *il2cpp_class_get_element_class(Il2CppClass *klass) { return klass->element_class; }
@@ -95,6 +98,18 @@ IL2CPP_EXPORT int il2cpp_class_array_element_size(const Il2CppClass *klass)
     // The size this type takes as an array element (Class::GetArrayElementSize).
     return klass->valuetype ? (int)(klass->instance_size - sizeof(Il2CppObject)) : (int)sizeof(void *);
 }
+
+// type: the IL name ("System.Collections.Generic.List<Enemy>"), in memory the caller gives back
+// with il2cpp_free, as Unity's il2cpp_type_get_name (Type::GetName, IL2CPP_TYPE_NAME_FORMAT_IL).
+IL2CPP_EXPORT char *il2cpp_type_get_name(const Il2CppType *type)
+{
+    std::string name = il2cpp::vm::Type::GetName(type);
+    char *out = (char *)malloc(name.size() + 1);
+    if (out)
+        memcpy(out, name.c_str(), name.size() + 1);
+    return out;
+}
+IL2CPP_EXPORT void il2cpp_free(void *ptr) { free(ptr); }
 
 // array / object / string
 IL2CPP_EXPORT uint32_t il2cpp_array_length(Il2CppArray *array) { return Array::GetLength(array); }

@@ -20,22 +20,11 @@ NormalStack normalize(const mt::reader::Run &run, uint32_t stack_id) {
     return out;
 }
 
-// Classes il2cpp names alike get " #2", " #3" in the order a run first meets them
-// (docs/runtime.md, Classes), which two runs of a threaded game need not share: compared by the
-// name without that number, as before the runtime made names unique.
-static std::string unnumbered(const std::string &name) {
-    size_t at = name.rfind(" #");
-    if (at == std::string::npos || at + 2 == name.size()) return name;
-    for (size_t i = at + 2; i < name.size(); ++i)
-        if (name[i] < '0' || name[i] > '9') return name;
-    return name.substr(0, at);
-}
-
 FrameContent frame_content(const mt::reader::Run &run, const mt::reader::Frame &frame) {
     FrameContent content;
     auto add = [&](uint32_t class_id, uint32_t stack_id, uint64_t count, uint64_t req) {
         const auto &c = run.classes.at(class_id);
-        auto &[n, r] = content[{c.name_space + "." + unnumbered(c.name), normalize(run, stack_id)}];
+        auto &[n, r] = content[{c.name_space + "." + c.name, normalize(run, stack_id)}];
         n += count;
         r += req;
     };

@@ -68,15 +68,32 @@ TEST_CASE("run.mt holds exactly what the game allocated, frame by frame and clas
     CHECK(first_difference(fold(truth, boundaries), recorded_by_klass(run)) == "");
     CHECK(events_in_final_frames(run) == 0);
 
-    // The file's class dictionary agrees with libil2cpp on names.
-    std::map<uint64_t, std::string> names;
-    for (const Json &c : expect.at("classes").items) names[c.at("klass").u64()] = c.at("name").text;
+    // The file's class dictionary agrees with libil2cpp on names, exactly: the full C# names
+    // il2cpp_type_get_name gives, so two classes never share one (no " #2" fallback needed).
+    std::map<uint64_t, std::pair<std::string, std::string>> names;
+    for (const Json &c : expect.at("classes").items)
+        names[c.at("klass").u64()] = {c.at("namespace").text, c.at("name").text};
+    std::set<std::string> full_names;
     for (const auto &c : run.classes) {
-        INFO(c.name);
-        CHECK(names.count(c.klass) == 1);
-        // Classes il2cpp names alike (the List`1 instances: no il2cpp_type_get_name in this
-        // game) are numbered " #2", " #3" in the file (docs/runtime.md, Classes).
-        CHECK((c.name == names[c.klass] || c.name.rfind(names[c.klass] + " #", 0) == 0));
+        INFO(c.name_space << " / " << c.name);
+        REQUIRE(names.count(c.klass) == 1);
+        CHECK(c.name_space == names[c.klass].first);
+        CHECK(c.name == names[c.klass].second);
+        CHECK(c.name.find(" #") == std::string::npos);
+        CHECK(full_names.insert(c.name_space.empty() ? c.name : c.name_space + "." + c.name).second);
+    }
+    // What Unity's il2cpp_type_get_name (IL format) calls the game's generic instances, nested
+    // classes and arrays of them; the three List`1 instances this run allocates among them.
+    for (const char *il_name :
+         {"System.Collections.Generic.List<Enemy>", "System.Collections.Generic.List<PathNode>",
+          "System.Collections.Generic.List<UnityEngine.Vector3>",
+          "System.Collections.Generic.Dictionary<System.Int32,System.Single>",
+          "System.Collections.Generic.KeyValuePair<System.Int32,System.Single>", "System.Func<Enemy,System.Boolean>",
+          "System.Collections.Generic.Dictionary.Entry<System.Int32,System.Single>[]",
+          "EnemyManager.<>c__DisplayClass7_0", "Enemy.<>c__DisplayClass12_0", "Pathfinder.<FindPath>d__12",
+          "UnityEngine.Vector3[]", "System.String"}) {
+        INFO(il_name);
+        CHECK(full_names.count(il_name) == 1);
     }
     fs::remove_all(dir);
 }
@@ -153,7 +170,8 @@ TEST_CASE("allocations come from the main thread and the workers through deep ge
     // (Enemy), conservative (LevelData has no descriptor; Enemy[] is an array of references),
     // and the GC_gcj_vector_malloc path (PathNode[], DamageEvent[], Entry[]).
     for (const char *name : {"String", "Bullet", "Char[]", "Enemy", "LevelData", "Enemy[]", "PathNode[]",
-                             "DamageEvent[]", "Entry[]", "Int32", "Single", "Action", "<>c__DisplayClass7_0"})
+                             "DamageEvent[]", "System.Collections.Generic.Dictionary.Entry<System.Int32,System.Single>[]",
+                             "Int32", "Single", "Action", "EnemyManager.<>c__DisplayClass7_0"})
         CHECK(classes.count(name) == 1);
 
     const mt::reader::Module *game = nullptr;

@@ -34,6 +34,21 @@ namespace vm
             return s_classCount++;
         }
 
+        // The element type of corlib's primitives (Unity's il2cpp_defaults.*_class byval_arg);
+        // every other class is CLASS or VALUETYPE.
+        Il2CppTypeEnum TypeEnumFor(const Il2CppTypeDefinitionInfo &t)
+        {
+            static const struct { const char *name; Il2CppTypeEnum type; } kPrimitives[] = {
+                {"Object", IL2CPP_TYPE_OBJECT}, {"String", IL2CPP_TYPE_STRING}, {"Boolean", IL2CPP_TYPE_BOOLEAN},
+                {"Char", IL2CPP_TYPE_CHAR}, {"Byte", IL2CPP_TYPE_U1}, {"Int32", IL2CPP_TYPE_I4},
+                {"Single", IL2CPP_TYPE_R4}};
+            if (strcmp(t.namespaze, "System") == 0)
+                for (const auto &p : kPrimitives)
+                    if (strcmp(t.name, p.name) == 0)
+                        return p.type;
+            return t.valuetype ? IL2CPP_TYPE_VALUETYPE : IL2CPP_TYPE_CLASS;
+        }
+
         void SetupGCDescriptor(Il2CppClass *klass, const uint32_t *refOffsets, uint32_t refCount)
         {
             if (klass == il2cpp_defaults.string_class)
@@ -66,6 +81,8 @@ namespace vm
             k->image = t.image;
             k->name = t.name;
             k->namespaze = t.namespaze;
+            k->byval_arg.type = TypeEnumFor(t);
+            k->byval_arg.data.klass = k;
             k->element_class = k;
             k->castClass = k;
             k->instance_size = k->actualSize = t.instance_size;
@@ -116,6 +133,8 @@ namespace vm
         k->image = elementClass->image;
         k->name = name;
         k->namespaze = elementClass->namespaze;
+        k->byval_arg.type = IL2CPP_TYPE_SZARRAY;
+        k->byval_arg.data.type = &elementClass->byval_arg;
         k->element_class = elementClass;
         k->castClass = elementClass;
         k->rank = 1;
@@ -143,6 +162,28 @@ namespace vm
                 return k;
         }
         return NULL;
+    }
+
+    void Class::SetShape(Il2CppClass *klass, Il2CppClass *declaringType, Il2CppClass *const *genericArgs, uint32_t argc)
+    {
+        std::lock_guard<std::mutex> lock(s_mutex);
+        klass->declaringType = declaringType;
+        if (argc == 0)
+            return;
+        // Metadata memory, never freed (as libil2cpp's MetadataCache allocations).
+        const Il2CppType **argv = static_cast<const Il2CppType **>(calloc(argc, sizeof(Il2CppType *)));
+        for (uint32_t i = 0; i < argc; ++i)
+            argv[i] = &genericArgs[i]->byval_arg;
+        Il2CppGenericInst *inst = static_cast<Il2CppGenericInst *>(calloc(1, sizeof(Il2CppGenericInst)));
+        inst->type_argc = argc;
+        inst->type_argv = argv;
+        Il2CppGenericClass *gclass = static_cast<Il2CppGenericClass *>(calloc(1, sizeof(Il2CppGenericClass)));
+        gclass->type = klass;
+        gclass->context.class_inst = inst;
+        gclass->cached_class = klass;
+        klass->generic_class = gclass;
+        klass->byval_arg.type = IL2CPP_TYPE_GENERICINST;
+        klass->byval_arg.data.generic_class = gclass;
     }
 
     uint32_t Class::GetAll(Il2CppClass **out, uint32_t max)

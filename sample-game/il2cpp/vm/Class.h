@@ -43,6 +43,10 @@ namespace vm
         // the GC is initialised.
         static void RegisterTypes(const Il2CppTypeDefinitionInfo *types, uint32_t count);
 
+        // What the metadata says beyond the table row: the class a nested class is declared in,
+        // and a generic instance's type arguments (List<Enemy>: {Enemy}). Call after RegisterTypes.
+        static void SetShape(Il2CppClass *klass, Il2CppClass *declaringType, Il2CppClass *const *genericArgs, uint32_t argc);
+
         static Il2CppClass *GetArrayClass(Il2CppClass *elementClass, uint32_t rank);
         static Il2CppClass *FromName(const Il2CppImage *image, const char *namespaze, const char *name);
         static void Init(Il2CppClass *klass) { IL2CPP_ASSERT(klass->initialized); }
