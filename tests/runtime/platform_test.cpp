@@ -55,7 +55,12 @@ uint64_t generation_with_truncated_size(const std::vector<dl_phdr_info> &images)
 TEST_CASE("dl_iterate_phdr without dlpi_adds: the size argument is checked, the fallback tracks the image set",
           "[modules]") {
     std::vector<dl_phdr_info> images = loaded_images();
-    REQUIRE(images.size() >= 2);
+    REQUIRE(!images.empty());
+    if (images.size() < 2) {  // a static executable (the arm64 stage) is one image: the checks
+        dl_phdr_info second = images[0];  // below need a list of two, not two real libraries
+        second.dlpi_addr += 0x40000000;
+        images.push_back(second);
+    }
     CHECK(mt::rt::phdr_has_adds(sizeof(dl_phdr_info)));
     CHECK_FALSE(mt::rt::phdr_has_adds(offsetof(dl_phdr_info, dlpi_adds)));
     CHECK_FALSE(mt::rt::phdr_has_adds(offsetof(dl_phdr_info, dlpi_adds) + sizeof(images[0].dlpi_adds) - 1));
