@@ -2,6 +2,8 @@
 // in the static player, GameAssembly's symbols linked in directly.
 #include "game_library.h"
 
+#include "dl_exports.h"
+
 #include <dlfcn.h>
 #include <limits.h>
 #include <unistd.h>
@@ -65,14 +67,7 @@ bool load_game_library(const std::string &path, GameLibrary &lib, std::string &e
         return false;
     }
     lib.path = path;
-    bool ok = true;
-    auto resolve = [&](auto &fn, const char *name) {
-        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib.handle, name));
-        if (!fn && ok) {
-            error = path + ": missing export " + name;
-            ok = false;
-        }
-    };
+    DlExports resolve{lib.handle, path, error};
     resolve(lib.il2cpp_init, "il2cpp_init");
     resolve(lib.il2cpp_shutdown, "il2cpp_shutdown");
     resolve(lib.il2cpp_domain_get, "il2cpp_domain_get");
@@ -84,7 +79,7 @@ bool load_game_library(const std::string &path, GameLibrary &lib, std::string &e
     resolve(lib.run_job, "mtsample_run_job");
     resolve(lib.late_update, "mtsample_late_update");
     resolve(lib.take_tally, "mtsample_take_tally");
-    return ok;
+    return resolve.ok;
 }
 
 #endif

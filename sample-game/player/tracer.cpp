@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include "dl_exports.h"
 #include "game_library.h"
 
 namespace mtsample {
@@ -10,14 +11,7 @@ namespace mtsample {
 namespace {
 
 bool resolve_all(void *handle, const std::string &from, Tracer &t, std::string &error) {
-    bool ok = true;
-    auto resolve = [&](auto &fn, const char *name) {
-        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(handle, name));
-        if (!fn && ok) {
-            error = from + ": missing export " + name;
-            ok = false;
-        }
-    };
+    DlExports resolve{handle, from, error};
     resolve(t.config_init, "mt_config_init");
     resolve(t.start, "mt_start");
     resolve(t.attach_il2cpp, "mt_attach_il2cpp");
@@ -29,7 +23,7 @@ bool resolve_all(void *handle, const std::string &from, Tracer &t, std::string &
     resolve(t.last_error, "mt_last_error");
     t.handle = handle;
     t.from = from;
-    return ok;
+    return resolve.ok;
 }
 
 }  // namespace
