@@ -14,16 +14,6 @@
 using namespace mt::test;
 
 namespace {
-std::pair<int, std::string> run_cli(const std::string &args) {
-    std::string cmd = std::string(MT_VIEWER_BIN) + " " + args + " 2>&1";
-    FILE *p = popen(cmd.c_str(), "r");
-    std::string out;
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p)) out += buf;
-    int st = pclose(p);
-    return {WEXITSTATUS(st), out};
-}
-
 void sql(const std::string &db, const std::string &statement) {
     sqlite3 *h = nullptr;
     REQUIRE(sqlite3_open(db.c_str(), &h) == SQLITE_OK);

@@ -38,15 +38,7 @@ TEST_CASE("viewer: the viewer process serves, logs each request and stops cleanl
 }
 
 TEST_CASE("viewer: the viewer refuses bad command lines and databases with a reason", "[viewer][http]") {
-    auto run = [](const std::string &args) {
-        std::string cmd = std::string(MT_VIEWER_BIN) + " " + args + " 2>&1";
-        FILE *p = popen(cmd.c_str(), "r");
-        std::string out;
-        char buf[512];
-        while (std::fgets(buf, sizeof buf, p)) out += buf;
-        int st = pclose(p);
-        return std::make_pair(WEXITSTATUS(st), out);
-    };
+    auto run = run_cli;
     auto [c1, o1] = run("");
     REQUIRE(c1 == 2);
     REQUIRE(o1.find("missing run.db") != std::string::npos);

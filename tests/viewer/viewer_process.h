@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "viewer_test_util.h"
@@ -103,4 +104,15 @@ inline std::string slurp(const std::string &path) {
     }
     return s;
 }
+// Runs memtracer-viewer ARGS to completion: (exit status, stdout and stderr together).
+inline std::pair<int, std::string> run_cli(const std::string &args) {
+    std::string cmd = std::string(MT_VIEWER_BIN) + " " + args + " 2>&1";
+    FILE *p = popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    int st = pclose(p);
+    return {WEXITSTATUS(st), out};
+}
+
 }  // namespace mt::test
