@@ -10,7 +10,8 @@ pkgs=(
   libgc-dev catch2 libunwind-dev            # runtime + sample game + tests
   llvm-19 llvm-19-dev clang-19 lld-19 libclang-rt-19-dev   # symbolizer, Mach-O fixtures, fuzzers
   libsqlite3-dev sqlite3 zlib1g-dev libzstd-dev           # database
-  libboost-dev libboost-system-dev                        # viewer (Beast/Asio)
+  libboost-dev libboost-system-dev                        # viewer (Beast/Asio), Boost.Process
+  libcli11-dev libsimdjson-dev                            # option parsing, streaming JSON
   chromium                                                # browser tests
   wrk hyperfine time                                      # benchmarks
 )
