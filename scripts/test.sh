@@ -57,14 +57,14 @@ stage_arm64() {
   configure_build build-arm64 -- -DCMAKE_TOOLCHAIN_FILE="$root/cmake/aarch64-linux-gnu.cmake" \
       -DMEMTRACER_HOST_TOOLS=OFF -DMEMTRACER_BENCH=OFF -DMEMTRACER_LIBUNWIND=OFF \
     || { failed_stages+=(arm64-build); failed=$((failed + 1)); return; }
-  ctest_stage arm64 build-arm64 -L "runtime|reader|sample-game"
+  ctest_stage arm64 build-arm64 -L "runtime|trace|reader|sample-game"
 }
 
 stage_asan() {
   configure_build build-asan -- -DMEMTRACER_SANITIZE=address,undefined -DMEMTRACER_HOST_TOOLS=OFF \
       -DMEMTRACER_BENCH=OFF -DMEMTRACER_SAMPLE_GAME=ON \
     || { failed_stages+=(asan-build); failed=$((failed + 1)); return; }
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ctest_stage asan build-asan -L "runtime|reader|unity|sample-game"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ctest_stage asan build-asan -L "runtime|trace|reader|unity|sample-game"
 }
 
 stage_tsan() {

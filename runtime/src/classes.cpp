@@ -10,7 +10,7 @@
 #include "bridge.h"
 #include "hashmap.h"
 #include "il2cpp_image.h"
-#include "lifecycle.h"
+#include "errors.h"
 
 namespace mt::rt {
 

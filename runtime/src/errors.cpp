@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lifecycle.h"
+#include "errors.h"
 #include "unwind.h"
 
 namespace mt::rt {

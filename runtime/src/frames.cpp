@@ -6,7 +6,6 @@
 
 #include "clock.h"
 #include "frames.h"
-#include "lifecycle.h"
 
 namespace mt::rt {
 

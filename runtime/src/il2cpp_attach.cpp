@@ -26,6 +26,7 @@
 
 #include "memtracer/memtracer.h"
 #include "bridge.h"
+#include "errors.h"
 #include "il2cpp_attach.h"
 #include "il2cpp_image.h"
 

@@ -13,9 +13,6 @@
 
 namespace mt::rt {
 
-// Provided by the runtime (errors.cpp); declared here so this part only needs memtracer.h.
-void set_last_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 namespace il2cpp {
 
 // Il2CppProfileFlags values (il2cpp-api-types.h, unchanged since Unity 5).

@@ -12,7 +12,7 @@
 #endif
 
 #include "clock.h"
-#include "lifecycle.h"
+#include "info.h"
 #include "lifetimes.h"
 #include "unwind.h"
 

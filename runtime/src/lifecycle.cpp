@@ -26,6 +26,8 @@
 #include "classes.h"
 #include "clock.h"
 #include "frames.h"
+#include "errors.h"
+#include "info.h"
 #include "lifecycle.h"
 #include "writer.h"
 
@@ -221,34 +223,6 @@ mt_status start_locked(const mt_config *c) {
 }
 
 }  // namespace
-
-void counters_snapshot(const Writer *w, mt_counters *out) {
-    memset(out, 0, sizeof *out);
-    uint64_t gen = w->gen();
-    out->allocations_seen = g.noslot_seen.load(std::memory_order_relaxed);
-    out->events_dropped = g.noslot_dropped.load(std::memory_order_relaxed);
-    for (uint32_t i = 0; i < MT_MAX_THREADS; ++i) {
-        const ThreadSlot &s = g.slots[i];
-        if (s.counters_gen.load(std::memory_order_acquire) != gen) continue;
-        out->allocations_seen += s.counters.seen.load(std::memory_order_relaxed);
-        out->events_recorded += s.counters.recorded.load(std::memory_order_relaxed);
-        out->events_dropped += s.counters.dropped.load(std::memory_order_relaxed);
-        out->events_sampled_out += s.counters.sampled_out.load(std::memory_order_relaxed);
-        out->reentrant_skipped += s.counters.reentrant.load(std::memory_order_relaxed);
-    }
-    const WriterCounters &wc = w->counters;
-    out->events_written = wc.events_written.load(std::memory_order_relaxed);
-    out->bytes_written = wc.bytes_written.load(std::memory_order_relaxed);
-    out->frames_written = wc.frames_written.load(std::memory_order_relaxed);
-    out->stacks_known = wc.stacks_known.load(std::memory_order_relaxed);
-    out->classes_known = wc.classes_known.load(std::memory_order_relaxed);
-    out->threads_known = g.next_thread_id.load(std::memory_order_relaxed);
-    out->last_flush_unix_ns = wc.last_flush_unix_ns.load(std::memory_order_relaxed);
-    out->last_flush_duration_ns = wc.last_flush_duration_ns.load(std::memory_order_relaxed);
-    out->running = g.live.load(std::memory_order_relaxed);
-    out->paused = g.paused.load(std::memory_order_relaxed);
-    out->disabled = g.disabled.load(std::memory_order_acquire);
-}
 
 void lifecycle_test_force_no_barrier(bool off) {
     pthread_mutex_lock(&g_life);

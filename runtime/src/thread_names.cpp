@@ -5,7 +5,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "lifecycle.h"
+#include "errors.h"
 #include "state.h"
 
 namespace mt::rt {

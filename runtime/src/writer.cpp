@@ -8,7 +8,6 @@
 
 #include "classes.h"
 #include "clock.h"
-#include "lifecycle.h"
 #include "rt_math.h"
 
 namespace mt::rt {

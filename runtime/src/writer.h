@@ -134,6 +134,10 @@ private:
     bool regular_ = false;
 };
 
+// The counters of the capture w writes (writer_commit.cpp): the threads' and the writer's. No lock;
+// mt_get_counters, mt_stop and the COUNTERS chunk call it.
+void counters_snapshot(const Writer *w, mt_counters *out);
+
 }  // namespace mt::rt
 
 #endif  // MEMTRACER_RT_WRITER_H

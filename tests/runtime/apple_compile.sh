@@ -11,7 +11,7 @@ rm -rf "$out"
 mkdir -p "$out"
 flags="-target arm64-apple-ios14.0 -isysroot $shim -std=c++20 -fno-exceptions -fno-rtti -fvisibility=hidden
   -fvisibility-inlines-hidden -fno-omit-frame-pointer -Wall -Wextra -DMEMTRACER_VERSION=\"apple-check\"
-  -I$repo/runtime/include -I$repo/runtime/src -I$repo/runtime/common"
+  -I$repo/runtime/include -I$repo/runtime/src -I$repo/trace/include -I$repo/trace/src"
 fail=0
 
 compile() {  # compile SOURCE: one object per source, every error printed
@@ -41,13 +41,13 @@ if [ "$what" = unity ]; then
     exit 0
 fi
 
-# The runtime's sources as runtime/src/CMakeLists.txt picks them for a normal (not NOOP) build:
-# il2cpp_attach.cpp when present, else attach_fallback.cpp. unwind_libunwind.cpp is built without
-# MT_HAVE_LIBUNWIND, as on iOS (Apple's libunwind has no unw_backtrace).
-for f in "$repo"/runtime/src/*.cpp; do
+# The runtime's sources as runtime/src/CMakeLists.txt picks them for a normal (not NOOP) build,
+# plus the encoder objects it links from trace/ (trace/CMakeLists.txt: encode.cpp, crc_fast.cpp).
+# unwind_libunwind.cpp is built without MT_HAVE_LIBUNWIND, as on iOS (Apple's libunwind has no
+# unw_backtrace).
+for f in "$repo"/runtime/src/*.cpp "$repo"/trace/src/encode.cpp "$repo"/trace/src/crc_fast.cpp; do
     case $(basename "$f") in
         noop.cpp) continue ;;
-        attach_fallback.cpp) [ -e "$repo/runtime/src/il2cpp_attach.cpp" ] && continue ;;
     esac
     compile "$f"
 done

@@ -1,4 +1,4 @@
-// decode.h — payload decoders, one per chunk type, field order exactly as format.h lists it.
+// decode.h — payload decoders, one per chunk type, driven by format.h's field tables.
 // Each throws DecodeError (via Cursor) on anything it cannot trust: a varint past the payload,
 // an id that is not dense or refers to nothing defined yet, bytes left over at the end.
 #ifndef MEMTRACER_READER_DECODE_H
@@ -19,6 +19,15 @@ struct DictSizes {
     size_t modules = 0, threads = 0, classes = 0, stacks = 0;
 };
 
+struct InfoEntry {
+    std::string key, value;
+};
+
+struct EndFields {
+    uint64_t reason = 0;  // mt_end_reason
+    std::string message;
+};
+
 std::vector<std::pair<std::string, std::string>> decode_info(Cursor &c);
 std::vector<Module> decode_modules(Cursor &c, size_t next_id);
 std::vector<Thread> decode_threads(Cursor &c, size_t known);
@@ -34,6 +43,7 @@ void decode_deaths(Cursor &c, const DictSizes &d, std::vector<Death> &out);
 
 void decode_frame_fields(Cursor &c, Frame &f);  // every FRAME field, frame_seq included
 Counters decode_counters(Cursor &c);
+EndFields decode_end(Cursor &c);
 
 }  // namespace mt::reader::detail
 

@@ -69,6 +69,8 @@ typedef struct mt_chunk_header {
 
 /*
  * Chunk types and their payloads (u = unsigned varint, s = zigzag varint, str = u len + bytes).
+ * The bytes are drawn here and in docs/format.md; the field order in code is the MT_*_FIELDS
+ * tables below, which the encoder and the decoder both expand.
  *
  * INFO      count u, then count x (key str, value str). Once, first. Keys used: process, os,
  *           arch, device, session_label, runtime_version, unwinder, mode, ring_capacity,
@@ -96,9 +98,9 @@ typedef struct mt_chunk_header {
  *           unbiased estimates and samples is how many allocations were actually recorded.
  * GC        frame_seq u, count u, then per collection: start_tick u, end_tick u,
  *           heap_size u, free_bytes u, reclaimed_bytes u, gc_no u.
- * DEATHS    frame_seq u, count u, then per death: addr s (delta from previous), alloc_frame_seq u
- *           (frame the object was allocated in), class u, stack u, gc_size u. The frame_seq is
- *           the frame in which the collection that found the object dead ended.
+ * DEATHS    frame_seq u, count u, then per death: addr s (delta from previous, the first from 0),
+ *           alloc_frame_seq u (frame the object was allocated in), class u, stack u, gc_size u.
+ *           The frame_seq is the frame in which the collection that found the object dead ended.
  * FRAME     frame_seq u (dense, from 0), frame_index u (the game's own index passed to
  *           mt_frame_end), start_tick u, end_tick u, events u, requested_bytes u, gc_bytes u,
  *           dropped u (allocations lost in this frame), heap_size u, free_bytes u,
@@ -110,6 +112,68 @@ typedef struct mt_chunk_header {
  * Ticks: the runtime's clock (TSC, CNTVCT or CLOCK_MONOTONIC). INFO.tick_hz converts ticks to
  * seconds; the FRAME chunk's ticks are on the same clock.
  */
+
+/*
+ * Field tables: the one place in code a payload's field order is written. MT_<X>_FIELDS(F)
+ * calls F(kind, member, label) once per field, in byte order; the encoder (trace/src/encode.cpp)
+ * and the decoder (trace/src/decode_*.cpp) are both driven by them. `member` names the field in
+ * the encoder's record (trace_writer.h) and the reader's struct (memtracer/reader.h) alike;
+ * `label` is the field's name in format.md and in the reader's error messages. kind:
+ *   U        u: the member
+ *   ID       u: the entry's dictionary id (dense, from 0, in order of definition)
+ *   TID      u: a thread id; a known one renames that thread, an unknown one is the next id
+ *   THREAD, CLASS, STACK   u: the id of an entry of that dictionary, defined earlier
+ *   DELTA    s: the member minus the same member of the previous entry of this chunk; the first
+ *            entry's base is the chunk's (EVENTS tick: the frame's start tick; else 0)
+ *   GC_EXTRA s: the member (a GC size) minus the entry's `size`
+ *   STR      str: the member's characters (no NUL)
+ *   BYTES    str: the member's raw bytes
+ *   PCS      u depth, then depth x s: each frame minus the previous one (the first minus 0)
+ * List chunks start with count u (frame-scoped ones: frame_seq u, then count u); every field
+ * takes at least one byte, so MT_FIELD_COUNT(table) is a list entry's smallest size.
+ */
+#define MT_INFO_FIELDS(F) \
+    F(STR, key, "key") F(STR, value, "value")
+#define MT_MODULE_FIELDS(F) \
+    F(ID, id, "id") F(U, kind, "kind") F(STR, path, "path") F(U, load_address, "load_address") \
+    F(U, size, "size") F(U, bias, "bias") F(U, text_vmaddr, "text_vmaddr") F(BYTES, build_id, "build_id")
+#define MT_THREAD_FIELDS(F) \
+    F(TID, id, "id") F(U, os_tid, "os_tid") F(STR, name, "name")
+#define MT_CLASS_FIELDS(F) \
+    F(ID, id, "id") F(U, klass, "klass") F(STR, name, "name") F(STR, name_space, "namespace") \
+    F(U, flags, "flags") F(U, element_size, "element_size")
+#define MT_STACK_FIELDS(F) \
+    F(ID, id, "id") F(PCS, frames, "depth")
+#define MT_EVENT_FIELDS(F) \
+    F(THREAD, thread, "thread") F(DELTA, tick, "dt") F(CLASS, class_id, "class") F(STACK, stack_id, "stack") \
+    F(U, size, "size") F(GC_EXTRA, gc_size, "gc_extra") F(DELTA, address, "addr")
+#define MT_AGGREGATE_FIELDS(F) \
+    F(CLASS, class_id, "class") F(STACK, stack_id, "stack") F(U, count, "count") \
+    F(U, requested_bytes, "requested_bytes") F(U, gc_bytes, "gc_bytes") F(U, samples, "samples")
+#define MT_GC_FIELDS(F) \
+    F(U, start_tick, "start_tick") F(U, end_tick, "end_tick") F(U, heap_size, "heap_size") \
+    F(U, free_bytes, "free_bytes") F(U, reclaimed_bytes, "reclaimed_bytes") F(U, gc_no, "gc_no")
+#define MT_DEATH_FIELDS(F) \
+    F(DELTA, address, "addr") F(U, alloc_frame_seq, "alloc_frame_seq") F(CLASS, class_id, "class") \
+    F(STACK, stack_id, "stack") F(U, gc_size, "gc_size")
+#define MT_FRAME_FIELDS(F) \
+    F(U, seq, "frame_seq") F(U, index, "frame_index") F(U, start_tick, "start_tick") F(U, end_tick, "end_tick") \
+    F(U, events, "events") F(U, requested_bytes, "requested_bytes") F(U, gc_bytes, "gc_bytes") \
+    F(U, dropped, "dropped") F(U, heap_size, "heap_size") F(U, free_bytes, "free_bytes") F(U, flags, "flags")
+/* mt_counters (memtracer.h) in declaration order; the encoder checks the table covers it. */
+#define MT_COUNTERS_FIELDS(F) \
+    F(U, allocations_seen, "counter") F(U, events_recorded, "counter") F(U, events_dropped, "counter") \
+    F(U, events_sampled_out, "counter") F(U, events_written, "counter") F(U, bytes_written, "counter") \
+    F(U, frames_written, "counter") F(U, stacks_known, "counter") F(U, classes_known, "counter") \
+    F(U, threads_known, "counter") F(U, last_flush_unix_ns, "counter") F(U, last_flush_duration_ns, "counter") \
+    F(U, reentrant_skipped, "counter") F(U, running, "counter") F(U, paused, "counter") \
+    F(U, disabled, "counter") F(U, reserved, "counter")
+#define MT_END_FIELDS(F) \
+    F(U, reason, "reason") F(STR, message, "message")
+
+#define MT_FIELD_COUNT_ONE_(kind, member, label) +1
+#define MT_FIELD_COUNT(TABLE) (0 TABLE(MT_FIELD_COUNT_ONE_))
+
 typedef enum mt_chunk_type {
     MT_CHUNK_INFO = 1,
     MT_CHUNK_MODULES = 2,

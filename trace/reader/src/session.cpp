@@ -195,8 +195,7 @@ void Session::check_count(const Frame &fields) const {
 }
 
 void Session::on_end(const Chunk &chunk, Cursor &c) {
-    uint64_t reason = c.u("reason");
-    std::string message = c.str("message");
+    auto [reason, message] = decode_end(c);
     c.finish();
     ended_ = true;
     result_.stop = Stop::End;

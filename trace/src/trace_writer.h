@@ -126,6 +126,11 @@ struct DeathRecord {
     uint64_t gc_size;
 };
 
+struct EndRecord {
+    uint32_t reason;  // mt_end_reason
+    const char *message;
+};
+
 struct FrameRecord {
     uint64_t seq = 0, index = 0, start_tick = 0, end_tick = 0;
     uint64_t events = 0, requested_bytes = 0, gc_bytes = 0, dropped = 0;
@@ -152,11 +157,15 @@ public:
     void add(const GcRecord &g);
     void add(const DeathRecord &d);
 
+    // The previous entry's values of the DELTA fields (format.h), named as those fields.
+    struct Deltas {
+        uint64_t tick = 0, address = 0;
+    };
+
 private:
     Buf body_;
     uint64_t count_ = 0;
-    uint64_t prev_tick_ = 0;
-    uint64_t prev_addr_ = 0;
+    Deltas prev_;
 };
 
 class TraceWriter {

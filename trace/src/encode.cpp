@@ -1,4 +1,4 @@
-// trace_writer.cpp — see trace_writer.h. Chunks are assembled in place in the batch buffer: the
+// encode.cpp — the run.mt encoder (see trace_writer.h), driven by format.h's field tables. Chunks are assembled in place in the batch buffer: the
 // 16-byte header is reserved first and patched with size and CRC once the payload is known.
 #include "trace_writer.h"
 
@@ -24,96 +24,70 @@ mt_arch host_arch() {
 
 // ---- ListEncoder ---------------------------------------------------------------------------
 
+// One field of a format.h table, appended to `out` from record `r`; `prev` holds the DELTA
+// fields' previous values (members named as the fields: tick, address).
+#define MT_ENC_U(m) out.put_u(r.m);
+#define MT_ENC_ID(m) out.put_u(r.m);
+#define MT_ENC_TID(m) out.put_u(r.m);
+#define MT_ENC_THREAD(m) out.put_u(r.m);
+#define MT_ENC_CLASS(m) out.put_u(r.m);
+#define MT_ENC_STACK(m) out.put_u(r.m);
+#define MT_ENC_DELTA(m) out.put_s(static_cast<int64_t>(r.m - prev.m)); prev.m = r.m;
+#define MT_ENC_GC_EXTRA(m) out.put_s(static_cast<int64_t>(r.m - r.size));
+#define MT_ENC_STR(m) out.put_cstr(r.m);
+#define MT_ENC_BYTES(m) out.put_u(r.m##_size); out.put_bytes(r.m, r.m##_size);
+#define MT_ENC_PCS(m)                                              \
+    out.put_u(r.depth);                                            \
+    for (uint64_t i_ = 0, pc_ = 0; i_ < r.depth; pc_ = r.m[i_++]) \
+        out.put_s(static_cast<int64_t>(r.m[i_] - pc_));
+#define MT_ENC_FIELD(kind, m, label) MT_ENC_##kind(m)
+
+namespace {
+// One encoder per record type; tables without DELTA fields leave prev alone.
+#define MT_ENTRY_ENCODER(R, TABLE)                                    \
+    void encode_entry(Buf &out, const R &r, ListEncoder::Deltas &prev) { \
+        (void)prev;                                                   \
+        TABLE(MT_ENC_FIELD)                                           \
+    }
+MT_ENTRY_ENCODER(KeyValue, MT_INFO_FIELDS)
+MT_ENTRY_ENCODER(ModuleRecord, MT_MODULE_FIELDS)
+MT_ENTRY_ENCODER(ThreadRecord, MT_THREAD_FIELDS)
+MT_ENTRY_ENCODER(ClassRecord, MT_CLASS_FIELDS)
+MT_ENTRY_ENCODER(StackRecord, MT_STACK_FIELDS)
+MT_ENTRY_ENCODER(EventRecord, MT_EVENT_FIELDS)
+MT_ENTRY_ENCODER(AggregateRecord, MT_AGGREGATE_FIELDS)
+MT_ENTRY_ENCODER(GcRecord, MT_GC_FIELDS)
+MT_ENTRY_ENCODER(DeathRecord, MT_DEATH_FIELDS)
+MT_ENTRY_ENCODER(FrameRecord, MT_FRAME_FIELDS)
+MT_ENTRY_ENCODER(mt_counters, MT_COUNTERS_FIELDS)
+MT_ENTRY_ENCODER(EndRecord, MT_END_FIELDS)
+
+// A counter added to mt_counters but not to MT_COUNTERS_FIELDS would silently not be written.
+#define MT_COUNTER_SIZE(kind, m, label) +sizeof(mt_counters::m)
+static_assert(0 MT_COUNTERS_FIELDS(MT_COUNTER_SIZE) == sizeof(mt_counters),
+              "MT_COUNTERS_FIELDS (format.h) must list every mt_counters field");
+}  // namespace
+
 void ListEncoder::begin(uint64_t base_tick) {
     body_.reset();
     count_ = 0;
-    prev_tick_ = base_tick;
-    prev_addr_ = 0;
+    prev_.tick = base_tick;
+    prev_.address = 0;
 }
 
-void ListEncoder::add(const ModuleRecord &m) {
-    body_.put_u(m.id);
-    body_.put_u(m.kind);
-    body_.put_cstr(m.path);
-    body_.put_u(m.load_address);
-    body_.put_u(m.size);
-    body_.put_u(m.bias);
-    body_.put_u(m.text_vmaddr);
-    body_.put_u(m.build_id_size);
-    body_.put_bytes(m.build_id, m.build_id_size);
-    ++count_;
-}
-
-void ListEncoder::add(const ThreadRecord &t) {
-    body_.put_u(t.id);
-    body_.put_u(t.os_tid);
-    body_.put_cstr(t.name);
-    ++count_;
-}
-
-void ListEncoder::add(const ClassRecord &c) {
-    body_.put_u(c.id);
-    body_.put_u(c.klass);
-    body_.put_cstr(c.name);
-    body_.put_cstr(c.name_space);
-    body_.put_u(c.flags);
-    body_.put_u(c.element_size);
-    ++count_;
-}
-
-void ListEncoder::add(const StackRecord &s) {
-    body_.put_u(s.id);
-    body_.put_u(s.depth);
-    uint64_t prev = 0;
-    for (uint32_t i = 0; i < s.depth; ++i) {
-        body_.put_s(static_cast<int64_t>(s.frames[i] - prev));
-        prev = s.frames[i];
+#define MT_LIST_ADD(R)                    \
+    void ListEncoder::add(const R &r) {   \
+        encode_entry(body_, r, prev_);    \
+        ++count_;                         \
     }
-    ++count_;
-}
-
-void ListEncoder::add(const EventRecord &e) {
-    body_.put_u(e.thread);
-    body_.put_s(static_cast<int64_t>(e.tick - prev_tick_));
-    body_.put_u(e.class_id);
-    body_.put_u(e.stack_id);
-    body_.put_u(e.size);
-    body_.put_s(static_cast<int64_t>(e.gc_size - e.size));
-    body_.put_s(static_cast<int64_t>(e.address - prev_addr_));
-    prev_tick_ = e.tick;
-    prev_addr_ = e.address;
-    ++count_;
-}
-
-void ListEncoder::add(const AggregateRecord &a) {
-    body_.put_u(a.class_id);
-    body_.put_u(a.stack_id);
-    body_.put_u(a.count);
-    body_.put_u(a.requested_bytes);
-    body_.put_u(a.gc_bytes);
-    body_.put_u(a.samples);
-    ++count_;
-}
-
-void ListEncoder::add(const GcRecord &g) {
-    body_.put_u(g.start_tick);
-    body_.put_u(g.end_tick);
-    body_.put_u(g.heap_size);
-    body_.put_u(g.free_bytes);
-    body_.put_u(g.reclaimed_bytes);
-    body_.put_u(g.gc_no);
-    ++count_;
-}
-
-void ListEncoder::add(const DeathRecord &d) {
-    body_.put_s(static_cast<int64_t>(d.address - prev_addr_));
-    body_.put_u(d.alloc_frame_seq);
-    body_.put_u(d.class_id);
-    body_.put_u(d.stack_id);
-    body_.put_u(d.gc_size);
-    prev_addr_ = d.address;
-    ++count_;
-}
+MT_LIST_ADD(ModuleRecord)
+MT_LIST_ADD(ThreadRecord)
+MT_LIST_ADD(ClassRecord)
+MT_LIST_ADD(StackRecord)
+MT_LIST_ADD(EventRecord)
+MT_LIST_ADD(AggregateRecord)
+MT_LIST_ADD(GcRecord)
+MT_LIST_ADD(DeathRecord)
 
 // ---- TraceWriter: file -------------------------------------------------------------------
 
@@ -232,10 +206,8 @@ void TraceWriter::header(const FileHeaderParams &p) {
 void TraceWriter::info(const KeyValue *kv, size_t n) {
     size_t at = begin_chunk(MT_CHUNK_INFO);
     batch_.put_u(n);
-    for (size_t i = 0; i < n; ++i) {
-        batch_.put_cstr(kv[i].key);
-        batch_.put_cstr(kv[i].value);
-    }
+    ListEncoder::Deltas none;
+    for (size_t i = 0; i < n; ++i) encode_entry(batch_, kv[i], none);
     end_chunk(at);
 }
 
@@ -257,83 +229,53 @@ void TraceWriter::frame_list(uint16_t type, uint64_t frame_seq, const ListEncode
     list_chunk(type, true, frame_seq, l);
 }
 
+// The whole list of one chunk at once; a dictionary chunk (framed false) has no frame_seq.
 template <class T>
-static void encode_all(ListEncoder &l, const T *items, size_t n, uint64_t base_tick = 0) {
+static void write_list(TraceWriter &w, uint16_t type, bool framed, uint64_t frame_seq, const T *items,
+                       size_t n, uint64_t base_tick = 0) {
+    ListEncoder l;
     l.begin(base_tick);
     for (size_t i = 0; i < n; ++i) l.add(items[i]);
+    if (framed) w.frame_list(type, frame_seq, l);
+    else w.dict_list(type, l);
 }
 
-void TraceWriter::modules(const ModuleRecord *m, size_t n) {
-    ListEncoder l;
-    encode_all(l, m, n);
-    dict_list(MT_CHUNK_MODULES, l);
-}
-
-void TraceWriter::threads(const ThreadRecord *t, size_t n) {
-    ListEncoder l;
-    encode_all(l, t, n);
-    dict_list(MT_CHUNK_THREADS, l);
-}
-
-void TraceWriter::classes(const ClassRecord *c, size_t n) {
-    ListEncoder l;
-    encode_all(l, c, n);
-    dict_list(MT_CHUNK_CLASSES, l);
-}
-
-void TraceWriter::stacks(const StackRecord *s, size_t n) {
-    ListEncoder l;
-    encode_all(l, s, n);
-    dict_list(MT_CHUNK_STACKS, l);
-}
+void TraceWriter::modules(const ModuleRecord *m, size_t n) { write_list(*this, MT_CHUNK_MODULES, false, 0, m, n); }
+void TraceWriter::threads(const ThreadRecord *t, size_t n) { write_list(*this, MT_CHUNK_THREADS, false, 0, t, n); }
+void TraceWriter::classes(const ClassRecord *c, size_t n) { write_list(*this, MT_CHUNK_CLASSES, false, 0, c, n); }
+void TraceWriter::stacks(const StackRecord *s, size_t n) { write_list(*this, MT_CHUNK_STACKS, false, 0, s, n); }
 
 void TraceWriter::events(uint64_t frame_seq, uint64_t frame_start_tick, const EventRecord *e, size_t n) {
-    ListEncoder l;
-    encode_all(l, e, n, frame_start_tick);
-    frame_list(MT_CHUNK_EVENTS, frame_seq, l);
+    write_list(*this, MT_CHUNK_EVENTS, true, frame_seq, e, n, frame_start_tick);
 }
-
 void TraceWriter::aggregates(uint64_t frame_seq, const AggregateRecord *a, size_t n) {
-    ListEncoder l;
-    encode_all(l, a, n);
-    frame_list(MT_CHUNK_AGGREGATES, frame_seq, l);
+    write_list(*this, MT_CHUNK_AGGREGATES, true, frame_seq, a, n);
 }
-
 void TraceWriter::gc(uint64_t frame_seq, const GcRecord *g, size_t n) {
-    ListEncoder l;
-    encode_all(l, g, n);
-    frame_list(MT_CHUNK_GC, frame_seq, l);
+    write_list(*this, MT_CHUNK_GC, true, frame_seq, g, n);
 }
-
 void TraceWriter::deaths(uint64_t frame_seq, const DeathRecord *d, size_t n) {
-    ListEncoder l;
-    encode_all(l, d, n);
-    frame_list(MT_CHUNK_DEATHS, frame_seq, l);
+    write_list(*this, MT_CHUNK_DEATHS, true, frame_seq, d, n);
 }
 
 void TraceWriter::frame(const FrameRecord &f) {
     size_t at = begin_chunk(MT_CHUNK_FRAME);
-    const uint64_t fields[] = {f.seq, f.index, f.start_tick, f.end_tick, f.events, f.requested_bytes,
-                               f.gc_bytes, f.dropped, f.heap_size, f.free_bytes, f.flags};
-    for (uint64_t v : fields) batch_.put_u(v);
+    ListEncoder::Deltas none;
+    encode_entry(batch_, f, none);
     end_chunk(at);
 }
 
 void TraceWriter::counters(const mt_counters &c) {
     size_t at = begin_chunk(MT_CHUNK_COUNTERS);
-    const uint64_t fields[] = {c.allocations_seen, c.events_recorded, c.events_dropped, c.events_sampled_out,
-                               c.events_written, c.bytes_written, c.frames_written, c.stacks_known,
-                               c.classes_known, c.threads_known, c.last_flush_unix_ns,
-                               c.last_flush_duration_ns, c.reentrant_skipped, c.running, c.paused,
-                               c.disabled, c.reserved};
-    for (uint64_t v : fields) batch_.put_u(v);
+    ListEncoder::Deltas none;
+    encode_entry(batch_, c, none);
     end_chunk(at);
 }
 
 void TraceWriter::end(uint32_t reason, const char *message) {
     size_t at = begin_chunk(MT_CHUNK_END);
-    batch_.put_u(reason);
-    batch_.put_cstr(message);
+    ListEncoder::Deltas none;
+    encode_entry(batch_, EndRecord{reason, message}, none);
     end_chunk(at);
 }
 
