@@ -23,7 +23,7 @@
 #include "backend.h"
 #include "bench_util.h"
 #include "object_info.h"
-#include "schema.h"
+#include "store_use.h"
 #include "symbolizer.h"
 
 using namespace mt::sym;

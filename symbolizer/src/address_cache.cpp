@@ -2,17 +2,17 @@
 
 #include <algorithm>
 
-#include "batch_insert.h"
+#include "store_use.h"
 
 namespace mt::sym {
 
 AddressCache::AddressCache(Db &db)
     : db_(db),
       // Served by the unique index alone (it holds addr_id as the rowid): one range scan.
-      select_(db.prepare("SELECT addr_id, file_address FROM addresses WHERE build_id = ?1 AND module_path = ?2")),
+      select_(db.prepare(store::sql::kAddressesOfModule)),
       // The rest of each row, read in rowid order over the partition's id range.
-      state_(db.prepare("SELECT addr_id, symbolized, quality, answered_by FROM addresses WHERE addr_id BETWEEN ?1 AND ?2")) {
-    next_id_ = db.query_int("SELECT coalesce(max(addr_id), 0) + 1 FROM addresses").value_or(1);
+      state_(db.prepare(store::sql::kAddressStatesBetween)) {
+    next_id_ = db.query_int(store::sql::kNextAddressId).value_or(1);
 }
 
 AddressCache::Partition &AddressCache::partition(const std::string &build_id, const std::string &module_path) {
@@ -28,8 +28,8 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
     select_.bind(1, build_id).bind(2, module_path);
     while (select_.step()) {
         CachedAddress a;
-        a.addr_id = select_.int64(0);
-        a.file_address = static_cast<uint64_t>(select_.int64(1));
+        a.addr_id = select_.i64(0);
+        a.file_address = static_cast<uint64_t>(select_.i64(1));
         lo = std::min(lo, a.addr_id);
         hi = std::max(hi, a.addr_id);
         p->rows.push_back(a);
@@ -45,22 +45,22 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
         for (uint32_t i = 0; i < p->rows.size(); ++i) slot[static_cast<size_t>(p->rows[i].addr_id - lo)] = i;
         state_.bind(1, lo).bind(2, hi);
         while (state_.step()) {
-            uint32_t i = slot[static_cast<size_t>(state_.int64(0) - lo)];
+            uint32_t i = slot[static_cast<size_t>(state_.i64(0) - lo)];
             if (i == UINT32_MAX) continue;
-            p->rows[i].symbolized = state_.int64(1) != 0;
-            p->rows[i].quality = static_cast<Quality>(state_.int64(2));
-            p->rows[i].answered_by = static_cast<uint64_t>(state_.int64(3));
+            p->rows[i].symbolized = state_.i64(1) != 0;
+            p->rows[i].quality = static_cast<Quality>(state_.i64(2));
+            p->rows[i].answered_by = static_cast<uint64_t>(state_.i64(3));
         }
         state_.reset();
     } else {
         // Interleaved with many other builds: one lookup per row.
-        Stmt one = db_.prepare("SELECT symbolized, quality, answered_by FROM addresses WHERE addr_id = ?1");
+        Stmt one = db_.prepare(store::sql::kAddressState);
         for (CachedAddress &a : p->rows) {
             one.bind(1, a.addr_id);
             if (one.step()) {
-                a.symbolized = one.int64(0) != 0;
-                a.quality = static_cast<Quality>(one.int64(1));
-                a.answered_by = static_cast<uint64_t>(one.int64(2));
+                a.symbolized = one.i64(0) != 0;
+                a.quality = static_cast<Quality>(one.i64(1));
+                a.answered_by = static_cast<uint64_t>(one.i64(2));
             }
             one.reset();
         }
@@ -109,8 +109,8 @@ void AddressCache::mark_symbolized(Partition &p, uint32_t index, Quality q, uint
 }
 
 void AddressCache::flush() {
-    BatchInsert insert(db_, "INSERT INTO addresses(addr_id, build_id, module_path, file_address, symbolized, quality, answered_by)", 7);
-    Stmt update = db_.prepare("UPDATE addresses SET symbolized = 1, quality = ?2, answered_by = ?3 WHERE addr_id = ?1");
+    BatchInsert insert(db_, store::sql::kInsertAddresses, 7);
+    Stmt update = db_.prepare(store::sql::kMarkAddressSymbolized);
     for (Partition *p : order_) {
         for (CachedAddress &row : p->rows)
             if (row.dirty) {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "record.h"
-#include "sqlite_db.h"
+#include "store_use.h"
 
 namespace mt::sym {
 

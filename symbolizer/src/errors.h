@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "memtracer/store/error.h"
+
 namespace mt::sym {
 
 // Exit statuses of memtracer-symbolize (documented in --help and docs/symbolizer.md).
@@ -28,6 +30,8 @@ inline Error usage_error(const std::string &m) { return {ExitCode::Usage, m}; }
 inline Error input_error(const std::string &m) { return {ExitCode::Input, m}; }
 inline Error symbols_error(const std::string &m) { return {ExitCode::Symbols, m}; }
 inline Error database_error(const std::string &m) { return {ExitCode::Database, m}; }
+// store/'s failures become the symbolizer's at its edge (tool/main.cpp): exit status 5.
+inline Error database_error(const store::Error &e) { return {ExitCode::Database, e.what()}; }
 
 }  // namespace mt::sym
 

@@ -22,17 +22,12 @@ FrameWriter::FrameWriter(Db &db, int64_t run_id, const mt::reader::Header &h)
       ns_per_tick_(1e9 / (h.tick_hz > 0 ? h.tick_hz : 1e9)),
       sample_interval_(static_cast<double>(h.sample_interval_bytes)),
       aggregate_mode_((h.flags & MT_FILE_FLAG_AGGREGATE) != 0),
-      frame_(db.prepare("INSERT INTO frames(run_id, seq, frame_index, start_ns, end_ns, alloc_count, requested_bytes, "
-                        "gc_bytes, dropped, heap_size, free_bytes, gc_count, gc_ns, live_bytes, flags) "
-                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)")),
-      gc_(db.prepare("INSERT INTO gc_events(run_id, seq, start_ns, end_ns, heap_size, free_bytes, reclaimed_bytes, gc_no) "
-                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")),
-      death_(db.prepare("INSERT INTO deaths(run_id, seq, class_id, count, gc_bytes) VALUES (?1, ?2, ?3, ?4, ?5)")),
-      rcs_(db.prepare("INSERT INTO run_class_stack(run_id, class_id, stack_id, count, requested_bytes, gc_bytes, "
-                      "first_seq, last_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")),
-      survivor_(db.prepare("INSERT INTO survivors(run_id, class_id, stack_id, count, gc_bytes, first_seq) "
-                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")),
-      allocs_(db, "INSERT INTO allocs(run_id, seq, class_id, stack_id, count, requested_bytes, gc_bytes)", 7) {
+      frame_(db.prepare(store::sql::kInsertFrame)),
+      gc_(db.prepare(store::sql::kInsertGcEvent)),
+      death_(db.prepare(store::sql::kInsertDeath)),
+      rcs_(db.prepare(store::sql::kInsertRunClassStack)),
+      survivor_(db.prepare(store::sql::kInsertSurvivor)),
+      allocs_(db, store::sql::kInsertAllocs, 7) {
     if (h.flags & MT_FILE_FLAG_LIFETIMES) lifetimes_.emplace();
 }
 

@@ -13,10 +13,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "batch_insert.h"
 #include "lifetimes.h"
 #include "memtracer/reader.h"
-#include "sqlite_db.h"
+#include "store_use.h"
 
 namespace mt::sym {
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "batch_insert.h"
+#include "store_use.h"
 #include "errors.h"
 #include "memtracer/format.h"
 #include "object_info.h"
@@ -28,25 +28,20 @@ std::string module_label(const mt::reader::Module &m, uint64_t file_address) {
 
 RunIngest::RunIngest(Db &db, RunSource source, SymbolLocator &locator, bool force, Warn warn)
     : db_(db), source_(std::move(source)), locator_(locator), force_(force), warn_(std::move(warn)),
-      module_(db.prepare("INSERT INTO modules(run_id, module_id, kind, path, load_address, size, bias, text_vmaddr, "
-                         "build_id, symbol_file) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")),
-      thread_(db.prepare("INSERT INTO threads(run_id, thread_id, os_tid, name) VALUES (?1, ?2, ?3, ?4) "
-                         "ON CONFLICT(run_id, thread_id) DO UPDATE SET os_tid = excluded.os_tid, name = excluded.name")),
-      class_(db.prepare("INSERT OR REPLACE INTO classes(run_id, class_id, klass, name, namespace, full_name, flags, "
-                        "element_size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")) {}
+      module_(db.prepare(store::sql::kInsertModule)),
+      thread_(db.prepare(store::sql::kUpsertThread)),
+      class_(db.prepare(store::sql::kInsertClass)) {}
 
 void RunIngest::on_header(const mt::reader::Header &h) {
     header_ = h;
-    Stmt dup = db_.prepare("SELECT run_id FROM runs WHERE start_unix_ns = ?1 AND pid = ?2 AND source_size = ?3");
+    Stmt dup = db_.prepare(store::sql::kFindSameRun);
     dup.bind(1, h.start_unix_ns).bind(2, h.pid).bind(3, source_.size);
     if (dup.step() && !force_)
-        throw input_error(source_.path + ": already in the database as run " + std::to_string(dup.int64(0)) +
+        throw input_error(source_.path + ": already in the database as run " + std::to_string(dup.i64(0)) +
                           " (same start time, pid and size); --force adds it again");
     bool aggregate = (h.flags & MT_FILE_FLAG_AGGREGATE) != 0;
     Stmt run = db_.prepare(
-        "INSERT INTO runs(source_file, source_size, ingested_unix_ns, start_unix_ns, pid, process, device, os, arch, "
-        "session_label, mode, sample_interval, tick_hz, has_lifetimes, stop) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'eof')");
+        store::sql::kInsertRun);
     run.bind(1, source_.path).bind(2, source_.size).bind(3, unix_now_ns()).bind(4, h.start_unix_ns).bind(5, h.pid);
     run.bind(6, h.info_value("process")).bind(7, h.info_value("device")).bind(8, h.info_value("os"));
     std::string arch = h.info_value("arch");
@@ -54,7 +49,7 @@ void RunIngest::on_header(const mt::reader::Header &h) {
     run.bind(9, arch).bind(10, h.info_value("session_label")).bind(11, aggregate ? "aggregate" : "events");
     run.bind(12, h.sample_interval_bytes).bind(13, h.tick_hz).bind(14, (h.flags & MT_FILE_FLAG_LIFETIMES) ? 1 : 0).run();
     run_id_ = db_.last_insert_rowid();
-    Stmt info = db_.prepare("INSERT OR REPLACE INTO run_info(run_id, key, value) VALUES (?1, ?2, ?3)");
+    Stmt info = db_.prepare(store::sql::kInsertRunInfo);
     for (const auto &[k, v] : h.info) info.bind(1, run_id_).bind(2, k).bind(3, v).run();
     writer_ = std::make_unique<FrameWriter>(db_, run_id_, h);
 }
@@ -130,7 +125,7 @@ int64_t RunIngest::addr_id(const FrameRef &r) const {
 }
 
 void RunIngest::write_stack_frames() {
-    BatchInsert ins(db_, "INSERT INTO stack_frames(run_id, stack_id, pos, address, addr_id)", 5);
+    BatchInsert ins(db_, store::sql::kInsertStackFrames, 5);
     for (uint32_t id = 0; id < stacks_.size(); ++id) {
         const StackFrames &s = stacks_[id];
         for (size_t pos = 0; pos < s.raw.size(); ++pos) {
@@ -148,15 +143,14 @@ void RunIngest::write_stack_frames() {
 class RunIngest::ChainReader {
 public:
     explicit ChainReader(Db &db)
-        : q_(db.prepare("SELECT function, demangled, csharp, file, line, column, cs_file, cs_line FROM symbols "
-                        "WHERE addr_id = ?1 ORDER BY depth")) {}
+        : q_(db.prepare(store::sql::kSymbolChain)) {}
     const std::vector<SymbolRow> &chain(int64_t addr_id) {
         auto [it, fresh] = chains_.try_emplace(addr_id);
         if (fresh) {
             q_.bind(1, addr_id);
             while (q_.step())
-                it->second.push_back({q_.text(0), q_.text(1), q_.text(2), q_.text(3), static_cast<uint32_t>(q_.int64(4)),
-                                      static_cast<uint32_t>(q_.int64(5)), q_.text(6), static_cast<uint32_t>(q_.int64(7))});
+                it->second.push_back({q_.str(0), q_.str(1), q_.str(2), q_.str(3), static_cast<uint32_t>(q_.i64(4)),
+                                      static_cast<uint32_t>(q_.i64(5)), q_.str(6), static_cast<uint32_t>(q_.i64(7))});
             q_.reset();
         }
         return it->second;
@@ -201,10 +195,9 @@ std::optional<Site> RunIngest::site_for(const StackFrames &s, ChainReader &chain
 void RunIngest::write_stacks() {
     ChainReader chains(db_);
     std::unordered_map<std::string, int64_t> site_ids;
-    Stmt add_site = db_.prepare("INSERT INTO sites(function, file, line) VALUES (?1, ?2, ?3) "
-                                "ON CONFLICT(function, file, line) DO NOTHING");
-    Stmt get_site = db_.prepare("SELECT site_id FROM sites WHERE function = ?1 AND file = ?2 AND line = ?3");
-    BatchInsert ins(db_, "INSERT INTO stacks(run_id, stack_id, depth, site_id)", 4);
+    Stmt add_site = db_.prepare(store::sql::kInsertSite);
+    Stmt get_site = db_.prepare(store::sql::kFindSite);
+    BatchInsert ins(db_, store::sql::kInsertStacks, 4);
     for (uint32_t id = 0; id < stacks_.size(); ++id) {
         const StackFrames &s = stacks_[id];
         std::optional<Site> site = site_for(s, chains);
@@ -216,7 +209,7 @@ void RunIngest::write_stacks() {
                 add_site.bind(1, site->function).bind(2, site->file).bind(3, site->line).run();
                 get_site.bind(1, site->function).bind(2, site->file).bind(3, site->line);
                 if (!get_site.step()) throw database_error("site vanished after insert: " + site->function);
-                it->second = get_site.int64(0);
+                it->second = get_site.i64(0);
                 get_site.reset();
             }
             ins.add(it->second);
@@ -245,8 +238,7 @@ void RunIngest::finish(const mt::reader::ReadResult &r) {
     const RunTotals &t = writer_->totals();
     int main = main_module();
     Stmt up = db_.prepare(
-        "UPDATE runs SET build_id = ?2, frame_count = ?3, duration_ns = ?4, alloc_count = ?5, requested_bytes = ?6, "
-        "gc_bytes = ?7, dropped = ?8, gc_count = ?9, stop = ?10, stop_reason = ?11 WHERE run_id = ?1");
+        store::sql::kFinishRun);
     up.bind(1, run_id_).bind(2, main >= 0 ? hex_id(modules_.modules()[main].build_id) : std::string());
     up.bind(3, t.frames).bind(4, t.any_frame ? writer_->ns(t.last_tick) : 0).bind(5, t.alloc_count);
     up.bind(6, t.requested_bytes).bind(7, t.gc_bytes).bind(8, t.dropped).bind(9, t.gc_count);

@@ -18,7 +18,7 @@
 #include "frame_writer.h"
 #include "memtracer/reader.h"
 #include "sites.h"
-#include "sqlite_db.h"
+#include "store_use.h"
 #include "symbol_locator.h"
 #include "symbolize_pass.h"
 

@@ -9,7 +9,7 @@
 #include <numeric>
 
 #include "address_map.h"
-#include "batch_insert.h"
+#include "store_use.h"
 #include "names.h"
 
 namespace mt::sym {
@@ -79,8 +79,8 @@ void symbolize_partitions(Db &db, AddressCache &cache, const std::vector<Partiti
     }
     if (jobs.empty()) return;
 
-    Stmt del = db.prepare("DELETE FROM symbols WHERE addr_id = ?1");
-    BatchInsert ins(db, "INSERT INTO symbols(addr_id, depth, function, demangled, csharp, file, line, column, cs_file, cs_line)", 10);
+    Stmt del = db.prepare(store::sql::kDeleteSymbols);
+    BatchInsert ins(db, store::sql::kInsertSymbols, 10);
     std::atomic<uint64_t> done{0};
     Progress::Phase phase(progress, "symbolize", total, done);
     for (Job &job : jobs) {

@@ -7,7 +7,7 @@
 
 #include "errors.h"
 #include "run_ingest.h"
-#include "schema.h"
+#include "store_use.h"
 
 namespace mt::sym {
 

@@ -15,7 +15,7 @@
 #include "il2cpp_symbols.h"
 #include "memtracer/reader.h"
 #include "progress.h"
-#include "sqlite_db.h"
+#include "store_use.h"
 #include "symbol_locator.h"
 #include "symbolize_pass.h"
 

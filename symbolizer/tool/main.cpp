@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "errors.h"
-#include "schema.h"
+#include "store_use.h"
 #include "symbolizer.h"
 
 using namespace mt::sym;
@@ -75,6 +75,9 @@ int main(int argc, char **argv) {
             } catch (const Error &e) {
                 error(e.what());
                 if (!status) status = static_cast<int>(e.code);
+            } catch (const mt::store::Error &e) {
+                error(e.what());
+                if (!status) status = static_cast<int>(database_error(e).code);
             }
         }
         for (const std::string &f : sym.locator().unused_explicit())
@@ -88,6 +91,9 @@ int main(int argc, char **argv) {
     } catch (const Error &e) {
         error(e.what());
         return static_cast<int>(e.code);
+    } catch (const mt::store::Error &e) {
+        error(e.what());
+        return static_cast<int>(database_error(e).code);
     } catch (const std::exception &e) {
         error(std::string("internal: ") + e.what());
         return static_cast<int>(ExitCode::Failure);

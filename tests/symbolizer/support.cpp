@@ -2,7 +2,6 @@
 
 #include <dlfcn.h>
 #include <link.h>
-#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +17,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "memtracer/store/db.h"
 #include "object_info.h"
 #include "subprocess.h"
 
@@ -252,28 +252,14 @@ void RunWriter::flush() {
 }
 
 std::vector<std::vector<std::string>> query(const std::string &db, const std::string &sql) {
-    sqlite3 *h = nullptr;
-    if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        sqlite3_close(h);
-        throw std::runtime_error("cannot open " + db);
-    }
-    sqlite3_stmt *st = nullptr;
-    if (sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
-        std::string msg = sqlite3_errmsg(h);
-        sqlite3_close(h);
-        throw std::runtime_error(msg + " in " + sql);
-    }
+    mt::store::Db h = mt::store::Db::open_readonly(db, 10000);
+    mt::store::Stmt st = h.prepare(sql);
     std::vector<std::vector<std::string>> rows;
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while (st.step()) {
         std::vector<std::string> row;
-        for (int i = 0; i < sqlite3_column_count(st); ++i) {
-            const unsigned char *t = sqlite3_column_text(st, i);
-            row.push_back(t ? reinterpret_cast<const char *>(t) : "NULL");
-        }
+        for (int i = 0; i < st.columns(); ++i) row.push_back(st.null(i) ? "NULL" : st.str(i));
         rows.push_back(std::move(row));
     }
-    sqlite3_finalize(st);
-    sqlite3_close(h);
     return rows;
 }
 
@@ -311,7 +297,7 @@ int run_tool(const std::vector<std::string> &args, std::string *err, std::string
 
 }  // namespace mt::test
 
-#include "schema.h"
+#include "store_use.h"
 
 namespace mt::test {
 

@@ -104,7 +104,7 @@ TEST_CASE("symbolizer: A better symbol file re-symbolizes what a symbol table an
 }
 
 #include "address_cache.h"
-#include "schema.h"
+#include "store_use.h"
 
 TEST_CASE("symbolizer: the cache loads a build's rows whether its ids are dense or interleaved with other builds", "[cache][partition]") {
     mt::test::TempDir d;

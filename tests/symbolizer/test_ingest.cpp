@@ -7,7 +7,7 @@
 
 #include "names.h"
 #include "object_info.h"
-#include "schema.h"
+#include "store_use.h"
 #include "support.h"
 
 using namespace mt::sym;

@@ -1,13 +1,13 @@
 // Bad input: a capture cut mid-chunk (frames used, warning), a corrupt capture (error, database
 // unchanged), an unknown format version, symbol files with another id (refused, --force), a
 // database that is not ours or newer, a capture ingested twice.
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "codec.h"
+#include "memtracer/store/db.h"
 #include "object_info.h"
 #include "support.h"
 
@@ -184,10 +184,7 @@ TEST_CASE("symbolizer: Databases that are not ours - or newer - are refused", "[
     mt::test::TempDir d;
     write_run(d.file("run.mt"));
     auto make = [](const std::string &path, const char *sql) {
-        sqlite3 *h;
-        REQUIRE(sqlite3_open(path.c_str(), &h) == SQLITE_OK);
-        REQUIRE(sqlite3_exec(h, sql, nullptr, nullptr, nullptr) == SQLITE_OK);
-        sqlite3_close(h);
+        REQUIRE_NOTHROW(mt::store::Db::open(path, true).exec(sql));
     };
     make(d.file("other.db"), "CREATE TABLE photos(id INTEGER)");
     make(d.file("newer.db"), "PRAGMA user_version = 2; CREATE TABLE runs(run_id INTEGER)");
@@ -205,10 +202,7 @@ TEST_CASE("symbolizer: a database of another program with a user_version - or a 
     mt::test::TempDir d;
     write_run(d.file("run.mt"));
     auto exec = [](const std::string &path, const char *sql) {
-        sqlite3 *h;
-        REQUIRE(sqlite3_open(path.c_str(), &h) == SQLITE_OK);
-        REQUIRE(sqlite3_exec(h, sql, nullptr, nullptr, nullptr) == SQLITE_OK);
-        sqlite3_close(h);
+        REQUIRE_NOTHROW(mt::store::Db::open(path, true).exec(sql));
     };
     // Many programs set user_version; 1 is common. Foreign tables, none of ours.
     exec(d.file("app.db"), "PRAGMA user_version = 1; CREATE TABLE photos(id INTEGER); INSERT INTO photos VALUES (7)");

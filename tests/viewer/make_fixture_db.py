@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Builds a MemTracer database by inserting rows that follow symbolizer/schema.sql.
+"""Builds a MemTracer database by inserting rows that follow store/schema.sql.
 
 Two uses:
   * the viewer's test fixture (default scale): 2 runs of two builds, a few hundred frames,
@@ -271,7 +271,7 @@ def hash_key(k):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
-    ap.add_argument("--schema", required=True, help="symbolizer/schema.sql")
+    ap.add_argument("--schema", required=True, help="store/schema.sql")
     ap.add_argument("--frames", type=int, nargs=2, default=[240, 300], metavar=("RUN1", "RUN2"))
     ap.add_argument("--stacks", type=int, default=0, help="stacks per run (0: only the base stacks)")
     ap.add_argument("--rows-per-frame", type=int, default=1000, help="(class, stack) rows per frame at most")

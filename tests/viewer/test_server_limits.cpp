@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "http_client.h"
+#include "memtracer/store/db.h"
 #include "server_fixture.h"
 #include "viewer_process.h"
 
@@ -15,14 +16,8 @@ using namespace mt::test;
 
 namespace {
 void sql(const std::string &db, const std::string &statement) {
-    sqlite3 *h = nullptr;
-    REQUIRE(sqlite3_open(db.c_str(), &h) == SQLITE_OK);
-    char *err = nullptr;
-    int rc = sqlite3_exec(h, statement.c_str(), nullptr, nullptr, &err);
-    INFO((err ? err : ""));
-    sqlite3_free(err);
-    sqlite3_close(h);
-    REQUIRE(rc == SQLITE_OK);
+    INFO(statement);
+    REQUIRE_NOTHROW(mt::store::Db::open(db, true).exec(statement));
 }
 
 uint64_t rss_bytes(pid_t pid) {

@@ -2,13 +2,12 @@
 // that parses every body, and direct SQL for independent expectations.
 #pragma once
 
-#include <sqlite3.h>
-
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <string>
 
 #include "json_dom.h"
+#include "memtracer/store/db.h"
 #include "memtracer/viewer/query.h"
 
 namespace mt::test {
@@ -57,16 +56,11 @@ inline std::string error_param(viewer::Database &db, const std::string &target, 
 
 // One integer from SQL run directly on the file: expectations independent of the query layer.
 inline int64_t sql_int(const std::string &path, const std::string &sql) {
-    sqlite3 *db = nullptr;
-    REQUIRE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
-    sqlite3_stmt *s = nullptr;
-    INFO(sql << ": " << sqlite3_errmsg(db));
-    REQUIRE(sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK);
-    REQUIRE(sqlite3_step(s) == SQLITE_ROW);
-    int64_t v = sqlite3_column_int64(s, 0);
-    sqlite3_finalize(s);
-    sqlite3_close(db);
-    return v;
+    INFO(sql);
+    mt::store::Db db = mt::store::Db::open_readonly(path, 5000);
+    mt::store::Stmt s = db.prepare(sql);
+    REQUIRE(s.step());
+    return s.i64(0);
 }
 
 }  // namespace mt::test

@@ -26,13 +26,12 @@ private:
     std::atomic<uint64_t> generation_{0};
 };
 
-// Throws std::runtime_error saying why `path` is not a database this viewer can serve: not
-// SQLite, not MemTracer's (user_version 0, or a table or column of symbolizer/schema.sql
-// missing), or another schema version (a newer one is a newer MemTracer's).
+// Throws std::runtime_error (store::Error) saying why `path` is not a database this viewer can
+// serve: store::check_readable, beside store/schema.sql.
 void check_database(const std::string &path);
 
-// The writer path: creates an empty database from symbolizer/schema.sql (embedded at build
-// time) so a server started for uploads only has something to serve. Throws on failure.
+// The writer path: creates an empty database from store/schema.sql (store::create_empty_database)
+// so a server started for uploads only has something to serve. Throws on failure.
 void create_empty_database(const std::string &path);
 
 }  // namespace mt::viewer

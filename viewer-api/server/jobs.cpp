@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,14 +10,15 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <fstream>
 #include <random>
 #include <vector>
 
 #include <memtracer/reader.h>
 
-#include "../query/src/json.h"
-#include "../query/src/model.h"
+#include "memtracer/store/queries.h"
+#include "memtracer/viewer/jobs_view.h"
 
 extern char **environ;
 
@@ -212,21 +212,15 @@ void Jobs::run_job(int64_t id) {
         j.error = "symbolizer exited with " + std::to_string(j.exit_code) + ": " + tail_line(log_path);
         return discard_upload(j);
     }
-    // Which run the symbolizer added: it records the run.mt path as given.
-    sqlite3 *db = nullptr;
-    if (sqlite3_open_v2(cfg_.db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-        sqlite3_busy_timeout(db, 5000);
-        sqlite3_stmt *s = nullptr;
-        if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM runs WHERE source_file=?", -1, &s, nullptr) == SQLITE_OK) {
-            sqlite3_bind_text(s, 1, run_path.c_str(), -1, SQLITE_TRANSIENT);
-            if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
-                j.run_id = sqlite3_column_int64(s, 0);
-        }
-        sqlite3_finalize(s);
+    // Which run the symbolizer added: store/ finds it by the run.mt path the symbolizer recorded.
+    std::string why;
+    try {
+        j.run_id = store::newest_run_for_source(cfg_.db_path, run_path).value_or(-1);
+    } catch (const store::Error &e) {
+        why = " (" + e.message() + ")";
     }
-    sqlite3_close_v2(db);
     j.state = j.run_id >= 0 ? "done" : "failed";
-    if (j.run_id < 0) j.error = "symbolizer succeeded but no run for " + run_path + " is in " + cfg_.db_path;
+    if (j.run_id < 0) j.error = "symbolizer succeeded but no run for " + run_path + " is in " + cfg_.db_path + why;
     if (j.state == "failed") discard_upload(j);
 }
 
@@ -244,18 +238,9 @@ std::string Jobs::progress(const Job &j) const {
 }
 
 std::string Jobs::job_json(const Job &j) const {
-    Json o;
-    o.obj().kv("id", j.id).kv("state", j.state).kv("file", j.file).kv("file_removed", j.file_removed);
-    o.kv("size", static_cast<int64_t>(j.size));
-    o.kv("created_unix_ns", j.created_ns).kv("started_unix_ns", j.started_ns).kv("finished_unix_ns", j.finished_ns);
-    o.key("run_id");
-    j.run_id >= 0 ? o.val(j.run_id) : o.null();
-    o.key("exit_code");
-    j.exit_code >= 0 ? o.val(j.exit_code) : o.null();
-    o.kv("progress", progress(j)).key("error");
-    j.error.empty() ? o.null() : o.val(j.error);
-    o.kv("url", "/api/jobs/" + std::to_string(j.id)).end_obj();
-    return o.take();
+    JobView v{j.id, j.state, j.file, j.file_removed, j.size, j.created_ns, j.started_ns, j.finished_ns,
+              j.run_id, j.exit_code, progress(j), j.error};
+    return viewer::job_json(v);
 }
 
 Response Jobs::get(const Request &req) {
@@ -263,20 +248,15 @@ Response Jobs::get(const Request &req) {
     std::string rest = req.path.substr(std::string("/api/jobs").size());
     std::lock_guard lk(mu_);
     if (rest.empty() || rest == "/") {
-        Params p(req, {"limit", "offset"});
-        auto pg = page_params(p, 100, 1000);
-        Json o;
-        o.obj().arr("jobs");  // newest first
-        int64_t i = 0;
-        for (auto it = jobs_.rbegin(); it != jobs_.rend(); ++it, ++i)
-            if (i >= pg.offset && i < pg.offset + pg.limit) o.raw_value(job_json(it->second));
-        o.end_arr();
-        write_page(o, static_cast<int64_t>(jobs_.size()), pg);
-        o.end_obj();
-        return ok(o);
+        auto newest = jobs_.rbegin();  // render(i) is asked for i in increasing order
+        int64_t at = 0;
+        return jobs_list(req, static_cast<int64_t>(jobs_.size()), [&](int64_t i) {
+            std::advance(newest, i - at);
+            at = i;
+            return job_json(newest->second);
+        });
     }
-    Params p(req, {});
-    int64_t id = parse_id(rest.substr(1), "job");
+    int64_t id = job_id_param(req, rest.substr(1));
     auto it = jobs_.find(id);
     if (it == jobs_.end()) return error_response(404, "no job " + std::to_string(id), "job");
     return Response{200, job_json(it->second), "application/json", ""};

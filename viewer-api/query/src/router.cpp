@@ -1,12 +1,11 @@
 // router.cpp — maps a request path to its endpoint, and every failure to the one error shape.
-#include <sqlite3.h>
-
 #include <stdexcept>
 #include <vector>
 
 #include "endpoints.h"
 #include "json.h"
 #include "model.h"
+#include "sqlite.h"
 
 namespace mt::viewer {
 
@@ -58,19 +57,18 @@ Response route(Database &db, const Request &req) {
 Response handle(Database &db, const Request &req) {
     try {
         // One read transaction per request: every query of a response sees the same snapshot,
-        // even while the symbolizer commits a new run.
-        sqlite3_exec(db.handle(), "BEGIN", nullptr, nullptr, nullptr);
+        // even while the symbolizer commits a new run. Rolled back on any throw.
+        store::ReadTransaction snapshot(db.impl().db);
         Response r = route(db, req);
-        sqlite3_exec(db.handle(), "COMMIT", nullptr, nullptr, nullptr);
+        snapshot.end();
         return r;
     } catch (const ApiError &e) {
-        sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
         return error_response(e.status, e.message, e.param);
+    } catch (const store::Error &e) {
+        return error_response(500, "sqlite: " + e.message());  // SQLite's reason, not our SQL
     } catch (const std::bad_alloc &) {
-        sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
         return error_response(503, "out of memory answering this request");
     } catch (const std::exception &e) {
-        sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
         return error_response(500, e.what());
     }
 }

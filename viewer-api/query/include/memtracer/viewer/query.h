@@ -11,8 +11,6 @@
 #include <utility>
 #include <vector>
 
-struct sqlite3;
-
 namespace mt::viewer {
 
 struct Request {
@@ -50,13 +48,12 @@ Response error_response(int status, const std::string &message, const std::strin
 // one per worker thread.
 class Database {
 public:
-    // Opens `path` with SQLITE_OPEN_READONLY. Throws std::runtime_error with SQLite's reason.
+    // Opens `path` read-only (through store/). Throws std::runtime_error with SQLite's reason.
     explicit Database(const std::string &path);
     ~Database();
     Database(const Database &) = delete;
     Database &operator=(const Database &) = delete;
 
-    sqlite3 *handle() const;
     const std::string &path() const { return path_; }
     struct Impl;
     Impl &impl() { return *impl_; }

@@ -1,4 +1,6 @@
-// schema.h — creating, checking and tuning the database of schema.sql (embedded at build time).
+// schema.h — the database contract: store/schema.sql (embedded at build time), its version, the
+// migrations of an older version-1 file, and the checks that refuse a file that is not ours or
+// is of another version, for the writer (open_database) and for the readers (check_readable).
 //
 // Version rule: PRAGMA user_version holds the schema version (1). A database with a higher
 // version was written by a newer tool and is refused; one with tables but version 0 is not a
@@ -21,17 +23,20 @@
 //    few fsyncs, and a power loss could then corrupt the file.
 // When all inputs are done, a WAL database is checkpointed and switched back to rollback-journal
 // mode, so run.db is one self-contained file (if a reader holds it open, it stays in WAL mode).
-#ifndef MEMTRACER_SYM_SCHEMA_H
-#define MEMTRACER_SYM_SCHEMA_H
+#ifndef MEMTRACER_STORE_SCHEMA_H
+#define MEMTRACER_STORE_SCHEMA_H
 
 #include <string>
 #include <string_view>
 
-#include "sqlite_db.h"
+#include "memtracer/store/db.h"
 
-namespace mt::sym {
+namespace mt::store {
 
 constexpr int kSchemaVersion = 1;
+
+// The whole of schema.sql, as the build embedded it.
+std::string_view schema_sql();
 
 // The two halves of schema.sql: tables (before the "-- @after-bulk-load" line) and the
 // secondary indexes after it.
@@ -43,7 +48,8 @@ struct OpenedDb {
     bool created = false;  // this call created the file
 };
 
-// Opens or creates `path`, applies the schema and the ingest pragmas. Throws Error(Database).
+// The writer's open (memtracer-symbolize): opens or creates `path`, refuses a file that is not
+// ours or is newer, applies the schema, its migrations and the ingest pragmas. Throws Error.
 OpenedDb open_database(const std::string &path);
 
 // Creates the secondary indexes (no-op when they exist). Call inside the input's transaction,
@@ -54,6 +60,15 @@ void create_secondary_indexes(Db &db);
 // database open keeps it in WAL mode, which is still valid.
 void finish_database(Db &db);
 
-}  // namespace mt::sym
+// The readers' check (the viewer, at each (re)open): throws Error saying why `path` is not a
+// database this version can serve: not SQLite, not MemTracer's (user_version 0, or a table or
+// column of schema.sql missing), or another schema version (a newer one is a newer MemTracer's).
+void check_readable(const std::string &path);
+
+// Creates `path` holding the whole schema and no run (a server started for uploads only has
+// something to serve). Throws Error.
+void create_empty_database(const std::string &path);
+
+}  // namespace mt::store
 
 #endif

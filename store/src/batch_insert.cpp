@@ -1,10 +1,9 @@
-#include "batch_insert.h"
+#include "memtracer/store/batch_insert.h"
 
 #include <exception>
+#include <stdexcept>
 
-#include "errors.h"
-
-namespace mt::sym {
+namespace mt::store {
 
 BatchInsert::BatchInsert(Db &db, std::string head, int columns, int rows_per_statement)
     : db_(db), head_(std::move(head)), columns_(columns), per_statement_(rows_per_statement),
@@ -41,7 +40,7 @@ void BatchInsert::write(Stmt &st, size_t first, int rows) {
 void BatchInsert::end_row() {
     size_t want = static_cast<size_t>(columns_ * per_statement_);
     if (values_.size() % static_cast<size_t>(columns_) != 0)
-        throw Error(ExitCode::Failure, "BatchInsert: a row of " + head_ + " has the wrong number of values");
+        throw std::logic_error("BatchInsert: a row of " + head_ + " has the wrong number of values");  // a writer's bug
     if (values_.size() == want) {
         write(full_, 0, per_statement_);
         values_.clear();
@@ -56,4 +55,4 @@ void BatchInsert::flush() {
     values_.clear();
 }
 
-}  // namespace mt::sym
+}  // namespace mt::store

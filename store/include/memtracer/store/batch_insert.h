@@ -1,17 +1,17 @@
 // batch_insert.h — bulk INSERT of many rows per statement ("VALUES (...), (...), ..."). SQLite's
 // per-statement overhead (step, reset, VDBE setup) is a large part of a small row's cost, so
 // the big per-run tables (allocs, stack_frames, symbols, addresses) are written this way.
-#ifndef MEMTRACER_SYM_BATCH_INSERT_H
-#define MEMTRACER_SYM_BATCH_INSERT_H
+#ifndef MEMTRACER_STORE_BATCH_INSERT_H
+#define MEMTRACER_STORE_BATCH_INSERT_H
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "sqlite_db.h"
+#include "memtracer/store/db.h"
 
-namespace mt::sym {
+namespace mt::store {
 
 class BatchInsert {
 public:
@@ -64,6 +64,6 @@ private:
     std::vector<Value> values_;
 };
 
-}  // namespace mt::sym
+}  // namespace mt::store
 
 #endif

@@ -1,4 +1,4 @@
-#include "schema.h"
+#include "memtracer/store/schema.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,10 +8,9 @@
 #include <optional>
 #include <vector>
 
-#include "errors.h"
 #include "schema_sql.h"  // generated from schema.sql: kSchemaSql
 
-namespace mt::sym {
+namespace mt::store {
 
 namespace {
 
@@ -61,22 +60,23 @@ void check_identity(Db &db, const std::string &path) {
     try {
         version = db.query_int("PRAGMA user_version").value_or(0);
         Stmt t = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
-        while (t.step()) tables.push_back(t.text(0));
+        while (t.step()) tables.push_back(t.str(0));
     } catch (const Error &e) {
-        throw database_error(path + ": not a SQLite database (" + e.what() + ")");
+        throw Error(path + ": not a SQLite database (" + e.what() + ")", e.code(), path);
     }
     auto has = [&](std::string_view name) { return std::find(tables.begin(), tables.end(), name) != tables.end(); };
     if (has("meta")) {
         Stmt m = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
-        if (m.step()) meta_version = std::atoll(m.text(0).c_str());
+        if (m.step()) meta_version = std::atoll(m.str(0).c_str());
     }
     const std::string expected = "; this memtracer-symbolize reads and writes schema version " + std::to_string(kSchemaVersion) +
                                  "; nothing was written";
     int64_t found = std::max(version, meta_version.value_or(0));
     if (found > kSchemaVersion)
-        throw database_error(path + ": schema version " + std::to_string(found) + " (" +
+        throw Error(path + ": schema version " + std::to_string(found) + " (" +
                              (version > kSchemaVersion ? "PRAGMA user_version" : "meta.schema_version") +
-                             "), written by a newer memtracer-symbolize" + expected);
+                             "), written by a newer memtracer-symbolize" + expected,
+                    0, path);
     if (tables.empty()) return;
     std::vector<std::string> missing;
     for (const char *t : kCoreTables)
@@ -91,10 +91,12 @@ void check_identity(Db &db, const std::string &path) {
         why += missing.size() > 1 ? "s " : " ";
         for (size_t i = 0; i < missing.size(); ++i) why += (i ? ", " : "") + missing[i];
     }
-    throw database_error(path + ": not a MemTracer database (" + why + "; it holds: " + list + ")" + expected);
+    throw Error(path + ": not a MemTracer database (" + why + "; it holds: " + list + ")" + expected, 0, path);
 }
 
 }  // namespace
+
+std::string_view schema_sql() { return kSchemaSql; }
 
 std::string_view schema_tables_sql() {
     std::string_view all(kSchemaSql);
@@ -175,4 +177,4 @@ void finish_database(Db &db) {
     }
 }
 
-}  // namespace mt::sym
+}  // namespace mt::store
