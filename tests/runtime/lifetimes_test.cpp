@@ -1,5 +1,5 @@
 // MT_FLAG_LIFETIMES with the real Boehm GC: objects kept reachable never die, dropped ones die at
-// the next collection with the class, stack, allocation frame and GC size of their allocation,
+// a following collection with the class, stack, allocation frame and GC size of their allocation,
 // and without the flag no DEATHS chunk appears.
 #include <catch2/catch.hpp>
 
@@ -47,7 +47,13 @@ __attribute__((noinline)) void clear_stack() {
     for (size_t i = 0; i < sizeof buf; ++i) buf[i] = 0;
 }
 
-// Frame 0 allocates, frames 1 and 2 each collect once.
+// Frame 0 allocates, frames 1..kCollections each collect once. Boehm is conservative: a stale
+// copy of a dropped pointer in another thread's registers (the writer's, mid-drain) can keep an
+// object alive through one collection, more often on a loaded machine. So the test asserts that
+// every dropped object dies at some collection, once, with its identity, and gives the collector
+// several chances rather than asserting that the very first one frees everything.
+constexpr uint64_t kCollections = 6;
+
 mt::reader::Run run_capture(uint32_t flags, mt_mode mode, std::set<uint64_t> *kept, std::set<uint64_t> *dropped) {
     GC_INIT();
     std::string path = mtt::temp_path("life");
@@ -60,10 +66,10 @@ mt::reader::Run run_capture(uint32_t flags, mt_mode mode, std::set<uint64_t> *ke
     alloc_dropped(dropped);
     clear_stack();
     REQUIRE(mt_frame_end(0) == MT_OK);
-    GC_gcollect();
-    REQUIRE(mt_frame_end(1) == MT_OK);
-    GC_gcollect();
-    REQUIRE(mt_frame_end(2) == MT_OK);
+    for (uint64_t seq = 1; seq <= kCollections; ++seq) {
+        GC_gcollect();
+        REQUIRE(mt_frame_end(seq) == MT_OK);
+    }
     auto run = mtt::stop_and_load(path);
     std::remove(path.c_str());
     return run;
@@ -82,7 +88,7 @@ std::string difference(const std::set<uint64_t> &died, const std::set<uint64_t> 
 
 }  // namespace
 
-TEST_CASE("lifetimes: dropped objects die at the next collection with their allocation's identity", "[lifetimes]") {
+TEST_CASE("lifetimes: dropped objects die at a following collection with their allocation's identity", "[lifetimes]") {
     std::set<uint64_t> kept, dropped;
     auto run = run_capture(MT_FLAG_LIFETIMES, MT_MODE_EVENTS, &kept, &dropped);
     CHECK((run.header.flags & MT_FILE_FLAG_LIFETIMES) != 0);
@@ -94,7 +100,7 @@ TEST_CASE("lifetimes: dropped objects die at the next collection with their allo
     for (const auto &f : run.frames) {
         for (const auto &d : f.deaths) {
             INFO("death at 0x" << std::hex << d.address << " in frame " << std::dec << f.seq);
-            CHECK(f.seq == 1);  // the frame in which the first collection ran
+            CHECK(f.seq >= 1);  // a frame in which a collection ran, never the allocating one
             CHECK(kept.count(d.address) == 0);
             REQUIRE(by_addr.count(d.address) == 1);
             const auto &e = by_addr[d.address];
@@ -121,7 +127,7 @@ TEST_CASE("lifetimes: aggregate mode tracks the same objects", "[lifetimes]") {
     std::set<uint64_t> died;
     for (const auto &f : run.frames)
         for (const auto &d : f.deaths) {
-            CHECK(f.seq == 1);
+            CHECK(f.seq >= 1);
             CHECK(dropped_classes.count(d.class_id) == 1);
             CHECK(d.alloc_frame_seq == 0);
             died.insert(d.address);
