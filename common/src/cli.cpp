@@ -32,6 +32,9 @@ std::optional<int> Parser::parse(int argc, const char *const *argv) {
     // A flag takes no value: "--force=1" is a usage error, as it was.
     for (CLI::Option *o : app_.get_options()) {
         if (o->get_expected_max() > 1 && !o->get_positional()) o->allow_extra_args(false);
+        // A single-valued option given twice: the last one counts, as in the hand-written
+        // parsers (tests append "--workers 3" to a base command line that has "--workers 2").
+        if (o->get_expected_max() == 1) o->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
         if (o->get_expected_max() == 0) o->disable_flag_override();
     }
     for (int i = 1; i < argc; ++i) {
@@ -41,16 +44,20 @@ std::optional<int> Parser::parse(int argc, const char *const *argv) {
         if (a.rfind("--", 0) != 0 || eq == std::string_view::npos) continue;
         std::string name(a.substr(0, eq));
         const CLI::Option *o = app_.get_option_no_throw(name);
-        if (o && o->get_expected_max() == 0) return usage_error(name + " takes no value");
+        if (o && o->get_expected_max() == 0) return usage_error(name + ": takes no value");
     }
     try {
         app_.parse(argc, argv);
+    } catch (const CLI::ArgumentMismatch &e) {
+        // CLI11 says "--mode: 1 required TEXT missing"; ours name the option the same way.
+        std::string what = e.what();
+        size_t colon = what.find(':');
+        if (!help_ && !version_)
+            return usage_error(what.find(" missing") != std::string::npos && colon != std::string::npos
+                                   ? what.substr(0, colon) + ": needs a value"
+                                   : what);
     } catch (const CLI::ParseError &e) {
-        if (help_ || version_) {
-            // --help wins over a bad neighbour, as it did before
-        } else {
-            return usage_error(e.what());
-        }
+        if (!help_ && !version_) return usage_error(e.what());
     }
     if (help_) {
         std::string page = tool_.help_page.empty() ? app_.help() : tool_.help_page;
@@ -64,8 +71,8 @@ std::optional<int> Parser::parse(int argc, const char *const *argv) {
     }
     for (const std::string &rest : app_.remaining()) {
         if (rest == "--") continue;
-        if (rest.size() > 1 && rest[0] == '-') return usage_error("unknown option '" + rest + "'");
-        return usage_error("unexpected argument '" + rest + "'");
+        if (rest.size() > 1 && rest[0] == '-') return usage_error(rest + ": unknown option");
+        return usage_error("'" + rest + "': unexpected argument");
     }
     return std::nullopt;
 }
@@ -76,10 +83,23 @@ CLI::Validator range(uint64_t lo, uint64_t hi) {
             uint64_t n = 0;
             auto r = std::from_chars(v.data(), v.data() + v.size(), n);
             if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size() || n < lo || n > hi)
-                return "expected a number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got '" + v + "'";
+                return "'" + v + "' is not a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
             return "";
         },
-        std::to_string(lo) + ".." + std::to_string(hi));
+        "N");
+}
+
+CLI::Validator one_of(std::vector<std::string> choices) {
+    std::string names;
+    for (size_t i = 0; i < choices.size(); ++i)
+        names += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
+    return CLI::Validator(
+        [choices, names](std::string &v) -> std::string {
+            for (const std::string &c : choices)
+                if (v == c) return "";
+            return "'" + v + "' is not " + names;
+        },
+        names);
 }
 
 }  // namespace mt::cli

@@ -3,7 +3,7 @@
 // line and exit with the tool's documented usage status. Adding a flag is one line in the
 // tool's own options file:
 //     cli.app().add_flag("--events", o.events, "also list each frame's events");
-//     cli.app().add_option("--frames", o.frames, "first N frames")->check(mt::cli::count("--frames"));
+//     cli.app().add_option("--frames", o.frames, "first N frames")->check(mt::cli::range(0, 1000));
 #ifndef MEMTRACER_HOST_CLI_H
 #define MEMTRACER_HOST_CLI_H
 
@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mt::cli {
 
@@ -31,8 +32,8 @@ public:
 
     // Parses argv. Returns the exit status when parsing ends the program (--help, --version: 0;
     // a usage error: tool.usage_exit, after "<name>: <why>" and the usage line on stderr);
-    // nullopt when the tool should run. Arguments nobody claimed are usage errors:
-    // "unknown option '--x'" or "unexpected argument 'x'".
+    // nullopt when the tool should run. Every message starts with the option it is about:
+    // "--x: unknown option", "--mode: needs a value", "'x': unexpected argument".
     std::optional<int> parse(int argc, const char *const *argv);
     // A usage error the tool finds after parsing (a missing input, a bad combination):
     // printed as the parser's own; returns tool.usage_exit.
@@ -44,9 +45,10 @@ private:
     bool help_ = false, version_ = false;
 };
 
-// Validators for option values, each message naming the value ("--jobs: expected a number
-// from 1 to 256, got 'zero'").
+// Validators for option values; CLI11 puts the option's name first: "--jobs: 'zero' is not a
+// whole number in [1, 256]", "--hook: 'inline' is not patch or profiler".
 CLI::Validator range(uint64_t lo, uint64_t hi);  // a decimal integer in [lo, hi]
+CLI::Validator one_of(std::vector<std::string> choices);
 
 // The project version (CMake PROJECT_VERSION).
 const char *project_version();
