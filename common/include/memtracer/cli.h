@@ -20,8 +20,8 @@ struct Tool {
     std::string name;        // "memtracer-dump": the prefix of every message
     std::string usage;       // "run.mt [--json] ...": the synopsis after "usage: <name> "
     int usage_exit;          // each tool keeps the status its docs and tests give for a bad command line
-    std::string help_page;   // the full --help text; "" = CLI11's generated one
-    std::string version;     // the --version line; "" = "<name> <project version>"
+    std::string help_page{};  // the full --help text; "" = CLI11's generated one
+    std::string version{};    // the --version line; "" = "<name> <project version>"
     bool help_to_stderr = false;  // memtracer-viewer has always printed its usage there
 };
 
