@@ -40,6 +40,10 @@ struct FileActions {
 
 Child Child::spawn(const std::vector<std::string> &argv, int stderr_fd) {
     if (argv.empty()) throw SpawnError("cannot start a child: no program given");
+    // Checked first as well: under qemu-user (the arm64 stage) posix_spawn cannot report a
+    // failed exec, and the child would just exit 127.
+    if (argv[0].find('/') != std::string::npos ? access(argv[0].c_str(), X_OK) != 0 : find_executable({argv[0]}).empty())
+        throw SpawnError("cannot start " + argv[0] + ": " + strerror(argv[0].find('/') != std::string::npos ? errno : ENOENT));
     auto [in_r, in_w] = make_pipe();
     auto [out_r, out_w] = make_pipe();
     FileActions actions;
