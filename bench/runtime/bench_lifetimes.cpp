@@ -5,6 +5,8 @@
 // both, the difference, the part spent between GC_EVENT_MARK_END and the end of our
 // RECLAIM_START handler (the table scan; seen by a callback chained behind ours) and per-object
 // figures. Nothing dies, so this is the steady cost of survivors; deaths add one buffer append.
+#include <memtracer/cli.h>
+
 #include <gc/gc.h>
 
 #include <algorithm>
@@ -86,16 +88,10 @@ Result run(size_t n, uint32_t flags, int reps) {
 int main(int argc, char **argv) {
     int reps = 9;
     std::vector<size_t> sizes = {10000, 100000, 1000000};
-    for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
-            sizes.clear();
-            for (char *s = std::strtok(argv[++i], ","); s; s = std::strtok(nullptr, ",")) sizes.push_back(std::strtoull(s, nullptr, 10));
-        } else {
-            std::fprintf(stderr, "usage: bench_lifetimes [--reps N] [--sizes 10000,100000,...]\n");
-            return 2;
-        }
-    }
+    mt::cli::Parser cli({"bench_lifetimes", "[--reps N] [--sizes 10000,100000,...]", 2, ""});
+    cli.app().add_option("--reps", reps, "runs per size (median)")->check(mt::cli::range(1, 1000000));
+    cli.app().add_option("--sizes", sizes, "live objects per run")->delimiter(',');
+    if (auto code = cli.parse(argc, argv)) return *code;
     setenv("GC_MARKERS", "1", 0);
     GC_INIT();
     GC_expand_hp(512u << 20);

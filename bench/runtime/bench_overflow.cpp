@@ -6,6 +6,8 @@
 // Prints percentiles in nanoseconds; asserts nothing.
 //
 //   bench_overflow [--threads N] [--allocs N]
+#include <memtracer/cli.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,10 +93,10 @@ void row(const char *name, const Result &r) {
 
 int main(int argc, char **argv) {
     int threads = 8, allocs = 200000;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--threads")) threads = atoi(argv[i + 1]);
-        if (!strcmp(argv[i], "--allocs")) allocs = atoi(argv[i + 1]);
-    }
+    mt::cli::Parser cli({"bench_overflow", "[--threads N] [--allocs N]", 2, ""});
+    cli.app().add_option("--threads", threads, "allocating threads")->check(mt::cli::range(1, 4096));
+    cli.app().add_option("--allocs", allocs, "allocations per thread")->check(mt::cli::range(1, 1000000000));
+    if (auto code = cli.parse(argc, argv)) return *code;
     printf("%d threads x %d allocations, drop mode, %u cores; ns per mt_on_alloc call (timer included)\n", threads,
            allocs, std::thread::hardware_concurrency());
     printf("%-34s %8s %8s %8s %9s %10s   %11s   %9s %9s\n", "", "p50", "p99", "p99.9", "p99.99", "max",

@@ -11,6 +11,8 @@
 //   traced-lu  GC_MALLOC + mt_on_alloc, libunwind unwinder
 //   paused     GC_MALLOC + mt_on_alloc with the capture paused
 #define GC_THREADS
+#include <memtracer/cli.h>
+
 #include <gc/gc.h>
 
 #include <pthread.h>
@@ -226,10 +228,10 @@ WriterCost writer_cost(mt_mode mode, const char *path) {
 
 int main(int argc, char **argv) {
     Opts o;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--reps")) o.reps = atoi(argv[i + 1]);
-        if (!strcmp(argv[i], "--allocs")) o.allocs = static_cast<size_t>(atoll(argv[i + 1]));
-    }
+    mt::cli::Parser cli({"bench_runtime", "[--reps N] [--allocs N]", 2, ""});
+    cli.app().add_option("--reps", o.reps, "runs per timing (median)")->check(mt::cli::range(1, 1000000));
+    cli.app().add_option("--allocs", o.allocs, "allocations per run")->check(mt::cli::range(1, 1ull << 40));
+    if (auto code = cli.parse(argc, argv)) return *code;
     setenv("GC_MARKERS", "1", 0);  // no parallel markers: their CPU would blur the writer's
     GC_INIT();
     GC_allow_register_threads();

@@ -20,6 +20,8 @@
 #include <random>
 #include <string>
 
+#include <memtracer/cli.h>
+
 #include "backend.h"
 #include "bench_util.h"
 #include "object_info.h"
@@ -47,25 +49,19 @@ struct Args {
 
 Args parse(int argc, char **argv) {
     Args a;
-    for (int i = 1; i < argc; ++i) {
-        std::string k = argv[i];
-        auto v = [&]() -> std::string {
-            if (i + 1 >= argc) die(k + " needs a value");
-            return argv[++i];
-        };
-        if (k == "--lib") a.lib = v();
-        else if (k == "--addresses") a.addresses = v();
-        else if (k == "--workdir") a.workdir = v();
-        else if (k == "--llvm-symbolizer") a.tool = v();
-        else if (k == "--count") a.count = std::stoul(v());
-        else if (k == "--sample") a.sample = std::stoul(v());
-        else if (k == "--events") a.events = std::stoull(v());
-        else if (k == "--frames") a.frames = std::stoull(v());
-        else if (k == "--reps") a.reps = std::stoi(v());
-        else if (k == "--jobs") a.jobs = static_cast<unsigned>(std::stoul(v()));
-        else die("unknown argument " + k);
-    }
-    if (a.lib.empty() || a.addresses.empty()) die("usage: bench_symbolizer --lib LIB --addresses FILE [--count N] ...");
+    mt::cli::Parser cli({"bench_symbolizer", "--lib LIB --addresses FILE [--count N] ...", 1, ""});
+    CLI::App &app = cli.app();
+    app.add_option("--lib", a.lib, "the generated IL2CPP-like library")->required();
+    app.add_option("--addresses", a.addresses, "its call-site return addresses")->required();
+    app.add_option("--workdir", a.workdir, "scratch directory");
+    app.add_option("--llvm-symbolizer", a.tool, "the llvm-symbolizer to compare with");
+    app.add_option("--count", a.count, "addresses to symbolize");
+    app.add_option("--sample", a.sample, "addresses for the one-process-each timing");
+    app.add_option("--events", a.events, "events of the ingest capture");
+    app.add_option("--frames", a.frames, "frames of the ingest capture");
+    app.add_option("--reps", a.reps, "runs per timing (median)");
+    app.add_option("--jobs", a.jobs, "symbolizer threads");
+    if (auto code = cli.parse(argc, argv)) exit(*code);
     return a;
 }
 

@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "backend.h"
-#include "subprocess.h"
+#include <memtracer/process.h>
 #include "trace_writer.h"
 
 namespace mt::bench {
@@ -175,7 +175,7 @@ std::vector<double> per_process(const std::string &tool, const std::string &lib,
     std::vector<double> secs;
     for (uint64_t a : lookups) {
         double t0 = now_s();
-        auto c = mt::sym::Child::spawn({tool, "--obj=" + lib, "--output-style=JSON", "--no-demangle", hex(a)});
+        auto c = mt::proc::Child::spawn({tool, "--obj=" + lib, "--output-style=JSON", "--no-demangle", hex(a)});
         c.close_stdin();
         std::string out = c.read_all();
         if (c.wait() != 0 || out.empty()) throw std::runtime_error("llvm-symbolizer failed on " + hex(a));
@@ -187,7 +187,7 @@ std::vector<double> per_process(const std::string &tool, const std::string &lib,
 double streaming(const std::string &tool, const std::string &lib, const std::vector<uint64_t> &lookups,
                  std::vector<mt::sym::SymbolRecord> *records) {
     double t0 = now_s();
-    auto c = mt::sym::Child::spawn({tool, "--obj=" + lib, "--output-style=JSON", "--no-demangle"});
+    auto c = mt::proc::Child::spawn({tool, "--obj=" + lib, "--output-style=JSON", "--no-demangle"});
     std::thread writer([&] {
         std::string chunk;
         for (size_t i = 0; i < lookups.size(); ++i) {

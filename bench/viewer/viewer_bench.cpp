@@ -2,6 +2,8 @@
 // repeated requests on one warm connection, with /api/runs as the baseline measured in the same
 // run. wrk measures the same endpoints over HTTP (run_bench.sh).
 //   viewer_bench DB [--reps N]
+#include <memtracer/cli.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -33,14 +35,13 @@ int64_t json_int(const std::string &body, const std::string &key) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: viewer_bench DB [--reps N]\n");
-        return 2;
-    }
     int reps = 40;
-    for (int i = 2; i + 1 < argc; ++i)
-        if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
-    Database db(argv[1]);
+    std::string path;
+    mt::cli::Parser cli({"viewer_bench", "DB [--reps N]", 2, ""});
+    cli.app().add_option("DB", path, "the database to query")->required();
+    cli.app().add_option("--reps", reps, "requests per endpoint")->check(mt::cli::range(1, 1000000));
+    if (auto code = cli.parse(argc, argv)) return *code;
+    Database db(path);
     auto runs = handle_target(db, "/api/runs");
     // The two longest runs: the first is "a", the second "b".
     int64_t a = json_int(runs.body, "run_id");

@@ -81,17 +81,10 @@ void print_summary(const Options &o, const GameLibrary &lib, const GroundTruth &
 }  // namespace
 
 int main(int argc, char **argv) {
+    Options parsed;
+    if (auto code = parse_options(argc, argv, parsed)) return *code;
+    const Options o = parsed;
     std::string error;
-    auto parsed = parse_options(argc, argv, error);
-    if (!parsed) {
-        if (error == "help") {
-            std::printf("%s", usage());
-            return 0;
-        }
-        std::fprintf(stderr, "memtracer-sample-game: %s\n%s", error.c_str(), usage());
-        return 1;
-    }
-    const Options o = *parsed;
 
     GameLibrary lib;
     std::string path =

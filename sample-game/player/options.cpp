@@ -1,97 +1,48 @@
-// options.cpp — strict parsing: every value is checked, and an error names the argument.
+// options.cpp — strict parsing on the host tools' CLI11 setup: every value is checked, and an
+// error names the argument.
 #include "options.h"
 
-#include <charconv>
-#include <cstring>
+#include <memtracer/cli.h>
 
 namespace mtsample {
-
-namespace {
-
-bool parse_u64(const char *text, uint64_t max, uint64_t &out) {
-    const char *end = text + std::strlen(text);
-    auto [p, ec] = std::from_chars(text, end, out);
-    return ec == std::errc() && p == end && p != text && out <= max;
-}
-
-}  // namespace
 
 const char *usage() {
     return "usage: memtracer-sample-game [--frames N] [--workers N] [--jobs N] [--seed S] [--out run.mt]\n"
            "       [--mode events|aggregate] [--unwinder fp|libunwind] [--sample-bytes N] [--no-trace]\n"
            "       [--hook patch|profiler] [--gc-events] [--lifetimes] [--ring-bytes N] [--block-when-full]\n"
            "       [--quiet] [--expect-json FILE] [--game-lib PATH] [--runtime separate|in-game]\n"
-           "       [--runtime-lib PATH]\n";
+           "       [--runtime-lib PATH] [--version]\n";
 }
 
-std::optional<Options> parse_options(int argc, char **argv, std::string &error) {
-    Options o;
-    for (int i = 1; i < argc; ++i) {
-        std::string arg = argv[i];
-        auto value = [&](const char *&v) {
-            if (i + 1 >= argc) {
-                error = arg + ": needs a value";
-                return false;
-            }
-            v = argv[++i];
-            return true;
-        };
-        auto number = [&](uint64_t max, uint64_t &out) {
-            const char *v;
-            if (!value(v)) return false;
-            if (!parse_u64(v, max, out)) {
-                error = arg + ": '" + v + "' is not a whole number in [0, " + std::to_string(max) + "]";
-                return false;
-            }
-            return true;
-        };
-        auto choice = [&](std::string &out, const char *a, const char *b) {
-            const char *v;
-            if (!value(v)) return false;
-            if (std::strcmp(v, a) != 0 && std::strcmp(v, b) != 0) {
-                error = arg + ": '" + v + "' is not " + a + " or " + b;
-                return false;
-            }
-            out = v;
-            return true;
-        };
-        uint64_t n = 0;
-        const char *v = nullptr;
-        bool ok = true;
-        if (arg == "--help" || arg == "-h") {
-            error = "help";
-            return std::nullopt;
-        }
-        if (arg == "--frames") ok = number(10'000'000, o.frames);
-        else if (arg == "--workers") { ok = number(64, n); o.workers = static_cast<uint32_t>(n); }
-        else if (arg == "--jobs") { ok = number(1024, n); o.jobs = static_cast<uint32_t>(n); }
-        else if (arg == "--seed") ok = number(UINT64_MAX, o.seed);
-        else if (arg == "--out") { ok = value(v); if (ok) o.out = v; }
-        else if (arg == "--mode") ok = choice(o.mode, "events", "aggregate");
-        else if (arg == "--unwinder") ok = choice(o.unwinder, "fp", "libunwind");
-        else if (arg == "--sample-bytes") ok = number(UINT64_MAX, o.sample_bytes);
-        else if (arg == "--no-trace") o.trace = false;
-        else if (arg == "--hook") ok = choice(o.hook, "patch", "profiler");
-        else if (arg == "--gc-events") o.gc_events = true;
-        else if (arg == "--lifetimes") o.lifetimes = true;
-        else if (arg == "--ring-bytes") { ok = number(UINT32_MAX, n); o.ring_bytes = static_cast<uint32_t>(n); }
-        else if (arg == "--block-when-full") o.block_when_full = true;
-        else if (arg == "--quiet") o.quiet = true;
-        else if (arg == "--expect-json") { ok = value(v); if (ok) o.expect_json = v; }
-        else if (arg == "--game-lib") { ok = value(v); if (ok) o.game_lib = v; }
-        else if (arg == "--runtime") ok = choice(o.runtime, "separate", "in-game");
-        else if (arg == "--runtime-lib") { ok = value(v); if (ok) o.runtime_lib = v; }
-        else {
-            error = arg + ": unknown option";
-            return std::nullopt;
-        }
-        if (!ok) return std::nullopt;
-    }
-    if (o.jobs == 0) {
-        error = "--jobs: must be at least 1";
-        return std::nullopt;
-    }
-    return o;
+std::optional<int> parse_options(int argc, char **argv, Options &o) {
+    using mt::cli::one_of;
+    using mt::cli::range;
+    mt::cli::Parser cli({"memtracer-sample-game", "[options]", 1, usage()});
+    CLI::App &app = cli.app();
+    bool no_trace = false;
+    app.add_option("--frames", o.frames, "frames to run")->check(range(0, 10'000'000));
+    app.add_option("--workers", o.workers, "job worker threads")->check(range(0, 64));
+    app.add_option("--jobs", o.jobs, "C# jobs per frame")->check(range(0, 1024));
+    app.add_option("--seed", o.seed, "random seed")->check(range(0, UINT64_MAX));
+    app.add_option("--out", o.out, "the run.mt to write");
+    app.add_option("--mode", o.mode, "events|aggregate")->check(one_of({"events", "aggregate"}));
+    app.add_option("--unwinder", o.unwinder, "fp|libunwind")->check(one_of({"fp", "libunwind"}));
+    app.add_option("--sample-bytes", o.sample_bytes, "sampling interval")->check(range(0, UINT64_MAX));
+    app.add_flag("--no-trace", no_trace, "run without the tracer");
+    app.add_option("--hook", o.hook, "patch|profiler")->check(one_of({"patch", "profiler"}));
+    app.add_flag("--gc-events", o.gc_events, "record collections");
+    app.add_flag("--lifetimes", o.lifetimes, "record deaths");
+    app.add_option("--ring-bytes", o.ring_bytes, "ring size; 0 = the runtime's default")->check(range(0, UINT32_MAX));
+    app.add_flag("--block-when-full", o.block_when_full, "MT_ON_FULL_BLOCK instead of dropping");
+    app.add_flag("--quiet", o.quiet, "no per-frame output");
+    app.add_option("--expect-json", o.expect_json, "write the game's own tally here");
+    app.add_option("--game-lib", o.game_lib, "the GameAssembly library");
+    app.add_option("--runtime", o.runtime, "separate|in-game")->check(one_of({"separate", "in-game"}));
+    app.add_option("--runtime-lib", o.runtime_lib, "the separate runtime library");
+    if (auto code = cli.parse(argc, argv)) return code;
+    o.trace = !no_trace;
+    if (o.jobs == 0) return cli.usage_error("--jobs: must be at least 1");
+    return std::nullopt;
 }
 
 }  // namespace mtsample

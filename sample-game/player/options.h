@@ -29,8 +29,9 @@ struct Options {
     std::string runtime_lib;         // the separate runtime library; default: the build's
 };
 
-// Parses argv; on error returns nullopt with `error` saying which argument and why.
-std::optional<Options> parse_options(int argc, char **argv, std::string &error);
+// Fills `o` from argv; returns the exit status when parsing ends the program: --help, --version
+// (0) or a usage error (1, said on stderr with the argument and why).
+std::optional<int> parse_options(int argc, char **argv, Options &o);
 const char *usage();
 
 }  // namespace mtsample

@@ -66,7 +66,7 @@ public:
             std::vector<std::string> argv = {exe, "-o", file.path};
             if (!file.arch.empty()) argv.insert(argv.end(), {"-arch", file.arch});
             argv.insert(argv.end(), {"-l", hex(file.slice.text_vmaddr), "-i", "-fullPath", "-f", list.path()});
-            Child child = Child::spawn(argv);
+            Child child = spawn_tool(argv);
             child.close_stdin();
             std::string text = child.read_all();
             int status = child.wait();

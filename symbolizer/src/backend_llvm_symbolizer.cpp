@@ -144,10 +144,10 @@ private:
         if (exe.empty())
             throw symbols_error("llvm-symbolizer not found (" + (tool_.empty() ? std::string("llvm-symbolizer-19 in PATH") : tool_) +
                                 "); install llvm-19 or pass --llvm-symbolizer PATH");
-        while (stderr_.size() < n) stderr_.emplace_back();
-        while (children_.size() < n) children_.push_back(Child::spawn({exe, "--output-style=JSON", "--no-demangle"}, stderr_[children_.size()].fd()));
+        while (stderr_.size() < n) stderr_.push_back(new_stderr_capture());
+        while (children_.size() < n) children_.push_back(spawn_tool({exe, "--output-style=JSON", "--no-demangle"}, stderr_[children_.size()].fd()));
         for (size_t i = 0; i < children_.size(); ++i)
-            if (!children_[i].running()) children_[i] = Child::spawn({exe, "--output-style=JSON", "--no-demangle"}, stderr_[i].fd());
+            if (!children_[i].running()) children_[i] = spawn_tool({exe, "--output-style=JSON", "--no-demangle"}, stderr_[i].fd());
     }
 
     unsigned jobs_;

@@ -1,6 +1,8 @@
 #include "cli.h"
 
-#include <charconv>
+#include <memtracer/cli.h>
+
+#include <algorithm>
 #include <filesystem>
 #include <thread>
 
@@ -119,82 +121,47 @@ EXAMPLES
 )";
 }
 
-namespace {
-
-unsigned parse_jobs(const std::string &v) {
-    unsigned n = 0;
-    auto r = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (r.ec != std::errc() || r.ptr != v.data() + v.size() || n == 0 || n > 256)
-        throw usage_error("--jobs: expected a number from 1 to 256, got '" + v + "'");
-    return n;
-}
-
-}  // namespace
-
 std::string default_output(const std::string &input) {
     std::filesystem::path p(input);
     p.replace_extension(".db");
     return p.string();
 }
 
-CliOptions parse_cli(int argc, char **argv) {
-    CliOptions o;
+std::optional<int> parse_cli(int argc, char **argv, CliOptions &o, int schema_version) {
+    mt::cli::Parser cli({"memtracer-symbolize", "RUN.mt... [-o DB] [--elf FILE]... [--dsym BUNDLE]... [--symbols DIR]...",
+                         static_cast<int>(ExitCode::Usage), help_text(),
+                         std::string("memtracer-symbolize ") + mt::cli::project_version() + " (schema " +
+                             std::to_string(schema_version) + ")"});
     o.config.backend.jobs = std::max(1u, std::thread::hardware_concurrency());
-    bool only_inputs = false;
-    for (int i = 1; i < argc; ++i) {
-        std::string arg = argv[i];
-        if (only_inputs || arg.empty() || arg[0] != '-' || arg == "-") {
-            o.inputs.push_back(arg);
-            continue;
-        }
-        if (arg == "--") {
-            only_inputs = true;
-            continue;
-        }
-        std::string name = arg, value;
-        bool has_value = false;
-        if (size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-            name = arg.substr(0, eq);
-            value = arg.substr(eq + 1);
-            has_value = true;
-        } else if (arg.size() > 2 && arg[1] != '-' && (arg[1] == 'j' || arg[1] == 'o')) {  // -j4, -orun.db
-            name = arg.substr(0, 2);
-            value = arg.substr(2);
-            has_value = true;
-        }
-        auto need = [&]() -> std::string {
-            if (has_value) return value;
-            if (i + 1 >= argc) throw usage_error(name + " needs a value (see --help)");
-            return argv[++i];
-        };
-        auto flag = [&] {
-            if (has_value) throw usage_error(name + " takes no value");
-        };
-        if (name == "-h" || name == "--help") flag(), o.help = true;
-        else if (name == "--version") flag(), o.version = true;
-        else if (name == "-o" || name == "--output") o.output = need();
-        else if (name == "--dsym") o.config.dsyms.push_back(need());
-        else if (name == "--elf") o.config.elfs.push_back(need());
-        else if (name == "--symbols") o.config.symbol_dirs.push_back(need());
-        else if (name == "--il2cpp-symbols") o.config.il2cpp_dir = need();
-        else if (name == "--backend") o.config.backend.kind = parse_backend_kind(need());
-        else if (name == "--llvm-symbolizer") o.config.backend.llvm_symbolizer = need();
-        else if (name == "--atos") o.config.backend.atos = need();
-        else if (name == "-j" || name == "--jobs") o.config.backend.jobs = parse_jobs(need());
-        else if (name == "--force") flag(), o.config.force = true;
-        else if (name == "--salvage") flag(), o.config.salvage = true;
-        else if (name == "--resymbolize") flag(), o.config.resymbolize = true;
-        else if (name == "-q" || name == "--quiet") flag(), o.quiet = true;
-        else if (name == "--no-progress") flag(), o.no_progress = true;
-        else throw usage_error("unknown option " + name + " (see --help)");
+    std::string backend;
+    CLI::App &app = cli.app();
+    app.add_option("inputs", o.inputs, "run.mt files");
+    app.add_option("-o,--output", o.output, "database to create or append to");
+    app.add_option("--dsym", o.config.dsyms, "a .dSYM bundle or DWARF file");
+    app.add_option("--elf", o.config.elfs, "an ELF or Mach-O file with symbols");
+    app.add_option("--symbols", o.config.symbol_dirs, "a directory of symbol files");
+    app.add_option("--il2cpp-symbols", o.config.il2cpp_dir, "Unity's IL2CPP output");
+    app.add_option("--backend", backend, "builtin|llvm-symbolizer|atos");
+    app.add_option("--llvm-symbolizer", o.config.backend.llvm_symbolizer, "the llvm-symbolizer to run");
+    app.add_option("--atos", o.config.backend.atos, "the atos to run");
+    app.add_option("-j,--jobs", o.config.backend.jobs, "threads or processes")->check(mt::cli::range(1, 256));
+    app.add_flag("--force", o.config.force, "use mismatched symbols, ingest a run again");
+    app.add_flag("--salvage", o.config.salvage, "keep the frames before the damage");
+    app.add_flag("--resymbolize", o.config.resymbolize, "symbolize every address again");
+    app.add_flag("-q,--quiet", o.quiet, "no progress and no summary");
+    app.add_flag("--no-progress", o.no_progress, "no progress display");
+    if (auto code = cli.parse(argc, argv)) return code;
+    try {
+        if (!backend.empty()) o.config.backend.kind = parse_backend_kind(backend);
+    } catch (const Error &e) {
+        return cli.usage_error(e.what());
     }
-    if (o.help || o.version) return o;
-    if (o.inputs.empty()) throw usage_error("no input: give one or more run.mt files (see --help)");
+    if (o.inputs.empty()) return cli.usage_error("no input: give one or more run.mt files (see --help)");
     if (o.output.empty()) {
-        if (o.inputs.size() > 1) throw usage_error("several inputs need -o DB to name the database");
+        if (o.inputs.size() > 1) return cli.usage_error("several inputs need -o DB to name the database");
         o.output = default_output(o.inputs[0]);
     }
-    return o;
+    return std::nullopt;
 }
 
 }  // namespace mt::sym

@@ -2,6 +2,7 @@
 #ifndef MEMTRACER_SYM_CLI_H
 #define MEMTRACER_SYM_CLI_H
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,11 +14,12 @@ struct CliOptions {
     Config config;
     std::vector<std::string> inputs;
     std::string output;        // "" = beside the (single) input
-    bool help = false, version = false, quiet = false, no_progress = false;
+    bool quiet = false, no_progress = false;
 };
 
-// Throws Error(Usage) with a one-line reason.
-CliOptions parse_cli(int argc, char **argv);
+// Fills `o`; returns the exit status when parsing ends the program: --help, --version (0) or a
+// usage error (ExitCode::Usage, said on stderr). --version names `schema_version`.
+std::optional<int> parse_cli(int argc, char **argv, CliOptions &o, int schema_version);
 
 // run.mt -> run.db beside it.
 std::string default_output(const std::string &input);

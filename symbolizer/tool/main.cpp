@@ -44,20 +44,7 @@ int main(int argc, char **argv) {
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     mallopt(M_MMAP_THRESHOLD, 1 << 28);
     CliOptions o;
-    try {
-        o = parse_cli(argc, argv);
-    } catch (const Error &e) {
-        fprintf(stderr, "memtracer-symbolize: %s\n", e.what());
-        return static_cast<int>(e.code);
-    }
-    if (o.help) {
-        fputs(help_text(), stdout);
-        return 0;
-    }
-    if (o.version) {
-        printf("memtracer-symbolize %s (schema %d)\n", MEMTRACER_VERSION, kSchemaVersion);
-        return 0;
-    }
+    if (auto code = parse_cli(argc, argv, o, kSchemaVersion)) return *code;
 
     Progress progress(Progress::detect(stderr, !o.quiet && !o.no_progress));
     auto warn = [&](const std::string &m) { progress.message("memtracer-symbolize: warning: " + m); };

@@ -14,13 +14,7 @@ int main(int argc, char **argv) {
     std::signal(SIGXFSZ, SIG_IGN);
     std::signal(SIGPIPE, SIG_IGN);
     Options opts;
-    try {
-        opts = parse_options(argc, argv);
-    } catch (const std::invalid_argument &e) {
-        if (*e.what()) std::fprintf(stderr, "memtracer-viewer: %s\n", e.what());
-        std::fputs(usage(), stderr);
-        return *e.what() ? 2 : 0;
-    }
+    if (auto code = parse_options(argc, argv, opts)) return *code;
     try {
         App app(opts);
         if (!opts.get.empty()) {  // one request, answered on stdout: scripts and docs/api.md

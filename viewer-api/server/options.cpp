@@ -1,8 +1,11 @@
 #include "options.h"
 
+#include <memtracer/cli.h>
+
 #include <charconv>
 #include <stdexcept>
 #include <string_view>
+#include <vector>
 
 namespace mt::viewer {
 
@@ -23,10 +26,11 @@ uint64_t number(std::string_view s, const std::string &opt) {
         throw std::invalid_argument(opt + " wants a number, got '" + std::string(s) + "'");
     return v;
 }
-int count(std::string_view s, const std::string &opt) {
-    auto v = number(s, opt);
-    if (v < 1 || v > 100000) throw std::invalid_argument(opt + " must be 1..100000");
-    return static_cast<int>(v);
+// A header value: printable ASCII without spaces, long enough not to be guessed.
+void check_token(const std::string &token) {
+    if (token.size() < 16 || token.size() > 256 ||
+        token.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/=") != std::string::npos)
+        throw std::invalid_argument("wants 16..256 characters of A-Z a-z 0-9 - . _ ~ + / =");
 }
 }  // namespace
 
@@ -45,52 +49,49 @@ uint64_t parse_size(const std::string &s, const std::string &opt) {
     return n * mult;
 }
 
-Options parse_options(int argc, char **argv) {
-    Options o;
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
-            return argv[++i];
-        };
-        if (a == "--host") o.host = value();
-        else if (a == "--port") {
-            auto v = number(value(), a);
-            if (v > 65535) throw std::invalid_argument("--port must be 0..65535");
-            o.port = static_cast<uint16_t>(v);
-        } else if (a == "--threads") {
-            auto v = number(value(), a);
-            if (v < 1 || v > 256) throw std::invalid_argument("--threads must be 1..256");
-            o.threads = static_cast<int>(v);
-        } else if (a == "--symbols") o.symbols = value();
-        else if (a == "--data") o.data = value();
-        else if (a == "--web") o.web = value();
-        else if (a == "--symbolizer") o.symbolizer = value();
-        else if (a == "--max-upload") o.limits.max_upload = parse_size(value(), a);
-        else if (a == "--max-unread") o.limits.max_unread_per_client = parse_size(value(), a);
-        else if (a == "--max-unread-total") o.limits.max_unread_total = parse_size(value(), a);
-        else if (a == "--max-connections") o.limits.max_connections = count(value(), a);
-        else if (a == "--max-connections-per-client") o.limits.max_connections_per_client = count(value(), a);
-        else if (a == "--allow-remote") o.allow_remote = true;
-        else if (a == "--token") {
-            o.token = value();
-            // A header value: printable ASCII without spaces, long enough not to be guessed.
-            if (o.token.size() < 16 || o.token.size() > 256 ||
-                o.token.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/=") !=
-                    std::string::npos)
-                throw std::invalid_argument("--token wants 16..256 characters of A-Z a-z 0-9 - . _ ~ + / =");
-        }
-        else if (a == "--get") o.get = value();
-        else if (a == "--quiet") o.quiet = true;
-        else if (a == "-h" || a == "--help") throw std::invalid_argument("");
-        else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option " + a);
-        else if (o.db.empty()) o.db = a;
-        else throw std::invalid_argument("one database only; extra argument '" + a + "'");
-    }
-    if (o.db.empty()) throw std::invalid_argument("missing run.db");
+std::optional<int> parse_options(int argc, char **argv, Options &o) {
+    mt::cli::Parser cli({"memtracer-viewer", "run.db [options]", 2, usage(), "", true});
+    CLI::App &app = cli.app();
+    // Values through the old checks, so a bad one names its option as before.
+    auto checked = [](auto convert) {
+        return CLI::Validator([convert](std::string &v) {
+            try {
+                convert(v);
+            } catch (const std::invalid_argument &e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        }, "");
+    };
+    std::vector<std::string> dbs;
+    std::string max_upload, max_unread, max_unread_total;
+    app.add_option("run.db", dbs, "the database to serve");
+    app.add_option("--host", o.host, "address to listen on");
+    app.add_option("--port", o.port, "port; 0 = ephemeral")->check(mt::cli::range(0, 65535));
+    app.add_option("--threads", o.threads, "HTTP threads")->check(mt::cli::range(1, 256));
+    app.add_option("--symbols", o.symbols, "symbol directory for uploads");
+    app.add_option("--data", o.data, "upload directory (enables uploads)");
+    app.add_option("--web", o.web, "page folder");
+    app.add_option("--symbolizer", o.symbolizer, "memtracer-symbolize to run for uploads");
+    app.add_option("--max-upload", max_upload, "upload size limit")->check(checked([](auto &v) { parse_size(v, "size"); }));
+    app.add_option("--max-unread", max_unread, "unread answers per client")->check(checked([](auto &v) { parse_size(v, "size"); }));
+    app.add_option("--max-unread-total", max_unread_total, "unread answers in all")->check(checked([](auto &v) { parse_size(v, "size"); }));
+    app.add_option("--max-connections", o.limits.max_connections, "connections")->check(mt::cli::range(1, 100000));
+    app.add_option("--max-connections-per-client", o.limits.max_connections_per_client, "per peer address")->check(mt::cli::range(1, 100000));
+    app.add_flag("--allow-remote", o.allow_remote, "allow a non-loopback --host");
+    app.add_option("--token", o.token, "upload token")->check(checked([](auto &v) { check_token(v); }));
+    app.add_option("--get", o.get, "answer one GET on stdout and exit");
+    app.add_flag("--quiet", o.quiet, "no per-request log lines");
+    if (auto code = cli.parse(argc, argv)) return code;
+    if (!max_upload.empty()) o.limits.max_upload = parse_size(max_upload, "--max-upload");
+    if (!max_unread.empty()) o.limits.max_unread_per_client = parse_size(max_unread, "--max-unread");
+    if (!max_unread_total.empty()) o.limits.max_unread_total = parse_size(max_unread_total, "--max-unread-total");
+    if (dbs.empty()) return cli.usage_error("missing run.db");
+    if (dbs.size() > 1) return cli.usage_error("one database only; extra argument '" + dbs[1] + "'");
+    o.db = dbs[0];
     if (o.limits.max_connections_per_client > o.limits.max_connections)
         o.limits.max_connections_per_client = o.limits.max_connections;
-    return o;
+    return std::nullopt;
 }
 
 }  // namespace mt::viewer

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mt::viewer {
@@ -42,8 +43,9 @@ struct Options {
     Limits limits;
 };
 
-// Parses argv; throws std::invalid_argument with a usage sentence on a bad option.
-Options parse_options(int argc, char **argv);
+// Fills `o` from argv; returns the exit status when parsing ends the program: --help, --version
+// (0) or a usage error (2, said on stderr).
+std::optional<int> parse_options(int argc, char **argv, Options &o);
 const char *usage();
 // "512M", "2G", "1000" -> bytes; throws std::invalid_argument.
 uint64_t parse_size(const std::string &s, const std::string &opt = "--max-upload");

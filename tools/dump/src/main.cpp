@@ -2,11 +2,13 @@
 #include "printers.h"
 #include "summary.h"
 
+#include <memtracer/cli.h>
+
 #include <cstdint>
-#include <cstring>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -27,6 +29,7 @@ const char kUsage[] =
     "  --all-frames   show every committed frame\n"
     "  --events       also list each shown frame's events, aggregates, GCs and deaths\n"
     "  -h, --help     this text\n"
+    "  --version      the MemTracer version\n"
     "\n"
     "Exit status:\n"
     "  0  the file was read to its end: end, eof, or truncated (truncated and eof also print a\n"
@@ -39,43 +42,26 @@ const char kUsage[] =
     "     contradict each other or the header, such as a duplicated EVENTS chunk): everything\n"
     "     before the damage is printed first, then the damage is reported on stderr\n";
 
-int usage_error(const std::string &why) {
-    std::cerr << "memtracer-dump: " << why << "\n\n" << kUsage;
-    return kExitUsage;
-}
-
-std::optional<uint64_t> parse_count(const char *s) {
-    if (!*s || std::strspn(s, "0123456789") != std::strlen(s) || std::strlen(s) > 18) return std::nullopt;
-    return std::stoull(s);
-}
-
-// Returns the exit code when parsing ends the program (help or a usage error).
+// Returns the exit code when parsing ends the program (help, --version or a usage error).
 std::optional<int> parse_args(int argc, char **argv, mt::dump::Options &o) {
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a == "-h" || a == "--help") {
-            std::cout << kUsage;
-            return kExitOk;
-        } else if (a == "--json") {
-            o.json = true;
-        } else if (a == "--events") {
-            o.events = true;
-        } else if (a == "--all-frames") {
-            o.frames = UINT64_MAX;
-        } else if (a == "--frames") {
-            if (i + 1 >= argc) return usage_error("--frames needs a number");
-            auto n = parse_count(argv[++i]);
-            if (!n) return usage_error(std::string("--frames: '") + argv[i] + "' is not a number of frames");
-            o.frames = *n;
-        } else if (a.size() > 1 && a[0] == '-') {
-            return usage_error("unknown option '" + a + "'");
-        } else if (!o.path.empty()) {
-            return usage_error("one file at a time ('" + o.path + "' and '" + a + "' given)");
-        } else {
-            o.path = a;
-        }
-    }
-    if (o.path.empty()) return usage_error("no run.mt given");
+    mt::cli::Parser cli({"memtracer-dump", "run.mt [--json] [--frames N | --all-frames] [--events]", kExitUsage, kUsage});
+    std::vector<std::string> paths;
+    bool all_frames = false;
+    CLI::App &app = cli.app();
+    app.add_option("run.mt", paths, "the capture to print");
+    app.add_flag("--json", o.json, "one JSON document on stdout");
+    app.add_option("--frames", o.frames, "show the first N committed frames")->check(CLI::Validator(
+        [](std::string &v) {
+            bool ok = !v.empty() && v.size() <= 18 && v.find_first_not_of("0123456789") == std::string::npos;
+            return ok ? std::string() : "'" + v + "' is not a number of frames";
+        }, "N"));
+    app.add_flag("--all-frames", all_frames, "show every committed frame");
+    app.add_flag("--events", o.events, "also list each shown frame's events");
+    if (auto code = cli.parse(argc, argv)) return code;
+    if (all_frames) o.frames = UINT64_MAX;
+    if (paths.empty()) return cli.usage_error("no run.mt given");
+    if (paths.size() > 1) return cli.usage_error("one file at a time ('" + paths[0] + "' and '" + paths[1] + "' given)");
+    o.path = paths[0];
     return std::nullopt;
 }
 
