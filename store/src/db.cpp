@@ -19,7 +19,11 @@ Stmt::Stmt(sqlite3 *db, std::string_view sql) {
     }
 }
 
-Stmt::~Stmt() {
+Stmt::~Stmt() { release(); }
+
+// An owned statement is finalized; a borrowed one goes back to its connection's cache reset,
+// with no bindings, for the next borrower.
+void Stmt::release() noexcept {
     if (!st_) return;
     if (owned_) {
         sqlite3_finalize(st_);
@@ -27,11 +31,12 @@ Stmt::~Stmt() {
         sqlite3_reset(st_);
         sqlite3_clear_bindings(st_);
     }
+    st_ = nullptr;
 }
 
 Stmt &Stmt::operator=(Stmt &&o) noexcept {
     if (this != &o) {
-        this->~Stmt();
+        release();
         st_ = o.st_;
         owned_ = o.owned_;
         o.st_ = nullptr;

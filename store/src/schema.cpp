@@ -33,12 +33,14 @@ bool has_column(Db &db, const char *table, const char *column) {
 }
 
 // The schema version schema.sql declares ("PRAGMA user_version = N;"), read at compile time so
-// kSchemaVersion and the file the viewer also embeds cannot drift apart.
+// kSchemaVersion and the file cannot drift apart. A plain index loop, not string_view::find:
+// GCC's -fsanitize=undefined makes find's pointer checks non-constant (the asan build).
 constexpr int declared_schema_version() {
     std::string_view sql(kSchemaSql);
     std::string_view key = "PRAGMA user_version = ";
-    size_t at = sql.find(key);
-    if (at == std::string_view::npos) return -1;
+    size_t at = 0;
+    while (at + key.size() <= sql.size() && sql.substr(at, key.size()) != key) ++at;
+    if (at + key.size() > sql.size()) return -1;
     int v = 0;
     for (size_t i = at + key.size(); i < sql.size() && sql[i] >= '0' && sql[i] <= '9'; ++i) v = v * 10 + (sql[i] - '0');
     return v;

@@ -74,6 +74,7 @@ private:
         return b;
     }
     [[noreturn]] void fail(int rc) const;
+    void release() noexcept;
     sqlite3_stmt *st_ = nullptr;
     bool owned_ = true;
 };
