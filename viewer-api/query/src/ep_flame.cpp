@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "endpoints.h"
+#include "filter.h"
 #include "model.h"
 #include "sqlite.h"
 #include "stacks.h"
@@ -21,6 +22,7 @@ struct Weighted {
 struct Input {
     RunRow run;
     Range range;
+    Filter filter;
     Metric by;
     std::unordered_map<int64_t, std::vector<std::string>> paths;
     std::unordered_map<int64_t, std::string> class_names;
@@ -31,10 +33,11 @@ void load(Database &db, const Params &p, int64_t run_id, Input &in) {
     in.by = metric_param(p);
     in.run = load_run(db, run_id);
     in.range = frame_range(p, in.run);
+    in.filter = parse_filter(p, db, in.run);
     in.paths = stack_paths(db, in.run.id);
     for (auto &[id, c] : load_classes(db, in.run.id)) in.class_names[id] = c.full_name.empty() ? c.name : c.full_name;
     static const std::vector<std::string> kNoFrames;
-    for (const auto &cs : class_stacks(db, in.run, in.range)) {
+    for (const auto &cs : filtered_class_stacks(db, in.run, in.range, in.filter)) {
         int64_t v = cs.t.get(in.by);
         if (v <= 0) continue;
         auto pit = in.paths.find(cs.stack_id);
@@ -81,7 +84,7 @@ void write_node(Json &j, const std::vector<Node> &t, size_t n, int64_t min_value
 }  // namespace
 
 Response flame(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"from", "to", "by", "min_share", "classes", "max_nodes"});
+    Params p(req, {"from", "to", "by", "min_share", "classes", "max_nodes", MT_FILTER_PARAMS});
     double min_share = p.opt_real("min_share", 0, 1).value_or(0.001);
     bool classes = p.flag("classes", true);
     int64_t max_nodes = p.integer("max_nodes", 20000, 1, 200000);
@@ -105,7 +108,9 @@ Response flame(Database &db, const Request &req, int64_t run_id) {
     int64_t min_value = std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(t[0].value) * min_share));
     Json j;
     j.obj().kv("run_id", in.run.id).obj("range").kv("from", in.range.from).kv("to", in.range.to);
-    j.kv("whole", in.range.whole).end_obj().kv("by", metric_name(in.by)).kv("min_value", min_value);
+    j.kv("whole", in.range.whole).end_obj();
+    write_filter(j, in.filter);
+    j.kv("by", metric_name(in.by)).kv("min_value", min_value);
     j.kv("nodes", static_cast<int64_t>(t.size())).key("root");
     int64_t budget = max_nodes;
     write_node(j, t, 0, min_value, budget);
@@ -114,7 +119,7 @@ Response flame(Database &db, const Request &req, int64_t run_id) {
 }
 
 Response collapsed(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"from", "to", "by", "classes"});
+    Params p(req, {"from", "to", "by", "classes", MT_FILTER_PARAMS});
     bool classes = p.flag("classes", true);
     Input in;
     load(db, p, run_id, in);

@@ -1,0 +1,148 @@
+#include "filter.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <unordered_map>
+#include <utility>
+
+namespace mt::viewer {
+
+namespace {
+constexpr size_t kMaxFilterText = 256;
+
+// SQLite's lower() folds ASCII only; fold the needle the same way so both sides agree.
+std::string ascii_lower(std::string_view s) {
+    std::string out(s);
+    for (char &c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::string text_param(const Params &p, const char *name) {
+    auto v = p.get(name);
+    if (!v) return "";
+    if (v->empty()) throw ApiError{400, std::string(name) + " must not be empty (leave it out for no filter)", name};
+    if (v->size() > kMaxFilterText)
+        throw ApiError{400, std::string(name) + " is longer than " + std::to_string(kMaxFilterText) + " bytes", name};
+    return std::string(*v);
+}
+
+std::optional<int64_t> thread_param(const Params &p, Database &db, const RunRow &run) {
+    auto v = p.get("thread");
+    if (!v) return std::nullopt;
+    if (v->empty()) throw ApiError{400, "thread must not be empty (a thread id or name)", "thread"};
+    int64_t id = -1;
+    auto r = std::from_chars(v->data(), v->data() + v->size(), id);
+    bool numeric = r.ec == std::errc() && r.ptr == v->data() + v->size();
+    auto s = query(db, "SELECT thread_id, name FROM threads WHERE run_id=? ORDER BY thread_id");
+    s.binds(run.id);
+    std::string known;
+    std::optional<int64_t> found;
+    const std::string want = ascii_lower(*v);
+    while (s.step()) {
+        if ((numeric && s.i64(0) == id) || (!numeric && ascii_lower(s.text(1)) == want)) found = s.i64(0);
+        if (known.size() < 200) known += (known.empty() ? "" : ", ") + std::to_string(s.i64(0)) + " " + s.str(1);
+    }
+    if (!found)
+        throw ApiError{400, "run " + std::to_string(run.id) + " has no thread " + std::string(*v) +
+                                (known.empty() ? " (it recorded none)" : " (it has: " + known + ")"), "thread"};
+    // The schema keeps allocations per (frame, class, stack): which thread allocated is not
+    // stored (events carry it, the symbolizer sums it away). Refuse rather than answer unfiltered.
+    throw ApiError{400, "thread " + std::string(*v) + " exists, but this database does not record which thread "
+                        "allocated (allocs has no thread column), so allocations cannot be filtered by thread",
+                   "thread"};
+}
+}  // namespace
+
+Filter parse_filter(const Params &p, Database &db, const RunRow &run) {
+    Filter f;
+    f.run = run.id;
+    f.cls = text_param(p, "class");
+    f.function = text_param(p, "function");
+    f.thread_id = thread_param(p, db, run);
+    return f;
+}
+
+std::string Filter::sql(int first) const {
+    std::string out;
+    auto n = [&](int k) { return "?" + std::to_string(first + k); };
+    int k = 0;
+    if (!cls.empty()) {
+        out += " AND class_id IN (SELECT c.class_id FROM classes c WHERE c.run_id=" + n(k) +
+               " AND instr(lower(c.full_name), " + n(k + 1) + ") > 0)";
+        k += 2;
+    }
+    if (!function.empty()) {
+        // Any frame of the stack, any level of an inline chain, by C#, demangled or raw name.
+        out += " AND stack_id IN (SELECT sf.stack_id FROM stack_frames sf JOIN symbols s ON s.addr_id=sf.addr_id "
+               "WHERE sf.run_id=" + n(k) + " AND (instr(lower(s.csharp), " + n(k + 1) +
+               ") > 0 OR instr(lower(s.demangled), " + n(k + 1) + ") > 0 OR instr(lower(s.function), " + n(k + 1) +
+               ") > 0))";
+        k += 2;
+    }
+    return out;
+}
+
+int Filter::bind(Stmt &s, int first) const {
+    if (!cls.empty()) {
+        s.bind(first++, run);
+        s.bind(first++, std::string_view(ascii_lower(cls)));
+    }
+    if (!function.empty()) {
+        s.bind(first++, run);
+        s.bind(first++, std::string_view(ascii_lower(function)));
+    }
+    return first;
+}
+
+void write_filter(Json &j, const Filter &f) {
+    if (!f.active()) return;
+    j.obj("filter");
+    if (!f.cls.empty()) j.kv("class", f.cls);
+    if (!f.function.empty()) j.kv("function", f.function);
+    if (f.thread_id) j.kv("thread", *f.thread_id);
+    j.end_obj();
+}
+
+std::vector<ClassStack> filtered_class_stacks(Database &db, const RunRow &run, const Range &r, const Filter &f) {
+    if (!f.active()) return class_stacks(db, run, r);
+    std::vector<ClassStack> out;
+    if (r.whole) {
+        auto s = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM run_class_stack "
+                           "WHERE run_id=?1" + f.sql(2));
+        s.binds(run.id);
+        f.bind(s, 2);
+        while (s.step()) out.push_back({s.i64(0), s.i64(1), {s.i64(2), s.i64(3), s.i64(4)}});
+        return out;
+    }
+    // Summed here as class_stacks() does: a hash map beats SQLite's GROUP BY b-tree.
+    auto s = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM allocs "
+                       "WHERE run_id=?1 AND seq BETWEEN ?2 AND ?3" + f.sql(4));
+    s.binds(run.id, r.from, r.to);
+    f.bind(s, 4);
+    struct PairHash {
+        size_t operator()(const std::pair<int64_t, int64_t> &p) const {
+            return std::hash<int64_t>()(p.first * 1000003 ^ p.second);
+        }
+    };
+    std::unordered_map<std::pair<int64_t, int64_t>, size_t, PairHash> at;
+    while (s.step()) {
+        auto [it, fresh] = at.try_emplace({s.i64(0), s.i64(1)}, out.size());
+        if (fresh) out.push_back({s.i64(0), s.i64(1), {}});
+        out[it->second].t.add({s.i64(2), s.i64(3), s.i64(4)});
+    }
+    return out;
+}
+
+std::vector<Totals> filtered_frame_totals(Database &db, const RunRow &run, int64_t from, int64_t to,
+                                          const Filter &f) {
+    std::vector<Totals> out(static_cast<size_t>(std::max<int64_t>(0, to - from + 1)));
+    auto s = query(db, "SELECT seq, count, requested_bytes, gc_bytes FROM allocs "
+                       "WHERE run_id=?1 AND seq BETWEEN ?2 AND ?3" + f.sql(4));
+    s.binds(run.id, from, to);
+    f.bind(s, 4);
+    while (s.step()) out[static_cast<size_t>(s.i64(0) - from)].add({s.i64(1), s.i64(2), s.i64(3)});
+    return out;
+}
+
+}  // namespace mt::viewer
