@@ -177,3 +177,80 @@ TEST_CASE("viewer: search finds classes and functions, ranked and bounded", "[vi
     CHECK(error_param(db, "/api/runs/1/search?q=a&limit=0", 400) == "limit");
     CHECK(error_param(db, "/api/runs/9/search?q=a", 404) == "run");
 }
+
+TEST_CASE("viewer: inverted flame and C# methods: who allocates, then their callers", "[viewer][query][flame]") {
+    Database db(fixture_db());
+    auto inv = ok(db, "/api/runs/1/flame?invert=1&classes=0&frames=csharp&min_share=0");
+    REQUIRE(inv["inverted"].b);
+    REQUIRE(inv["frames"].str() == "csharp");
+    const auto &top = inv["root"]["children"];
+    // String.Concat allocates for Hud.UpdateText and Cache.Put; il2cpp::vm::String::NewSize and
+    // GC_malloc_kind below it have no C# name and are folded into it.
+    REQUIRE(top[0]["name"].str() == "String.Concat");
+    REQUIRE(top[0]["value"].i() == 144704);
+    REQUIRE(top[0]["value"].i() ==
+            sum("requested_bytes", where(1, "", "string.concat")));
+    REQUIRE(top[0]["children"][0]["name"].str() == "Hud.UpdateText");
+    REQUIRE(top[0]["children"][0]["value"].i() == 136064);
+    REQUIRE(top[0]["children"][1]["name"].str() == "Cache.Put");
+    REQUIRE(top[0]["children"][1]["value"].i() == 8640);
+    // Node..ctor (inlined into CreateNode) is a method of its own, with its C# line.
+    auto *ctor = entry(top, "name", "Node..ctor");
+    REQUIRE(ctor);
+    REQUIRE((*ctor)["value"].i() == 92976);
+    REQUIRE((*ctor)["location"].str() == "Assets/Scripts/Node.cs:12");
+    REQUIRE((*ctor)["children"][0]["name"].str() == "NodeFactory.CreateNode");
+    // A stack whose inner frame has no name at all: its weight lands on the C# caller.
+    auto *hud = entry(top, "name", "Hud.UpdateText");
+    REQUIRE(hud);
+    REQUIRE((*hud)["value"].i() == 2808);
+    int64_t sum_top = 0;
+    for (auto &k : top.a) sum_top += k["value"].i();
+    REQUIRE(sum_top == inv["root"]["value"].i());
+    // Inverted with classes: the class is the root's child, then the allocating frame.
+    auto inv_c = ok(db, "/api/runs/1/flame?invert=1&min_share=0");
+    REQUIRE(inv_c["root"]["children"][0]["name"].str() == "System.String");
+    REQUIRE(inv_c["root"]["children"][0]["class"].b);
+    REQUIRE(inv_c["root"]["children"][0]["value"].i() == 147512);
+    REQUIRE(inv_c["root"]["children"][0]["children"][0]["name"].str() == "GC_malloc_kind");
+    // Not inverted, C# methods: no native root (main, PlayerLoop(), the 0x1234 trampoline).
+    auto cs = ok(db, "/api/runs/1/flame?frames=csharp&min_share=0");
+    REQUIRE(cs["root"]["children"].size() == 1);
+    REQUIRE(cs["root"]["children"][0]["name"].str() == "Game.Tick");
+    REQUIRE(cs["root"]["children"][0]["location"].str() == "Assets/Scripts/Game.cs:40");
+    auto col = mt::viewer::handle_target(db, "/api/runs/1/collapsed?frames=csharp&classes=0");
+    REQUIRE(col.body.find("Game.Tick;Game.Update;Hud.UpdateText;String.Concat 136064\n") != std::string::npos);
+    CHECK(error_param(db, "/api/runs/1/flame?frames=cs", 400) == "frames");
+    CHECK(error_param(db, "/api/runs/1/flame?invert=2", 400) == "invert");
+}
+
+TEST_CASE("viewer: speedscope file: schema fields, frames with file and line, weights", "[viewer][query][flame]") {
+    Database db(fixture_db());
+    auto r = mt::viewer::handle_target(db, "/api/runs/1/speedscope");
+    REQUIRE(r.status == 200);
+    REQUIRE(r.filename == "run-1.speedscope.json");
+    auto s = parse_json(r.body);
+    REQUIRE(s["$schema"].str() == "https://www.speedscope.app/file-format-schema.json");
+    REQUIRE(s["activeProfileIndex"].i() == 0);
+    const auto &frames = s["shared"]["frames"];
+    REQUIRE(frames.size() > 10);
+    const auto &p = s["profiles"][0];
+    REQUIRE(p["type"].str() == "sampled");
+    REQUIRE(p["unit"].str() == "bytes");
+    REQUIRE(p["startValue"].i() == 0);
+    REQUIRE(p["samples"].size() == p["weights"].size());
+    int64_t total = 0;
+    for (auto &w : p["weights"].a) total += w.i();
+    REQUIRE(total == 316480);  // run 1's requested bytes
+    REQUIRE(p["endValue"].i() == total);
+    for (auto &smp : p["samples"].a)
+        for (auto &k : smp.a) REQUIRE((k.i() >= 0 && k.i() < static_cast<int64_t>(frames.size())));
+    auto *hud = entry(frames, "name", "Hud.UpdateText");
+    REQUIRE(hud);
+    REQUIRE((*hud)["file"].str() == "Assets/Scripts/Hud.cs");
+    REQUIRE((*hud)["line"].i() == 31);
+    // Counts, under a filter: unit none, only what the filter keeps.
+    auto c = parse_json(mt::viewer::handle_target(db, "/api/runs/1/speedscope?by=count&class=node").body);
+    REQUIRE(c["profiles"][0]["unit"].str() == "none");
+    REQUIRE(c["profiles"][0]["endValue"].i() == 2087);
+}

@@ -19,6 +19,7 @@ Response flame(Database &db, const Request &req, int64_t run);             // GE
 Response collapsed(Database &db, const Request &req, int64_t run);         // GET .../collapsed
 Response chrome_trace(Database &db, const Request &req, int64_t run);      // GET .../trace
 Response search(Database &db, const Request &req, int64_t run);            // GET .../search
+Response speedscope(Database &db, const Request &req, int64_t run);        // GET .../speedscope
 
 }  // namespace mt::viewer
 
