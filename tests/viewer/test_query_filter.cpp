@@ -254,3 +254,27 @@ TEST_CASE("viewer: speedscope file: schema fields, frames with file and line, we
     REQUIRE(c["profiles"][0]["unit"].str() == "none");
     REQUIRE(c["profiles"][0]["endValue"].i() == 2087);
 }
+
+TEST_CASE("viewer: a range over most of the run is the whole run minus the rest, exactly", "[viewer][query][filter]") {
+    Database db(fixture_db());
+    // More than half of the run: answered from run_class_stack minus the frames outside it.
+    for (const std::string f : {"", "&class=node", "&function=Graph.Link", "&class=string&function=hud"}) {
+        for (auto [from, to] : {std::pair{10, 239}, std::pair{0, 200}, std::pair{5, 230}, std::pair{0, 238}}) {
+            std::string cls = f.find("class=node") != std::string::npos ? "node" : f.find("class=string") != std::string::npos ? "string" : "";
+            std::string fn = f.find("Graph.Link") != std::string::npos ? "graph.link" : f.find("hud") != std::string::npos ? "hud" : "";
+            std::string rng = " AND seq BETWEEN " + std::to_string(from) + " AND " + std::to_string(to);
+            auto t = ok(db, "/api/runs/1/top?group=stack&limit=1000&from=" + std::to_string(from) + "&to=" + std::to_string(to) + f);
+            INFO(f << " " << from << ".." << to);
+            REQUIRE(t["totals"]["count"].i() == sum("count", where(1, cls, fn) + rng));
+            REQUIRE(t["totals"]["gc_bytes"].i() == sum("gc_bytes", where(1, cls, fn) + rng));
+            // Per stack too, and no entry that allocated nothing in the range.
+            for (auto &e : t["entries"].a) {
+                REQUIRE(e["count"].i() > 0);
+                REQUIRE(e["requested_bytes"].i() ==
+                        sum("requested_bytes", where(1, cls, fn) + rng + " AND stack_id=" + std::to_string(e["stack_id"].i())));
+            }
+        }
+    }
+    auto r = ok(db, "/api/runs/1/top?from=10&to=239");
+    REQUIRE(r["totals"]["count"].i() == 4878);
+}
