@@ -79,6 +79,10 @@ int main(int argc, char **argv) {
          {A + "/top?from=" + mid + "&to=" + mid1k + "&class=node&function=Graph"}, "TopN 1000-frame range"},
         {"TopN whole-run range (seq 0..end), function filter", "150",
          {A + "/top?from=0&to=" + std::to_string(frames - 2) + "&function=Graph.Link"}, "TopN whole run, by class"},
+        {"TopN half-run range (unfiltered)", "", {A + "/top?from=" + std::to_string(frames / 4) + "&to=" + std::to_string(frames * 3 / 4)}},
+        {"TopN half-run range, class + function", "150",
+         {A + "/top?from=" + std::to_string(frames / 4) + "&to=" + std::to_string(frames * 3 / 4) + "&class=string&function=hud"},
+         "TopN half-run range (unfiltered)"},
         {"search", "100", {A + "/search?q=node", A + "/search?q=update", A + "/search?q=sys", A + "/search?q=gameplaysystem12"},
          "TopN whole run, by class"},
     };

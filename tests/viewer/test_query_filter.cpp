@@ -255,9 +255,9 @@ TEST_CASE("viewer: speedscope file: schema fields, frames with file and line, we
     REQUIRE(c["profiles"][0]["endValue"].i() == 2087);
 }
 
-TEST_CASE("viewer: a range over most of the run is the whole run minus the rest, exactly", "[viewer][query][filter]") {
+TEST_CASE("viewer: long ranges from cached block sums plus their ends, exactly", "[viewer][query][filter]") {
     Database db(fixture_db());
-    // More than half of the run: answered from run_class_stack minus the frames outside it.
+    // Answered from the per-block sums (blocks.h) plus scans of the partial ends.
     for (const std::string f : {"", "&class=node", "&function=Graph.Link", "&class=string&function=hud"}) {
         for (auto [from, to] : {std::pair{10, 239}, std::pair{0, 200}, std::pair{5, 230}, std::pair{0, 238}}) {
             std::string cls = f.find("class=node") != std::string::npos ? "node" : f.find("class=string") != std::string::npos ? "string" : "";
@@ -277,4 +277,19 @@ TEST_CASE("viewer: a range over most of the run is the whole run minus the rest,
     }
     auto r = ok(db, "/api/runs/1/top?from=10&to=239");
     REQUIRE(r["totals"]["count"].i() == 4878);
+    // Block edges (32-frame blocks for these runs): ranges starting, ending and lying on them.
+    for (auto [from, to] : {std::pair{64, 191}, std::pair{63, 192}, std::pair{33, 100}, std::pair{0, 95},
+                            std::pair{31, 299}, std::pair{32, 63}, std::pair{96, 287}}) {
+        for (const std::string f : {"", "&class=string", "&function=Graph"}) {
+            std::string cls = f == "&class=string" ? "string" : "", fn = f == "&function=Graph" ? "graph" : "";
+            std::string rng = " AND seq BETWEEN " + std::to_string(from) + " AND " + std::to_string(to);
+            INFO(f << " " << from << ".." << to);
+            auto t = ok(db, "/api/runs/2/top?group=stack&limit=1000&from=" + std::to_string(from) + "&to=" +
+                                std::to_string(to) + f);
+            REQUIRE(t["totals"]["requested_bytes"].i() == sum("requested_bytes", where(2, cls, fn) + rng));
+            for (auto &e : t["entries"].a)
+                REQUIRE(e["count"].i() ==
+                        sum("count", where(2, cls, fn) + rng + " AND stack_id=" + std::to_string(e["stack_id"].i())));
+        }
+    }
 }

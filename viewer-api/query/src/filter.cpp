@@ -1,5 +1,9 @@
 #include "filter.h"
 
+#include <set>
+
+#include "blocks.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -118,10 +122,10 @@ void whole_run(Database &db, const RunRow &run, const Filter &f, std::vector<Cla
     while (s.step()) out.push_back({s.i64(0), s.i64(1), {s.i64(2), s.i64(3), s.i64(4)}});
 }
 
-// Adds (sign 1) or subtracts (sign -1) the allocs rows of [from, to] into out. Summed here as
+// Adds the allocs rows of [from, to] into out. Summed here as
 // class_stacks() does: a hash map beats SQLite's GROUP BY b-tree.
-void scan(Database &db, const RunRow &run, int64_t from, int64_t to, const Filter &f, int64_t sign,
-          std::vector<ClassStack> &out, Index &at) {
+void scan(Database &db, const RunRow &run, int64_t from, int64_t to, const Filter &f, std::vector<ClassStack> &out,
+          Index &at) {
     auto s = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM allocs "
                        "WHERE run_id=?1 AND seq BETWEEN ?2 AND ?3" + f.sql(4));
     s.binds(run.id, from, to);
@@ -129,7 +133,7 @@ void scan(Database &db, const RunRow &run, int64_t from, int64_t to, const Filte
     while (s.step()) {
         auto [it, fresh] = at.try_emplace({s.i64(0), s.i64(1)}, out.size());
         if (fresh) out.push_back({s.i64(0), s.i64(1), {}});
-        out[it->second].t.add({sign * s.i64(2), sign * s.i64(3), sign * s.i64(4)});
+        out[it->second].t.add({s.i64(2), s.i64(3), s.i64(4)});
     }
 }
 }  // namespace
@@ -141,17 +145,29 @@ std::vector<ClassStack> filtered_class_stacks(Database &db, const RunRow &run, c
         return out;
     }
     Index at;
-    if (r.size() * 2 <= run.frames) {
-        scan(db, run, r.from, r.to, f, 1, out, at);
+    // Long ranges: the cached block sums inside the range, then a scan of its two partial ends.
+    const int64_t bf = block_frames(run.frames);
+    const int64_t kb = (r.from + bf - 1) / bf, ke = (r.to + 1) / bf;  // blocks [kb, ke) lie inside
+    if (ke - kb < 2) {
+        scan(db, run, r.from, r.to, f, out, at);
         return out;
     }
-    // Most of the run: the whole-run totals minus the frames outside the range, so the scan is
-    // over the smaller side (a filtered 0..end-1 went from 1.3 s to the cost of one frame).
-    whole_run(db, run, f, out);
-    for (size_t i = 0; i < out.size(); ++i) at.emplace(std::make_pair(out[i].class_id, out[i].stack_id), i);
-    if (r.from > 0) scan(db, run, 0, r.from - 1, f, -1, out, at);
-    if (r.to < run.frames - 1) scan(db, run, r.to + 1, run.frames - 1, f, -1, out, at);
-    std::erase_if(out, [](const ClassStack &cs) { return cs.t.count == 0 && cs.t.requested_bytes == 0 && cs.t.gc_bytes == 0; });
+    auto blocks = run_blocks(db, run);
+    std::set<std::pair<int64_t, int64_t>> allowed;  // the filter's (class, stack) pairs
+    if (f.active()) {
+        std::vector<ClassStack> keep;
+        whole_run(db, run, f, keep);
+        for (const auto &cs : keep) allowed.emplace(cs.class_id, cs.stack_id);
+    }
+    for (int64_t k = kb; k < ke && k < static_cast<int64_t>(blocks->sums.size()); ++k)
+        for (const auto &cs : blocks->sums[static_cast<size_t>(k)]) {
+            if (f.active() && !allowed.count({cs.class_id, cs.stack_id})) continue;
+            auto [it, fresh] = at.try_emplace({cs.class_id, cs.stack_id}, out.size());
+            if (fresh) out.push_back({cs.class_id, cs.stack_id, {}});
+            out[it->second].t.add(cs.t);
+        }
+    if (r.from < kb * bf) scan(db, run, r.from, kb * bf - 1, f, out, at);
+    if (ke * bf <= r.to) scan(db, run, ke * bf, r.to, f, out, at);
     return out;
 }
 
