@@ -227,6 +227,13 @@ test('callers view and tables: arrows move, Enter and Right open, Left and Esc c
   await page.waitForSelector('#top-table tbody tr[data-rank]');
   assert.equal(await page.getAttribute('#top-table tbody tr[data-rank="1"]', 'data-location'), 'Assets/Scripts/Hud.cs:31');
   assert.equal(await page.textContent('#top-table tbody tr[data-rank="1"] .src-loc'), 'Assets/Scripts/Hud.cs:31');
+  // Once the project's folder is known, Open is a link into the editor at that line.
+  await page.evaluate(() => localStorage.setItem('mt-source-root', '/home/dev/game'));
+  await open('run=1&tab=top&top_group=site');
+  await page.waitForSelector('#top-table tbody tr[data-rank]');
+  assert.equal(await page.getAttribute('#top-table tbody tr[data-rank="1"] a.open', 'href'),
+    'vscode://file/home/dev/game/Assets/Scripts/Hud.cs:31');
+  await page.evaluate(() => localStorage.removeItem('mt-source-root'));
 });
 
 test('tables download as CSV with the API numbers; flame data as speedscope', async () => {

@@ -27,7 +27,7 @@ export function sourceLink(location) {
   if (!url) open.addEventListener('click', (e) => {
     e.stopPropagation();
     const root = prompt('Folder that holds the project (Assets/ is under it):', sourceRoot());
-    if (root) { localStorage.setItem('mt-source-root', root); const u = editorUrl(location); if (u) location && window.open(u, '_self'); }
+    if (root) { localStorage.setItem('mt-source-root', root); const u = editorUrl(location); if (u) window.open(u, '_self'); }
   });
   return h('span', { class: 'src' }, h('code', { class: 'src-loc', title: location }, location), copy, open);
 }
