@@ -259,7 +259,8 @@ TEST_CASE("viewer: long ranges from cached block sums plus their ends, exactly",
     Database db(fixture_db());
     // Answered from the per-block sums (blocks.h) plus scans of the partial ends.
     for (const std::string f : {"", "&class=node", "&function=Graph.Link", "&class=string&function=hud"}) {
-        for (auto [from, to] : {std::pair{10, 239}, std::pair{0, 200}, std::pair{5, 230}, std::pair{0, 238}}) {
+        for (auto [from, to] : {std::pair{10, 239}, std::pair{0, 200}, std::pair{5, 230}, std::pair{0, 238},
+                                std::pair{5, 220}, std::pair{20, 120}}) {
             std::string cls = f.find("class=node") != std::string::npos ? "node" : f.find("class=string") != std::string::npos ? "string" : "";
             std::string fn = f.find("Graph.Link") != std::string::npos ? "graph.link" : f.find("hud") != std::string::npos ? "hud" : "";
             std::string rng = " AND seq BETWEEN " + std::to_string(from) + " AND " + std::to_string(to);
@@ -279,7 +280,9 @@ TEST_CASE("viewer: long ranges from cached block sums plus their ends, exactly",
     REQUIRE(r["totals"]["count"].i() == 4878);
     // Block edges (32-frame blocks for these runs): ranges starting, ending and lying on them.
     for (auto [from, to] : {std::pair{64, 191}, std::pair{63, 192}, std::pair{33, 100}, std::pair{0, 95},
-                            std::pair{31, 299}, std::pair{32, 63}, std::pair{96, 287}}) {
+                            std::pair{31, 299}, std::pair{32, 63}, std::pair{96, 287},
+                            // ends over half a block: the whole block minus what lies outside
+                            std::pair{40, 270}, std::pair{40, 281}, std::pair{5, 220}, std::pair{50, 299}}) {
         for (const std::string f : {"", "&class=string", "&function=Graph"}) {
             std::string cls = f == "&class=string" ? "string" : "", fn = f == "&function=Graph" ? "graph" : "";
             std::string rng = " AND seq BETWEEN " + std::to_string(from) + " AND " + std::to_string(to);

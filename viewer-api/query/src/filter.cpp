@@ -1,6 +1,6 @@
 #include "filter.h"
 
-#include <set>
+#include <unordered_set>
 
 #include "blocks.h"
 
@@ -113,6 +113,7 @@ struct PairHash {
     size_t operator()(const std::pair<int64_t, int64_t> &p) const { return std::hash<int64_t>()(p.first * 1000003 ^ p.second); }
 };
 using Index = std::unordered_map<std::pair<int64_t, int64_t>, size_t, PairHash>;
+using PairSet = std::unordered_set<std::pair<int64_t, int64_t>, PairHash>;
 
 void whole_run(Database &db, const RunRow &run, const Filter &f, std::vector<ClassStack> &out) {
     auto s = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM run_class_stack "
@@ -122,18 +123,22 @@ void whole_run(Database &db, const RunRow &run, const Filter &f, std::vector<Cla
     while (s.step()) out.push_back({s.i64(0), s.i64(1), {s.i64(2), s.i64(3), s.i64(4)}});
 }
 
-// Adds the allocs rows of [from, to] into out. Summed here as
-// class_stacks() does: a hash map beats SQLite's GROUP BY b-tree.
+// Adds the allocs rows of [from, to] into out, those the filter keeps, or with `allowed` those
+// whose (class, stack) it holds. Summed here as class_stacks() does: a hash map beats SQLite's
+// GROUP BY b-tree.
 void scan(Database &db, const RunRow &run, int64_t from, int64_t to, const Filter &f, std::vector<ClassStack> &out,
-          Index &at) {
+          Index &at, const PairSet *allowed = nullptr, int64_t sign = 1) {
+    const Filter none;
+    const Filter &sf = allowed ? none : f;
     auto s = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM allocs "
-                       "WHERE run_id=?1 AND seq BETWEEN ?2 AND ?3" + f.sql(4));
+                       "WHERE run_id=?1 AND seq BETWEEN ?2 AND ?3" + sf.sql(4));
     s.binds(run.id, from, to);
-    f.bind(s, 4);
+    sf.bind(s, 4);
     while (s.step()) {
+        if (allowed && !allowed->count({s.i64(0), s.i64(1)})) continue;
         auto [it, fresh] = at.try_emplace({s.i64(0), s.i64(1)}, out.size());
         if (fresh) out.push_back({s.i64(0), s.i64(1), {}});
-        out[it->second].t.add({s.i64(2), s.i64(3), s.i64(4)});
+        out[it->second].t.add({sign * s.i64(2), sign * s.i64(3), sign * s.i64(4)});
     }
 }
 }  // namespace
@@ -153,21 +158,43 @@ std::vector<ClassStack> filtered_class_stacks(Database &db, const RunRow &run, c
         return out;
     }
     auto blocks = run_blocks(db, run);
-    std::set<std::pair<int64_t, int64_t>> allowed;  // the filter's (class, stack) pairs
+    // The filter's (class, stack) pairs, found once: its subqueries are the costly part.
+    PairSet allowed;
     if (f.active()) {
         std::vector<ClassStack> keep;
         whole_run(db, run, f, keep);
         for (const auto &cs : keep) allowed.emplace(cs.class_id, cs.stack_id);
     }
-    for (int64_t k = kb; k < ke && k < static_cast<int64_t>(blocks->sums.size()); ++k)
+    const int64_t nblocks = static_cast<int64_t>(blocks->sums.size());
+    auto add_block = [&](int64_t k) {
         for (const auto &cs : blocks->sums[static_cast<size_t>(k)]) {
             if (f.active() && !allowed.count({cs.class_id, cs.stack_id})) continue;
             auto [it, fresh] = at.try_emplace({cs.class_id, cs.stack_id}, out.size());
             if (fresh) out.push_back({cs.class_id, cs.stack_id, {}});
             out[it->second].t.add(cs.t);
         }
-    if (r.from < kb * bf) scan(db, run, r.from, kb * bf - 1, f, out, at);
-    if (ke * bf <= r.to) scan(db, run, ke * bf, r.to, f, out, at);
+    };
+    for (int64_t k = kb; k < ke && k < nblocks; ++k) add_block(k);
+    const PairSet *keep = f.active() ? &allowed : nullptr;
+    // Each partial end: its frames, or, when it covers more than half a block, the whole block
+    // minus the frames outside the range, so no end scans more than half a block.
+    if (r.from < kb * bf) {
+        if (kb * bf - r.from > bf / 2 && kb >= 1) {
+            add_block(kb - 1);
+            scan(db, run, (kb - 1) * bf, r.from - 1, f, out, at, keep, -1);
+        } else {
+            scan(db, run, r.from, kb * bf - 1, f, out, at, keep);
+        }
+    }
+    if (ke * bf <= r.to) {
+        if (r.to - ke * bf + 1 > bf / 2 && ke < nblocks) {
+            add_block(ke);
+            scan(db, run, r.to + 1, (ke + 1) * bf - 1, f, out, at, keep, -1);
+        } else {
+            scan(db, run, ke * bf, r.to, f, out, at, keep);
+        }
+    }
+    std::erase_if(out, [](const ClassStack &cs) { return cs.t.count == 0 && cs.t.requested_bytes == 0 && cs.t.gc_bytes == 0; });
     return out;
 }
 
