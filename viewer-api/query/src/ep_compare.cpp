@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "endpoints.h"
+#include "filter.h"
 #include "model.h"
 #include "sqlite.h"
 
@@ -16,6 +17,7 @@ namespace {
 struct Side {
     RunRow run;
     Range range;
+    Filter filter;
     Totals total;
 };
 
@@ -30,7 +32,7 @@ struct Entry {
 using Entries = std::map<std::string, Entry>;  // ordered: deterministic output on ties
 
 void collect(Database &db, Side &side, bool is_b, bool by_class, bool site_full_key, Entries &out) {
-    auto rows = class_stacks(db, side.run, side.range);
+    auto rows = filtered_class_stacks(db, side.run, side.range, side.filter);
     auto classes = by_class ? load_classes(db, side.run.id) : decltype(load_classes(db, 0)){};
     auto stack_site = by_class ? decltype(load_stack_sites(db, 0)){} : load_stack_sites(db, side.run.id);
     auto sites = by_class ? decltype(load_sites(db, 0)){} : load_sites(db, side.run.id);
@@ -88,7 +90,7 @@ void write_delta(Json &j, const Totals &a, const Totals &b) {
 
 Response compare(Database &db, const Request &req) {
     Params p(req, {"a", "b", "a_from", "a_to", "b_from", "b_to", "group", "by", "match", "normalize", "only",
-                   "limit", "offset"});
+                   "limit", "offset", MT_FILTER_PARAMS});
     auto need = [&](const char *name) {
         auto v = p.get(name);
         if (!v) throw ApiError{400, std::string("missing parameter ") + name + " (a run id)", name};
@@ -99,6 +101,8 @@ Response compare(Database &db, const Request &req) {
     b.run = load_run(db, need("b"));
     a.range = frame_range(p, a.run, "a_from", "a_to");
     b.range = frame_range(p, b.run, "b_from", "b_to");
+    a.filter = parse_filter(p, db, a.run);
+    b.filter = parse_filter(p, db, b.run);
     bool by_class = p.choice("group", {"class", "site"}, "class") == "class";
     auto by = metric_param(p);
     bool same_build = !a.run.build_id.empty() && a.run.build_id == b.run.build_id;
@@ -133,6 +137,7 @@ Response compare(Database &db, const Request &req) {
     j.obj().kv("group", by_class ? "class" : "site").kv("by", metric_name(by));
     j.kv("match", by_class ? "full_name" : full_key ? "function_file_line" : "function");
     j.kv("normalize", per_frame ? "per_frame" : "none");
+    write_filter(j, a.filter);
     write_side(j, "a", a);
     write_side(j, "b", b);
     write_delta(j, a.total, b.total);

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "endpoints.h"
+#include "filter.h"
 #include "model.h"
 #include "sqlite.h"
 #include "stacks.h"
@@ -39,10 +40,11 @@ constexpr const char *kSeriesAll =
     "FROM frames WHERE run_id=? AND seq BETWEEN ? AND ? ORDER BY seq";
 
 Response frame_series(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"from", "to", "limit", "fields"});
+    Params p(req, {"from", "to", "limit", "fields", MT_FILTER_PARAMS});
     bool all = p.choice("fields", {"basic", "all"}, "basic") == "all";
     auto run = load_run(db, run_id);
     auto r = frame_range(p, run);
+    auto filter = parse_filter(p, db, run);
     // A 200k-frame page is ~10 MB of JSON; longer runs page with next_from.
     int64_t limit = p.integer("limit", 200000, 1, 200000);
     int64_t to = std::min(r.to, r.from + limit - 1);
@@ -60,10 +62,18 @@ Response frame_series(Database &db, const Request &req, int64_t run_id) {
         live.push_back(s.null(ncols) ? std::nullopt : std::optional<int64_t>(s.i64(ncols)));
         any_live = any_live || live.back().has_value();
     }
+    if (filter.active()) {  // the allocation columns under the filter; heap and GC stay the run's
+        auto ft = filtered_frame_totals(db, run, r.from, to, filter);
+        for (size_t i = 0; i < col[0].size(); ++i) {
+            const auto &t = ft[static_cast<size_t>(col[0][i] - r.from)];
+            col[2][i] = t.count, col[3][i] = t.requested_bytes, col[4][i] = t.gc_bytes;
+        }
+    }
     Json j;
     j.reserve(n * (all ? 110 : 60) + 256);
     j.obj().kv("run_id", run.id).kv("from", r.from).kv("to", to).kv("frames", run.frames).key("next_from");
     to < r.to ? j.val(to + 1) : j.null();
+    write_filter(j, filter);
     for (int c = 0; c < ncols; ++c) column(j, kSeriesNames[c], col[c]);
     j.key("live_bytes");  // null: the run did not record lifetimes
     if (any_live) {
@@ -84,10 +94,11 @@ Response frame_series(Database &db, const Request &req, int64_t run_id) {
 }
 
 Response frame_detail(Database &db, const Request &req, int64_t run_id, int64_t seq) {
-    Params p(req, {"by", "limit", "offset"});
+    Params p(req, {"by", "limit", "offset", MT_FILTER_PARAMS});
     auto by = metric_param(p);
     auto pg = page_params(p, 200, 2000);
     auto run = load_run(db, run_id);
+    auto filter = parse_filter(p, db, run);
     auto f = query(db,
                    "SELECT frame_index, start_ns, end_ns, alloc_count, requested_bytes, gc_bytes, dropped, heap_size, "
                    "free_bytes, gc_count, gc_ns, live_bytes, flags FROM frames WHERE run_id=? AND seq=?");
@@ -110,9 +121,10 @@ Response frame_detail(Database &db, const Request &req, int64_t run_id, int64_t 
         std::vector<ClassStack> stacks;
     };
     std::map<int64_t, Cls> by_class;
-    auto a = query(db,
-                   "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM allocs WHERE run_id=? AND seq=?");
+    auto a = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM allocs WHERE run_id=?1 AND "
+                       "seq=?2" + filter.sql(3));
     a.binds(run.id, seq);
+    filter.bind(a, 3);
     while (a.step()) {
         ClassStack cs{a.i64(0), a.i64(1), {a.i64(2), a.i64(3), a.i64(4)}};
         auto &c = by_class.try_emplace(cs.class_id, Cls{cs.class_id, {}, {}}).first->second;
@@ -131,6 +143,7 @@ Response frame_detail(Database &db, const Request &req, int64_t run_id, int64_t 
         return it->second ? &*it->second : nullptr;
     };
 
+    write_filter(j, filter);
     j.kv("by", metric_name(by)).arr("classes");
     for (int64_t i = pg.offset; i < static_cast<int64_t>(order.size()) && i < pg.offset + pg.limit; ++i) {
         auto &c = order[static_cast<size_t>(i)];

@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "endpoints.h"
+#include "filter.h"
 #include "model.h"
 #include "sqlite.h"
 #include "stacks.h"
@@ -34,14 +35,15 @@ void write_top_classes(Json &j, Database &db, int64_t run, const Group &g, Metri
 }  // namespace
 
 Response top_n(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"by", "group", "from", "to", "limit", "offset"});
+    Params p(req, {"by", "group", "from", "to", "limit", "offset", MT_FILTER_PARAMS});
     auto by = metric_param(p);
     auto group = p.choice("group", {"class", "site", "stack"}, "class");
     auto pg = page_params(p, 50, 1000);
     auto run = load_run(db, run_id);
     auto r = frame_range(p, run);
 
-    auto rows = class_stacks(db, run, r);
+    auto filter = parse_filter(p, db, run);
+    auto rows = filtered_class_stacks(db, run, r, filter);
     std::unordered_map<int64_t, int64_t> stack_site;
     if (group == "site") stack_site = load_stack_sites(db, run.id);
     std::unordered_map<int64_t, Group> groups;
@@ -68,6 +70,7 @@ Response top_n(Database &db, const Request &req, int64_t run_id) {
 
     Json j;
     j.obj().kv("run_id", run.id).obj("range").kv("from", r.from).kv("to", r.to).kv("whole", r.whole).end_obj();
+    write_filter(j, filter);
     j.kv("by", metric_name(by)).kv("group", group).obj("totals");
     write_totals(j, total);
     j.end_obj().arr("entries");

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "endpoints.h"
+#include "filter.h"
 #include "model.h"
 #include "sqlite.h"
 
@@ -33,9 +34,12 @@ void counter(Json &j, const char *name, int64_t at) {
 }  // namespace
 
 Response chrome_trace(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"from", "to"});
+    Params p(req, {"from", "to", MT_FILTER_PARAMS});
     auto run = load_run(db, run_id);
     auto r = frame_range(p, run);
+    auto filter = parse_filter(p, db, run);
+    // Under a filter the allocation counters count what it keeps; frames, heap and GCs stay.
+    auto ft = filter.active() ? filtered_frame_totals(db, run, r.from, r.to, filter) : std::vector<Totals>{};
     auto info = query(db, "SELECT process, device, build_id FROM runs WHERE run_id=?");
     info.binds(run.id);
     info.step();
@@ -44,7 +48,9 @@ Response chrome_trace(Database &db, const Request &req, int64_t run_id) {
     Json j;
     j.reserve(static_cast<size_t>(r.size()) * 600 + 1024);
     j.obj().kv("displayTimeUnit", "ms").obj("otherData").kv("run_id", run.id).kv("build_id", info.text(2));
-    j.kv("from", r.from).kv("to", r.to).end_obj().arr("traceEvents");
+    j.kv("from", r.from).kv("to", r.to);
+    write_filter(j, filter);
+    j.end_obj().arr("traceEvents");
     meta(j, "process_name", 0, label);
     meta(j, "thread_name", kFrameTid, "Frames");
     meta(j, "thread_name", kGcTid, "GC");
@@ -54,16 +60,18 @@ Response chrome_trace(Database &db, const Request &req, int64_t run_id) {
     f.binds(run.id, r.from, r.to);
     while (f.step()) {
         int64_t start = f.i64(2), end = f.i64(3);
+        Totals alloc{f.i64(4), f.i64(5), f.i64(6)};
+        if (filter.active()) alloc = ft[static_cast<size_t>(f.i64(0) - r.from)];
         j.obj().kv("name", "Frame " + std::to_string(f.i64(1))).kv("cat", "frame").kv("ph", "X");
         j.kv("pid", kPid).kv("tid", kFrameTid);
         ts(j, "ts", start);
         ts(j, "dur", end > start ? end - start : 0);
-        j.obj("args").kv("seq", f.i64(0)).kv("allocations", f.i64(4)).kv("requested_bytes", f.i64(5));
+        j.obj("args").kv("seq", f.i64(0)).kv("allocations", alloc.count).kv("requested_bytes", alloc.requested_bytes);
         j.end_obj().end_obj();
         counter(j, "Allocated bytes", start);
-        j.kv("requested", f.i64(5)).kv("gc", f.i64(6)).end_obj().end_obj();
+        j.kv("requested", alloc.requested_bytes).kv("gc", alloc.gc_bytes).end_obj().end_obj();
         counter(j, "Allocations", start);
-        j.kv("count", f.i64(4)).end_obj().end_obj();
+        j.kv("count", alloc.count).end_obj().end_obj();
         counter(j, "Heap", start);
         j.kv("heap_size", f.i64(7)).kv("free_bytes", f.i64(8)).end_obj().end_obj();
         if (!f.null(9)) {

@@ -49,6 +49,8 @@ Response route(Database &db, const Request &req) {
         if (what == "flame") return flame(db, req, run);
         if (what == "collapsed") return collapsed(db, req, run);
         if (what == "trace") return chrome_trace(db, req, run);
+        if (what == "search") return search(db, req, run);
+        if (what == "speedscope") return speedscope(db, req, run);
     }
     throw ApiError{404, "no such endpoint: " + req.path, ""};
 }

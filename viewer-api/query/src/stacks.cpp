@@ -105,4 +105,20 @@ std::unordered_map<int64_t, std::vector<std::string>> stack_paths(Database &db, 
     return out;
 }
 
+std::unordered_map<int64_t, std::vector<PathFrame>> stack_paths_located(Database &db, int64_t run, bool csharp_only) {
+    auto s = query(db, "SELECT sf.stack_id, " MT_FRAME_COLUMNS
+                       "WHERE sf.run_id=? ORDER BY sf.stack_id, sf.pos, s.depth");
+    s.binds(run);
+    std::unordered_map<int64_t, std::vector<PathFrame>> out;
+    while (s.step()) {
+        auto &v = out[s.i64(0)];  // innermost first here, reversed below
+        auto f = read_frame(s, 1);
+        if (csharp_only && f.csharp.empty()) continue;
+        if (csharp_only && !v.empty() && v.back().name == f.csharp) continue;  // keep the innermost line
+        v.push_back({f.name(), f.location()});
+    }
+    for (auto &[_, v] : out) std::reverse(v.begin(), v.end());
+    return out;
+}
+
 }  // namespace mt::viewer

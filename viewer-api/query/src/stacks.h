@@ -32,6 +32,15 @@ void write_frames(Json &j, const std::vector<SymFrame> &frames);  // a JSON arra
 // Display names of every stack of a run, OUTERMOST first (flame graph and collapsed stacks).
 std::unordered_map<int64_t, std::vector<std::string>> stack_paths(Database &db, int64_t run);
 
+// The same with each frame's location (SymFrame::location()), OUTERMOST first. `csharp_only`
+// groups by C# method: frames without a C# name (IL2CPP's runtime, the GC, the engine) are
+// dropped, so their weight lands on the C# method that called them, and a C# method repeated
+// on consecutive frames (IL2CPP's generated helpers, inline chains) is one frame.
+struct PathFrame {
+    std::string name, location;
+};
+std::unordered_map<int64_t, std::vector<PathFrame>> stack_paths_located(Database &db, int64_t run, bool csharp_only);
+
 }  // namespace mt::viewer
 
 #endif

@@ -4,11 +4,24 @@ import './style.css';
 import { api, bytes, clear, duration, errorBox, h, num } from './util.js';
 import { Timeline } from './timeline.js';
 import { renderFrame } from './frame_view.js';
-import { renderTop } from './topn.js';
-import { renderCompare } from './compare.js';
-import { renderFlame } from './flame.js';
+import { renderTop, opts as topOpts } from './topn.js';
+import { renderCompare, opts as cmpOpts } from './compare.js';
+import { renderFlame, opts as flameOpts } from './flame.js';
+import { renderCallers, opts as callerOpts } from './callers.js';
+import { FilterBar, filterQuery } from './filter_bar.js';
+import { qs } from './util.js';
 
-const state = { runs: [], run: null, frame: null, range: null, tab: 'frame' };
+const TABS = ['frame', 'top', 'compare', 'flame', 'callers'];
+const state = { runs: [], run: null, frame: null, range: null, tab: 'frame', filter: { class: '', function: '' } };
+// Every view's own choices, in the URL under these names: a link reproduces the view.
+const VIEW_KEYS = [
+  [topOpts, 'group', 'top_group'], [topOpts, 'by', 'top_by'],
+  [flameOpts, 'by', 'flame_by'], [flameOpts, 'invert', 'invert'], [flameOpts, 'frames', 'frames'],
+  [callerOpts, 'by', 'callers_by'], [callerOpts, 'frames', 'callers_frames'],
+  [cmpOpts, 'a', 'a'], [cmpOpts, 'b', 'b'], [cmpOpts, 'group', 'cmp_group'], [cmpOpts, 'by', 'cmp_by'],
+  [cmpOpts, 'normalize', 'cmp_normalize'],
+];
+const VIEW_DEFAULTS = VIEW_KEYS.map(([o, k]) => o[k]);
 const $ = (id) => document.getElementById(id);
 
 function readHash() {
@@ -17,13 +30,25 @@ function readHash() {
   state.run = n('run');
   state.frame = n('frame');
   state.range = n('from') !== null && n('to') !== null ? { from: n('from'), to: n('to') } : null;
-  if (['frame', 'top', 'compare', 'flame'].includes(p.get('tab'))) state.tab = p.get('tab');
+  if (TABS.includes(p.get('tab'))) state.tab = p.get('tab');
+  state.filter = { class: p.get('class') || '', function: p.get('function') || '' };
+  VIEW_KEYS.forEach(([o, k, name], i) => {
+    if (!p.has(name)) { o[k] = VIEW_DEFAULTS[i]; return; }
+    const v = p.get(name), def = VIEW_DEFAULTS[i];
+    o[k] = typeof def === 'boolean' ? v === '1' : (def === null || typeof def === 'number') ? (v === '' ? null : Number(v)) : v;
+  });
 }
 
 function writeHash() {
   const p = new URLSearchParams({ run: state.run, tab: state.tab });
   if (state.frame !== null) p.set('frame', state.frame);
   if (state.range) { p.set('from', state.range.from); p.set('to', state.range.to); }
+  if (state.filter.class) p.set('class', state.filter.class);
+  if (state.filter.function) p.set('function', state.filter.function);
+  VIEW_KEYS.forEach(([o, k, name], i) => {
+    if (o[k] === VIEW_DEFAULTS[i] || o[k] === null) return;
+    p.set(name, typeof o[k] === 'boolean' ? (o[k] ? '1' : '0') : o[k]);
+  });
   history.replaceState(null, '', '#' + p.toString());
 }
 
@@ -50,7 +75,7 @@ async function loadRuns() {
 
 async function loadRun() {
   if (state.run === null) { notice('This database has no runs yet. Upload a run.mt to add one.'); return; }
-  const [s, series] = await Promise.all([api(`/api/runs/${state.run}`), api(`/api/runs/${state.run}/frames`)]);
+  const [s, series] = await Promise.all([api(`/api/runs/${state.run}`), api(`/api/runs/${state.run}/frames` + qs(filterQuery(state.filter)))]);
   clear($('run-facts'),
     fact('Frames', num(s.frames)), fact('Duration', duration(s.duration_ns)),
     fact('Allocations', num(s.totals.count)), fact('Requested', bytes(s.totals.requested_bytes)),
@@ -59,7 +84,7 @@ async function loadRun() {
     fact('Build', s.build_id ? s.build_id.slice(0, 12) : '–', s.build_id),
     fact('Threads', String(s.threads.length), s.threads.map((t) => t.name || t.os_tid).join(', ')));
   $('dl-trace').href = `/api/runs/${state.run}/trace`;
-  $('dl-collapsed').href = `/api/runs/${state.run}/collapsed`;
+  updateDownloads();
   clear($('timeline-legend'));
   timeline.setData(series);
   if (state.frame !== null && state.frame >= s.frames) state.frame = null;
@@ -91,13 +116,43 @@ function updateSelectionLabel() {
   const r = state.range;
   $('selection-label').textContent = r ? `Range: frames ${num(r.from)}–${num(r.to)} (${num(r.to - r.from + 1)})` : 'Range: whole run';
   $('clear-range').hidden = !r;
+  updateDownloads();
   writeHash();
 }
+
+function updateDownloads() {
+  if (state.run === null) return;
+  const f = qs({ ...filterQuery(state.filter), from: state.range?.from, to: state.range?.to });
+  $('dl-trace').href = `/api/runs/${state.run}/trace` + f;
+  $('dl-collapsed').href = `/api/runs/${state.run}/collapsed` + f;
+  $('dl-speedscope').href = `/api/runs/${state.run}/speedscope` + f;
+}
+
+// The filter changed (bar or search): the timeline shows what it keeps, and so does every view.
+async function setFilter(f, tab) {
+  state.filter = f;
+  filterBar.set(f);
+  updateDownloads();
+  writeHash();
+  try {
+    const series = await api(`/api/runs/${state.run}/frames` + qs(filterQuery(f)));
+    timeline.setData(series);
+    if (state.frame !== null) timeline.selectFrame(state.frame);
+    notice('');
+  } catch (e) { notice(`Filter refused: ${e.message}`, 'error'); return; }
+  if (tab) setTab(tab); else renderTab();
+}
+
+const filterBar = new FilterBar($('filter-bar'), {
+  getRun: () => state.run,
+  onChange: (f) => setFilter(f),
+  onJump: (kind, f) => setFilter(f, kind === 'class' ? 'top' : 'flame'),
+});
 
 function setTab(tab) {
   state.tab = tab;
   for (const b of document.querySelectorAll('.tab')) b.classList.toggle('active', b.dataset.tab === tab);
-  for (const t of ['frame', 'top', 'compare', 'flame']) $(`tab-${t}`).hidden = t !== tab;
+  for (const t of TABS) $(`tab-${t}`).hidden = t !== tab;
   writeHash();
   renderTab();
 }
@@ -105,11 +160,13 @@ function setTab(tab) {
 function renderTab() {
   if (state.run === null) return;
   const el = $(`tab-${state.tab}`);
-  const again = () => renderTab();
-  if (state.tab === 'frame') return renderFrame(el, state.run, state.frame);
-  if (state.tab === 'top') return renderTop(el, state.run, state.range, again);
-  if (state.tab === 'compare') return renderCompare(el, state.runs, state.run, again);
-  return renderFlame(el, state.run, state.range, again);
+  const again = () => { writeHash(); renderTab(); };
+  const f = filterQuery(state.filter);
+  if (state.tab === 'frame') return renderFrame(el, state.run, state.frame, f);
+  if (state.tab === 'top') return renderTop(el, state.run, state.range, again, f);
+  if (state.tab === 'compare') return renderCompare(el, state.runs, state.run, again, f);
+  if (state.tab === 'callers') return renderCallers(el, state.run, state.range, again, f);
+  return renderFlame(el, state.run, state.range, again, f);
 }
 
 // A server reachable from other machines wants its token for uploads (it prints it at start).
@@ -148,12 +205,20 @@ async function upload(file) {
 
 async function start() {
   readHash();
+  filterBar.set(state.filter);
+  window.addEventListener('hashchange', async () => {  // a pasted link: take all of its state
+    const before = JSON.stringify([state.run, state.filter]);
+    readHash();
+    filterBar.set(state.filter);
+    if (JSON.stringify([state.run, state.filter]) !== before) { $('run-select').value = state.run; await loadRun(); }
+    setTab(state.tab);
+  });
   for (const b of document.querySelectorAll('.tab')) b.addEventListener('click', () => setTab(b.dataset.tab));
   $('run-select').addEventListener('change', async (e) => {
     state.run = Number(e.target.value); state.frame = null; state.range = null;
     await loadRun(); setTab(state.tab);
   });
-  $('clear-range').addEventListener('click', () => { state.range = null; timeline.clearRange(); updateSelectionLabel(); renderTab(); });
+  $('clear-range').addEventListener('click', () => { state.range = null; timeline.clearRange(); updateSelectionLabel(); updateDownloads(); renderTab(); });
   $('upload').addEventListener('change', (e) => { if (e.target.files[0]) upload(e.target.files[0]); e.target.value = ''; });
   try {
     await loadRuns();
@@ -165,5 +230,5 @@ async function start() {
   }
 }
 
-window.memtracer = { state, timeline, setTab };
+window.memtracer = { state, timeline, setTab, setFilter };
 start();

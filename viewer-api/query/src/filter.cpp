@@ -1,0 +1,212 @@
+#include "filter.h"
+
+#include <unordered_set>
+
+#include "blocks.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <unordered_map>
+#include <utility>
+
+namespace mt::viewer {
+
+namespace {
+constexpr size_t kMaxFilterText = 256;
+
+// SQLite's lower() folds ASCII only; fold the needle the same way so both sides agree.
+std::string ascii_lower(std::string_view s) {
+    std::string out(s);
+    for (char &c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::string text_param(const Params &p, const char *name) {
+    auto v = p.get(name);
+    if (!v) return "";
+    if (v->empty()) throw ApiError{400, std::string(name) + " must not be empty (leave it out for no filter)", name};
+    if (v->size() > kMaxFilterText)
+        throw ApiError{400, std::string(name) + " is longer than " + std::to_string(kMaxFilterText) + " bytes", name};
+    return std::string(*v);
+}
+
+std::optional<int64_t> thread_param(const Params &p, Database &db, const RunRow &run) {
+    auto v = p.get("thread");
+    if (!v) return std::nullopt;
+    if (v->empty()) throw ApiError{400, "thread must not be empty (a thread id or name)", "thread"};
+    int64_t id = -1;
+    auto r = std::from_chars(v->data(), v->data() + v->size(), id);
+    bool numeric = r.ec == std::errc() && r.ptr == v->data() + v->size();
+    auto s = query(db, "SELECT thread_id, name FROM threads WHERE run_id=? ORDER BY thread_id");
+    s.binds(run.id);
+    std::string known;
+    std::optional<int64_t> found;
+    const std::string want = ascii_lower(*v);
+    while (s.step()) {
+        if ((numeric && s.i64(0) == id) || (!numeric && ascii_lower(s.text(1)) == want)) found = s.i64(0);
+        if (known.size() < 200) known += (known.empty() ? "" : ", ") + std::to_string(s.i64(0)) + " " + s.str(1);
+    }
+    if (!found)
+        throw ApiError{400, "run " + std::to_string(run.id) + " has no thread " + std::string(*v) +
+                                (known.empty() ? " (it recorded none)" : " (it has: " + known + ")"), "thread"};
+    // The schema keeps allocations per (frame, class, stack): which thread allocated is not
+    // stored (events carry it, the symbolizer sums it away). Refuse rather than answer unfiltered.
+    throw ApiError{400, "thread " + std::string(*v) + " exists, but this database does not record which thread "
+                        "allocated (allocs has no thread column), so allocations cannot be filtered by thread",
+                   "thread"};
+}
+}  // namespace
+
+Filter parse_filter(const Params &p, Database &db, const RunRow &run) {
+    Filter f;
+    f.run = run.id;
+    f.cls = text_param(p, "class");
+    f.function = text_param(p, "function");
+    f.thread_id = thread_param(p, db, run);
+    return f;
+}
+
+std::string Filter::sql(int first) const {
+    std::string out;
+    auto n = [&](int k) { return "?" + std::to_string(first + k); };
+    int k = 0;
+    if (!cls.empty()) {
+        out += " AND class_id IN (SELECT c.class_id FROM classes c WHERE c.run_id=" + n(k) +
+               " AND instr(lower(c.full_name), " + n(k + 1) + ") > 0)";
+        k += 2;
+    }
+    if (!function.empty()) {
+        // Any frame of the stack, any level of an inline chain, by C#, demangled or raw name.
+        out += " AND stack_id IN (SELECT sf.stack_id FROM stack_frames sf JOIN symbols s ON s.addr_id=sf.addr_id "
+               "WHERE sf.run_id=" + n(k) + " AND (instr(lower(s.csharp), " + n(k + 1) +
+               ") > 0 OR instr(lower(s.demangled), " + n(k + 1) + ") > 0 OR instr(lower(s.function), " + n(k + 1) +
+               ") > 0))";
+        k += 2;
+    }
+    return out;
+}
+
+int Filter::bind(Stmt &s, int first) const {
+    if (!cls.empty()) {
+        s.bind(first++, run);
+        s.bind(first++, std::string_view(ascii_lower(cls)));
+    }
+    if (!function.empty()) {
+        s.bind(first++, run);
+        s.bind(first++, std::string_view(ascii_lower(function)));
+    }
+    return first;
+}
+
+void write_filter(Json &j, const Filter &f) {
+    if (!f.active()) return;
+    j.obj("filter");
+    if (!f.cls.empty()) j.kv("class", f.cls);
+    if (!f.function.empty()) j.kv("function", f.function);
+    if (f.thread_id) j.kv("thread", *f.thread_id);
+    j.end_obj();
+}
+
+namespace {
+struct PairHash {
+    size_t operator()(const std::pair<int64_t, int64_t> &p) const { return std::hash<int64_t>()(p.first * 1000003 ^ p.second); }
+};
+using Index = std::unordered_map<std::pair<int64_t, int64_t>, size_t, PairHash>;
+using PairSet = std::unordered_set<std::pair<int64_t, int64_t>, PairHash>;
+
+void whole_run(Database &db, const RunRow &run, const Filter &f, std::vector<ClassStack> &out) {
+    auto s = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM run_class_stack "
+                       "WHERE run_id=?1" + f.sql(2));
+    s.binds(run.id);
+    f.bind(s, 2);
+    while (s.step()) out.push_back({s.i64(0), s.i64(1), {s.i64(2), s.i64(3), s.i64(4)}});
+}
+
+// Adds the allocs rows of [from, to] into out, those the filter keeps, or with `allowed` those
+// whose (class, stack) it holds. Summed here as class_stacks() does: a hash map beats SQLite's
+// GROUP BY b-tree.
+void scan(Database &db, const RunRow &run, int64_t from, int64_t to, const Filter &f, std::vector<ClassStack> &out,
+          Index &at, const PairSet *allowed = nullptr, int64_t sign = 1) {
+    const Filter none;
+    const Filter &sf = allowed ? none : f;
+    auto s = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM allocs "
+                       "WHERE run_id=?1 AND seq BETWEEN ?2 AND ?3" + sf.sql(4));
+    s.binds(run.id, from, to);
+    sf.bind(s, 4);
+    while (s.step()) {
+        if (allowed && !allowed->count({s.i64(0), s.i64(1)})) continue;
+        auto [it, fresh] = at.try_emplace({s.i64(0), s.i64(1)}, out.size());
+        if (fresh) out.push_back({s.i64(0), s.i64(1), {}});
+        out[it->second].t.add({sign * s.i64(2), sign * s.i64(3), sign * s.i64(4)});
+    }
+}
+}  // namespace
+
+std::vector<ClassStack> filtered_class_stacks(Database &db, const RunRow &run, const Range &r, const Filter &f) {
+    std::vector<ClassStack> out;
+    if (r.whole) {
+        whole_run(db, run, f, out);
+        return out;
+    }
+    Index at;
+    // Long ranges: the cached block sums inside the range, then a scan of its two partial ends.
+    const int64_t bf = block_frames(run.frames);
+    const int64_t kb = (r.from + bf - 1) / bf, ke = (r.to + 1) / bf;  // blocks [kb, ke) lie inside
+    if (ke - kb < 2) {
+        scan(db, run, r.from, r.to, f, out, at);
+        return out;
+    }
+    auto blocks = run_blocks(db, run);
+    // The filter's (class, stack) pairs, found once: its subqueries are the costly part.
+    PairSet allowed;
+    if (f.active()) {
+        std::vector<ClassStack> keep;
+        whole_run(db, run, f, keep);
+        for (const auto &cs : keep) allowed.emplace(cs.class_id, cs.stack_id);
+    }
+    const int64_t nblocks = static_cast<int64_t>(blocks->sums.size());
+    auto add_block = [&](int64_t k) {
+        for (const auto &cs : blocks->sums[static_cast<size_t>(k)]) {
+            if (f.active() && !allowed.count({cs.class_id, cs.stack_id})) continue;
+            auto [it, fresh] = at.try_emplace({cs.class_id, cs.stack_id}, out.size());
+            if (fresh) out.push_back({cs.class_id, cs.stack_id, {}});
+            out[it->second].t.add(cs.t);
+        }
+    };
+    for (int64_t k = kb; k < ke && k < nblocks; ++k) add_block(k);
+    const PairSet *keep = f.active() ? &allowed : nullptr;
+    // Each partial end: its frames, or, when it covers more than half a block, the whole block
+    // minus the frames outside the range, so no end scans more than half a block.
+    if (r.from < kb * bf) {
+        if (kb * bf - r.from > bf / 2 && kb >= 1) {
+            add_block(kb - 1);
+            scan(db, run, (kb - 1) * bf, r.from - 1, f, out, at, keep, -1);
+        } else {
+            scan(db, run, r.from, kb * bf - 1, f, out, at, keep);
+        }
+    }
+    if (ke * bf <= r.to) {
+        if (r.to - ke * bf + 1 > bf / 2 && ke < nblocks) {
+            add_block(ke);
+            scan(db, run, r.to + 1, (ke + 1) * bf - 1, f, out, at, keep, -1);
+        } else {
+            scan(db, run, ke * bf, r.to, f, out, at, keep);
+        }
+    }
+    std::erase_if(out, [](const ClassStack &cs) { return cs.t.count == 0 && cs.t.requested_bytes == 0 && cs.t.gc_bytes == 0; });
+    return out;
+}
+
+std::vector<Totals> filtered_frame_totals(Database &db, const RunRow &run, int64_t from, int64_t to,
+                                          const Filter &f) {
+    std::vector<Totals> out(static_cast<size_t>(std::max<int64_t>(0, to - from + 1)));
+    auto s = query(db, "SELECT seq, count, requested_bytes, gc_bytes FROM allocs "
+                       "WHERE run_id=?1 AND seq BETWEEN ?2 AND ?3" + f.sql(4));
+    s.binds(run.id, from, to);
+    f.bind(s, 4);
+    while (s.step()) out[static_cast<size_t>(s.i64(0) - from)].add({s.i64(1), s.i64(2), s.i64(3)});
+    return out;
+}
+
+}  // namespace mt::viewer
