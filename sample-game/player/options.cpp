@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstring>
 
 namespace mtsample {
@@ -14,14 +15,30 @@ bool parse_u64(const char *text, uint64_t max, uint64_t &out) {
     return ec == std::errc() && p == end && p != text && out <= max;
 }
 
+// A decimal such as 1.2 with at most three decimals, in (0, 10], as thousandths.
+bool parse_permille(const char *text, uint32_t &out) {
+    const char *end = text + std::strlen(text);
+    double v = 0;
+    auto [p, ec] = std::from_chars(text, end, v);
+    if (ec != std::errc() || p != end || p == text || !(v > 0) || v > 10) return false;
+    double m = v * 1000;
+    if (std::fabs(m - std::round(m)) > 1e-6 || std::round(m) < 1) return false;
+    out = static_cast<uint32_t>(std::round(m));
+    return true;
+}
+
 }  // namespace
+
+uint64_t ticks_in_frame(uint32_t alloc_permille, uint64_t frame) {
+    return ((frame + 1) * alloc_permille) / 1000 - (frame * alloc_permille) / 1000;
+}
 
 const char *usage() {
     return "usage: memtracer-sample-game [--frames N] [--workers N] [--jobs N] [--seed S] [--out run.mt]\n"
            "       [--mode events|aggregate] [--unwinder fp|libunwind] [--sample-bytes N] [--no-trace]\n"
            "       [--hook patch|profiler] [--gc-events] [--lifetimes] [--ring-bytes N] [--block-when-full]\n"
            "       [--quiet] [--expect-json FILE] [--game-lib PATH] [--runtime separate|in-game]\n"
-           "       [--runtime-lib PATH]\n";
+           "       [--runtime-lib PATH] [--leak-from N] [--alloc-scale F]\n";
 }
 
 std::optional<Options> parse_options(int argc, char **argv, std::string &error) {
@@ -81,6 +98,14 @@ std::optional<Options> parse_options(int argc, char **argv, std::string &error) 
         else if (arg == "--game-lib") { ok = value(v); if (ok) o.game_lib = v; }
         else if (arg == "--runtime") ok = choice(o.runtime, "separate", "in-game");
         else if (arg == "--runtime-lib") { ok = value(v); if (ok) o.runtime_lib = v; }
+        else if (arg == "--leak-from") ok = number(10'000'000, o.leak_from);
+        else if (arg == "--alloc-scale") {
+            ok = value(v);
+            if (ok && !parse_permille(v, o.alloc_permille)) {
+                error = arg + ": '" + v + "' is not a number in (0, 10] with at most three decimals";
+                ok = false;
+            }
+        }
         else {
             error = arg + ": unknown option";
             return std::nullopt;
