@@ -38,7 +38,7 @@ Cell sum(const Cell &a, const Cell &b) { return {a.count + b.count, a.bytes + b.
 
 }  // namespace
 
-TEST_CASE("--alloc-scale 1.2: frames 0..n-1 run the game's first floor(1.2 n) ticks, traced as n frames") {
+TEST_CASE("sample game scenario alloc-scale 1.2: frames 0..n-1 run the game's first floor(1.2 n) ticks, traced as n frames") {
     fs::path dir = make_temp_dir("game-scale");
     // The game is deterministic per tick (seeded from the tick number), so 100 scaled frames are
     // the first 120 ticks of a plain run, four frames of one tick then one of two.
@@ -62,7 +62,7 @@ TEST_CASE("--alloc-scale 1.2: frames 0..n-1 run the game's first floor(1.2 n) ti
     fs::remove_all(dir);
 }
 
-TEST_CASE("--leak-from 40: one more Single[256] a frame from frame 40 on, and its list's growth") {
+TEST_CASE("sample game scenario leak-from 40: one more Single[256] a frame from frame 40 on, and its list's growth") {
     fs::path dir = make_temp_dir("game-leak");
     auto plain = tally_of(run_game(dir, "plain", with(kBase, {"--frames", "80"})));
     auto leak = tally_of(run_game(dir, "leak", with(kBase, {"--frames", "80", "--leak-from", "40"})));
@@ -91,7 +91,7 @@ TEST_CASE("--leak-from 40: one more Single[256] a frame from frame 40 on, and it
     fs::remove_all(dir);
 }
 
-TEST_CASE("--alloc-scale and --leak-from refuse what they cannot mean") {
+TEST_CASE("sample game scenarios: --alloc-scale and --leak-from refuse what they cannot mean") {
     struct Case {
         std::vector<std::string> args;
         const char *says;
