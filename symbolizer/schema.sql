@@ -217,6 +217,20 @@ CREATE TABLE IF NOT EXISTS survivors (
     PRIMARY KEY (run_id, class_id, stack_id)
 ) WITHOUT ROWID;
 
+-- Each death linked to its allocation (issue 11): per frame of death and (class, stack), how
+-- many died at each age in frames (death frame - allocation frame), so leaks at any frame and
+-- temporaries are known per allocation site. `ages` packs (age, count, gc_bytes) triples as
+-- unsigned LEB128 varints, ages ascending: a row per age cost about twice the bytes
+-- (docs/schema.md, *death_sites*).
+CREATE TABLE IF NOT EXISTS death_sites (
+    run_id    INTEGER NOT NULL,
+    seq       INTEGER NOT NULL,                  -- frame of death
+    class_id  INTEGER NOT NULL,
+    stack_id  INTEGER NOT NULL,
+    ages      BLOB NOT NULL,                     -- varint triples (age, count, gc_bytes)
+    PRIMARY KEY (run_id, seq, class_id, stack_id)
+) WITHOUT ROWID;
+
 -- @after-bulk-load
 -- Secondary indexes. The symbolizer creates them after its bulk load (inserting into an indexed
 -- table is slower than indexing once); running this whole file on an empty database creates

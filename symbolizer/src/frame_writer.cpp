@@ -33,7 +33,10 @@ FrameWriter::FrameWriter(Db &db, int64_t run_id, const mt::reader::Header &h)
       survivor_(db.prepare("INSERT INTO survivors(run_id, class_id, stack_id, count, gc_bytes, first_seq) "
                            "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")),
       allocs_(db, "INSERT INTO allocs(run_id, seq, class_id, stack_id, count, requested_bytes, gc_bytes)", 7) {
-    if (h.flags & MT_FILE_FLAG_LIFETIMES) lifetimes_.emplace();
+    if (h.flags & MT_FILE_FLAG_LIFETIMES) {
+        lifetimes_.emplace();
+        death_sites_.emplace(db, run_id);
+    }
 }
 
 int64_t FrameWriter::ns(uint64_t tick) const {
@@ -95,6 +98,7 @@ void FrameWriter::write_deaths(const mt::reader::Frame &f) {
         c.second += d.gc_size;
         lifetimes_->on_death(d);
     }
+    death_sites_->add(f);
     for (const auto &[cls, c] : by_class)
         death_.bind(1, run_id_).bind(2, f.seq).bind(3, cls).bind(4, c.first).bind(5, c.second).run();
 }

@@ -15,6 +15,7 @@
 
 #include "batch_insert.h"
 #include "lifetimes.h"
+#include "site_lifetimes.h"
 #include "memtracer/reader.h"
 #include "sqlite_db.h"
 
@@ -57,6 +58,7 @@ private:
     std::vector<std::pair<uint64_t, Agg>> sorted_;
     std::unordered_map<uint64_t, RunAgg> run_aggs_;
     std::optional<Lifetimes> lifetimes_;
+    std::optional<DeathSites> death_sites_;  // with lifetimes_
     RunTotals totals_;
 };
 

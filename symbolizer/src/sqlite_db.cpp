@@ -44,6 +44,10 @@ Stmt &Stmt::bind_static(int i, std::string_view v) {
     if (int rc = sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC); rc != SQLITE_OK) fail(rc);
     return *this;
 }
+Stmt &Stmt::bind_blob(int i, std::string_view v) {
+    if (int rc = sqlite3_bind_blob(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT); rc != SQLITE_OK) fail(rc);
+    return *this;
+}
 Stmt &Stmt::bind_null(int i) {
     if (int rc = sqlite3_bind_null(st_, i); rc != SQLITE_OK) fail(rc);
     return *this;

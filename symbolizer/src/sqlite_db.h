@@ -35,6 +35,7 @@ public:
     Stmt &bind(int i, const char *v) { return bind(i, std::string_view(v)); }
     Stmt &bind(int i, const std::string &v) { return bind(i, std::string_view(v)); }
     Stmt &bind_null(int i);
+    Stmt &bind_blob(int i, std::string_view bytes);
     template <class T>
     Stmt &bind(int i, const std::optional<T> &v) { return v ? bind(i, *v) : bind_null(i); }
 
