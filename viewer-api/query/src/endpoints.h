@@ -18,6 +18,8 @@ Response compare(Database &db, const Request &req);                        // GE
 Response flame(Database &db, const Request &req, int64_t run);             // GET .../flame
 Response collapsed(Database &db, const Request &req, int64_t run);         // GET .../collapsed
 Response chrome_trace(Database &db, const Request &req, int64_t run);      // GET .../trace
+Response leaks(Database &db, const Request &req, int64_t run);             // GET .../leaks (ep_leaks.cpp)
+Response temporaries(Database &db, const Request &req, int64_t run);       // GET .../temporaries
 
 }  // namespace mt::viewer
 

@@ -50,6 +50,8 @@ Response route(Database &db, const Request &req) {
         if (what == "flame") return flame(db, req, run);
         if (what == "collapsed") return collapsed(db, req, run);
         if (what == "trace") return chrome_trace(db, req, run);
+        if (what == "leaks") return leaks(db, req, run);
+        if (what == "temporaries") return temporaries(db, req, run);
     }
     throw ApiError{404, "no such endpoint: " + req.path, ""};
 }

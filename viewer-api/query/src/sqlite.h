@@ -43,6 +43,10 @@ public:
         return p ? std::string_view(p, sqlite3_column_bytes(s_, c)) : std::string_view();
     }
     std::string str(int c) const { return std::string(text(c)); }
+    std::string_view blob(int c) const {
+        auto *p = static_cast<const char *>(sqlite3_column_blob(s_, c));
+        return p ? std::string_view(p, sqlite3_column_bytes(s_, c)) : std::string_view();
+    }
 
 private:
     sqlite3_stmt *s_;
