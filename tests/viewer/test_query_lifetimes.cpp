@@ -69,6 +69,7 @@ TEST_CASE("viewer: leaks: alive at the end of the run or of any frame, with thei
     CHECK(whole["entries"][0]["gc_bytes"].i() == 1200);
     CHECK(whole["entries"][0]["oldest_seq"].i() == 3);
     CHECK(whole["entries"][0]["age_frames"].i() == 296);
+    CHECK(whole["entries"][0]["allocated"].i() == allocated("Node", 0, 299));
 
     // Alive at the end of frame 29 of what frames 0..29 allocated: allocations minus the deaths
     // of frame 29 (Node 6 + 1).

@@ -140,12 +140,15 @@ Response leaks(Database &db, const Request &req, int64_t run_id) {
             g.key = c.g.key(a.class_id, a.stack_id);
             g.count += a.count;
             g.gc_bytes += a.gc_bytes;
-            g.allocated += a.allocated;
             g.oldest_seq = std::min(g.oldest_seq, a.oldest_seq);
             if (c.g.group != "class") g.class_bytes[a.class_id] += a.gc_bytes;
             alive_count += a.count;
             alive_bytes += a.gc_bytes;
         }
+        // Everything the group allocated in the range, not only its stacks with objects alive.
+        for (const auto &cs : class_stacks(db, c.run, c.r))
+            if (auto it = groups.find(c.g.key(cs.class_id, cs.stack_id)); it != groups.end())
+                it->second.allocated += cs.t.count;
     }
     auto rows = sorted(groups, c.by);
     Json j;

@@ -71,15 +71,7 @@ std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r,
         // The symbolizer's survivors are exactly "alive at the end of the run".
         auto s = query(db, "SELECT class_id, stack_id, count, gc_bytes, first_seq FROM survivors WHERE run_id=?");
         s.binds(run.id);
-        std::unordered_map<CsKey, size_t, PairHash> at;
-        while (s.step()) {
-            at[{s.i64(0), s.i64(1)}] = out.size();
-            out.push_back({s.i64(0), s.i64(1), s.i64(2), s.i64(3), s.i64(4), 0});
-        }
-        auto a = query(db, "SELECT class_id, stack_id, count FROM run_class_stack WHERE run_id=?");
-        a.binds(run.id);
-        while (a.step())
-            if (auto it = at.find({a.i64(0), a.i64(1)}); it != at.end()) out[it->second].allocated = a.i64(2);
+        while (s.step()) out.push_back({s.i64(0), s.i64(1), s.i64(2), s.i64(3), s.i64(4)});
         return out;
     }
     // Net objects per (class, stack, allocation frame) over the range, as the symbolizer's
@@ -112,7 +104,7 @@ std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r,
         }
     }
     for (const auto &[cs, frames] : net) {
-        Alive v{cs.first, cs.second, 0, 0, r.to, 0};
+        Alive v{cs.first, cs.second, 0, 0, r.to};
         for (const auto &[seq, n] : frames) {
             // Sampled runs weigh allocations but count sampled deaths: clamp as survivors does.
             if (n.count > 0) {
@@ -123,11 +115,6 @@ std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r,
         }
         if (v.count > 0) out.push_back(v);
     }
-    // Allocations in the range, for the share of what was allocated that is still alive.
-    std::unordered_map<CsKey, size_t, PairHash> at;
-    for (size_t i = 0; i < out.size(); ++i) at[{out[i].class_id, out[i].stack_id}] = i;
-    for (const auto &cs : class_stacks(db, run, r))
-        if (auto it = at.find({cs.class_id, cs.stack_id}); it != at.end()) out[it->second].allocated = cs.t.count;
     return out;
 }
 

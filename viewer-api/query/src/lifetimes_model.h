@@ -33,7 +33,6 @@ struct Alive {
     int64_t class_id = 0, stack_id = 0;
     int64_t count = 0, gc_bytes = 0;
     int64_t oldest_seq = 0;   // allocation frame of the oldest object still alive
-    int64_t allocated = 0;    // objects allocated in the range
 };
 // Objects allocated in [r.from, r.to] and still alive at the end of frame r.to. The whole run
 // reads survivors; a shorter range sums allocs and subtracts the deaths death_sites links back.
