@@ -75,12 +75,14 @@ Table leaks(Source &s, const Query &q) {
     Doc d = s.get(s.run_path("leaks") + query_string(q, "&group=" + q.group));
     need_lifetimes(d);
     Table t;
-    t.notes.push_back(range_note(s, d.root, "alive at the end (leak candidates) by " + q.group));
-    t.columns = {"rank", q.group, "count", "gc_bytes", "allocated", "oldest_seq", "age_frames", "share"};
+    t.notes.push_back(range_note(s, d.root, "alive at the end (leak candidates) by " + q.group + ", sorted by " +
+                                                str(d.root, "by") +
+                                                " (frames: allocation frames whose objects survived a collection)"));
+    t.columns = {"rank", q.group, "frames", "count", "gc_bytes", "allocated", "oldest_seq", "age_frames"};
     simdjson::dom::array entries = d["entries"].get_array().value();
     for (element e : entries)
-        t.add({num(e, "rank"), entry_name(e, q.group), num(e, "count"), num(e, "gc_bytes"), num(e, "allocated"),
-               num(e, "oldest_seq"), num(e, "age_frames"), real(e, "share")});
+        t.add({num(e, "rank"), entry_name(e, q.group), num(e, "frames"), num(e, "count"), num(e, "gc_bytes"),
+               num(e, "allocated"), num(e, "oldest_seq"), num(e, "age_frames")});
     return t;
 }
 

@@ -35,8 +35,10 @@ CLI::App *one_run(CLI::App &app, const char *name, const char *what, Args &a, bo
     range_options(c, a);
     if (grouped) {
         c->add_option("--by", a.by, "class (default), site or stack")->check(CLI::IsMember({"class", "site", "stack"}));
-        c->add_option("--sort", a.sort, "bytes, gc_bytes or count (top); gc_bytes or count (leaks, temporaries)")
-            ->check(CLI::IsMember({"bytes", "gc_bytes", "count"}));
+        c->add_option("--sort", a.sort,
+                      "top: bytes, gc_bytes or count; leaks: frames (default), gc_bytes or count; temporaries: "
+                      "gc_bytes or count")
+            ->check(CLI::IsMember({"bytes", "gc_bytes", "count", "frames"}));
     }
     return c;
 }

@@ -61,7 +61,7 @@ IL2CPP_EXTERN_C IL2CPP_METHOD_ATTR void RuntimeInvoker_Job_mA418CA4FCEEC486D549E
 
 // ----------------------------------------------------------------------------- a deliberate leak
 // `memtracer-sample-game --leak-from N`: from frame N on, the player calls LeakyCache.Remember
-// once a frame, which keeps a Single[256] snapshot in a static list that nothing ever clears.
+// once a frame, which keeps a Single[1024] (4 KB) snapshot in a static list that nothing ever clears.
 // The static field is a slot of fixed GC memory (a root, as IL2CPP's static field storage is).
 static List_1_tShared **s_LeakyCache;
 
@@ -75,7 +75,7 @@ IL2CPP_EXTERN_C IL2CPP_METHOD_ATTR void LeakyCache_Remember_m0D6E1A3B5C7F9E2D4B6
         *s_LeakyCache = list;
     }
     SingleU5BU5D_t89DEFE97BCEDB5857010E79ECE0F52CF6E93B87C *snapshot = (SingleU5BU5D_t89DEFE97BCEDB5857010E79ECE0F52CF6E93B87C *)
-        SZArrayNew(SingleU5BU5D_t89DEFE97BCEDB5857010E79ECE0F52CF6E93B87C_il2cpp_TypeInfo_var, 256);
+        SZArrayNew(SingleU5BU5D_t89DEFE97BCEDB5857010E79ECE0F52CF6E93B87C_il2cpp_TypeInfo_var, 1024);
     snapshot->SetAt(0, (float)frame);
     List_1_Add_mBDC56B40416C27AB6A839D626037126964E42A7C_gshared(*s_LeakyCache, (RuntimeObject *)snapshot, &List_1_Add_m2F1E8A6B3C5D7E9F1A2B4C6D8E0F1A3B5C7D9E0F_RuntimeMethod_var);
 }

@@ -27,7 +27,7 @@ struct Options {
     std::string game_lib;            // GameAssembly library; default next to the executable
     std::string runtime = "separate";  // separate (own library, RTLD_LOCAL) | in-game (one image)
     std::string runtime_lib;         // the separate runtime library; default: the build's
-    uint64_t leak_from = UINT64_MAX; // --leak-from N: from frame N on, one Single[] a frame is kept forever
+    uint64_t leak_from = UINT64_MAX; // --leak-from N: from frame N on, one Single[1024] a frame is kept forever
     uint32_t alloc_permille = 1000;  // --alloc-scale F: F x the game's work (and allocations) per frame
 };
 

@@ -62,13 +62,13 @@ TEST_CASE("sample game scenario alloc-scale 1.2: frames 0..n-1 run the game's fi
     fs::remove_all(dir);
 }
 
-TEST_CASE("sample game scenario leak-from 40: one more Single[256] a frame from frame 40 on, and its list's growth") {
+TEST_CASE("sample game scenario leak-from 40: one more Single[1024] a frame from frame 40 on, and its list's growth") {
     fs::path dir = make_temp_dir("game-leak");
     auto plain = tally_of(run_game(dir, "plain", with(kBase, {"--frames", "80"})));
     auto leak = tally_of(run_game(dir, "leak", with(kBase, {"--frames", "80", "--leak-from", "40"})));
     REQUIRE(leak.size() == 80);
     for (uint64_t f = 0; f < 40; ++f) CHECK(leak.at(f) == plain.at(f));
-    // The tally's bytes are what libil2cpp computed for the request: 256 floats and the header.
+    // The tally's bytes are what libil2cpp computed for the request: 1024 floats and the header.
     uint64_t extra_singles = 0, extra_single_bytes = 0;
     for (uint64_t f = 40; f < 80; ++f) {
         const auto &a = leak.at(f).at("System.Single[]");
@@ -79,8 +79,8 @@ TEST_CASE("sample game scenario leak-from 40: one more Single[256] a frame from 
     }
     CHECK(extra_singles == 40);
     CHECK(extra_single_bytes % 40 == 0);
-    CHECK(extra_single_bytes / 40 > 256 * 4);
-    CHECK(extra_single_bytes / 40 <= 256 * 4 + 32);
+    CHECK(extra_single_bytes / 40 > 1024 * 4);
+    CHECK(extra_single_bytes / 40 <= 1024 * 4 + 32);
     // The static list itself, once, in frame 40.
     auto lists = [](const std::map<std::string, Cell> &m) {
         auto it = m.find("System.Collections.Generic.List<Bullet>");

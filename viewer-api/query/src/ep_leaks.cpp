@@ -12,15 +12,16 @@ namespace mt::viewer {
 
 namespace {
 
-enum class LMetric { GcBytes, Count };
+enum class LMetric { GcBytes, Count, Frames };
 
 struct Row {
     int64_t key = 0;  // class_id, site_id or stack_id
     int64_t count = 0, gc_bytes = 0;
     int64_t oldest_seq = INT64_MAX;  // leaks only
+    int64_t frames = 0;              // leaks only: Alive::frames, the most of the group's stacks
     int64_t allocated = 0;           // objects allocated in the range
     std::unordered_map<int64_t, int64_t> class_bytes;  // what a site or stack holds, by class
-    int64_t get(LMetric m) const { return m == LMetric::Count ? count : gc_bytes; }
+    int64_t get(LMetric m) const { return m == LMetric::Count ? count : m == LMetric::Frames ? frames : gc_bytes; }
 };
 
 struct Grouping {
@@ -46,7 +47,8 @@ std::vector<Row> sorted(std::unordered_map<int64_t, Row> &groups, LMetric by) {
     v.reserve(groups.size());
     for (auto &[_, r] : groups) v.push_back(std::move(r));
     std::sort(v.begin(), v.end(), [&](const Row &a, const Row &b) {
-        return a.get(by) != b.get(by) ? a.get(by) > b.get(by) : a.key < b.key;
+        if (a.get(by) != b.get(by)) return a.get(by) > b.get(by);
+        return a.gc_bytes != b.gc_bytes ? a.gc_bytes > b.gc_bytes : a.key < b.key;
     });
     return v;
 }
@@ -89,9 +91,11 @@ struct Common {
     LifetimeSupport support;
 };
 
-Common common(Database &db, const Params &p, int64_t run_id) {
+Common common(Database &db, const Params &p, int64_t run_id, bool leaks) {
     Common c{load_run(db, run_id), {}, LMetric::GcBytes, page_params(p, 50, 1000), {}, {}};
-    c.by = p.choice("by", {"gc_bytes", "count"}, "gc_bytes") == "count" ? LMetric::Count : LMetric::GcBytes;
+    auto by = leaks ? p.choice("by", {"frames", "gc_bytes", "count"}, "frames")
+                    : p.choice("by", {"gc_bytes", "count"}, "gc_bytes");
+    c.by = by == "count" ? LMetric::Count : by == "frames" ? LMetric::Frames : LMetric::GcBytes;
     c.r = frame_range(p, c.run);
     c.g = grouping(p, db, run_id);
     c.support = lifetime_support(db, run_id);
@@ -100,7 +104,8 @@ Common common(Database &db, const Params &p, int64_t run_id) {
 
 void write_head(Json &j, const Common &c, bool available) {
     j.obj().kv("run_id", c.run.id).obj("range").kv("from", c.r.from).kv("to", c.r.to).kv("whole", c.r.whole).end_obj();
-    j.kv("by", c.by == LMetric::Count ? "count" : "gc_bytes").kv("group", c.g.group);
+    j.kv("by", c.by == LMetric::Count ? "count" : c.by == LMetric::Frames ? "frames" : "gc_bytes");
+    j.kv("group", c.g.group);
     j.kv("lifetimes", available).key("note");
     available ? j.null() : j.val(c.support.why);
 }
@@ -117,7 +122,7 @@ void write_rows(Json &j, Database &db, const Common &c, const std::vector<Row> &
         write_key(j, db, c.run.id, c.g.group, r.key, sites);
         j.kv("count", r.count).kv("gc_bytes", r.gc_bytes).kv("allocated", r.allocated);
         j.kv("share", total > 0 ? static_cast<double>(r.get(c.by)) / static_cast<double>(total) : 0.0);
-        if (leaks) j.kv("oldest_seq", r.oldest_seq).kv("age_frames", c.r.to - r.oldest_seq);
+        if (leaks) j.kv("oldest_seq", r.oldest_seq).kv("age_frames", c.r.to - r.oldest_seq).kv("frames", r.frames);
         if (c.g.group != "class") write_main_class(j, db, c.run.id, r);
         j.end_obj();
     }
@@ -129,7 +134,7 @@ void write_rows(Json &j, Database &db, const Common &c, const std::vector<Row> &
 
 Response leaks(Database &db, const Request &req, int64_t run_id) {
     Params p(req, {"group", "by", "from", "to", "limit", "offset"});
-    Common c = common(db, p, run_id);
+    Common c = common(db, p, run_id, true);
     // Whole-run leaks need only survivors; a range needs death_sites.
     bool available = c.support.recorded && (c.support.per_site || c.r.whole);
     std::unordered_map<int64_t, Row> groups;
@@ -141,6 +146,7 @@ Response leaks(Database &db, const Request &req, int64_t run_id) {
             g.count += a.count;
             g.gc_bytes += a.gc_bytes;
             g.oldest_seq = std::min(g.oldest_seq, a.oldest_seq);
+            g.frames = std::max(g.frames, a.frames);
             if (c.g.group != "class") g.class_bytes[a.class_id] += a.gc_bytes;
             alive_count += a.count;
             alive_bytes += a.gc_bytes;
@@ -161,7 +167,7 @@ Response leaks(Database &db, const Request &req, int64_t run_id) {
 
 Response temporaries(Database &db, const Request &req, int64_t run_id) {
     Params p(req, {"group", "by", "from", "to", "limit", "offset", "within"});
-    Common c = common(db, p, run_id);
+    Common c = common(db, p, run_id, false);
     int64_t within = p.integer("within", 1, 0, 1000000);
     bool available = c.support.recorded && c.support.per_site;
     std::unordered_map<int64_t, Row> groups;

@@ -67,15 +67,16 @@ void decode_ages(std::string_view blob, std::vector<AgeCount> &out) {
 
 std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r, bool per_site) {
     std::vector<Alive> out;
-    if (r.whole || !per_site) {
+    if (!per_site) {
         // The symbolizer's survivors are exactly "alive at the end of the run".
         auto s = query(db, "SELECT class_id, stack_id, count, gc_bytes, first_seq FROM survivors WHERE run_id=?");
         s.binds(run.id);
-        while (s.step()) out.push_back({s.i64(0), s.i64(1), s.i64(2), s.i64(3), s.i64(4)});
+        while (s.step()) out.push_back({s.i64(0), s.i64(1), s.i64(2), s.i64(3), s.i64(4), 0});
         return out;
     }
     // Net objects per (class, stack, allocation frame) over the range, as the symbolizer's
-    // Lifetimes does for the whole run: allocations add, deaths up to r.to subtract.
+    // Lifetimes does for the whole run: allocations add, deaths up to r.to subtract. The whole
+    // run too (not survivors): the per-frame detail gives `frames`.
     struct Net {
         int64_t count = 0, gc_bytes = 0;
     };
@@ -103,14 +104,18 @@ std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r,
             n.gc_bytes -= x.gc_bytes;
         }
     }
+    auto last = query(db, "SELECT max(seq) FROM death_sites WHERE run_id=? AND seq BETWEEN ? AND ?");
+    last.binds(run.id, r.from, r.to);
+    int64_t last_gc = last.step() && !last.null(0) ? last.i64(0) : -1;
     for (const auto &[cs, frames] : net) {
-        Alive v{cs.first, cs.second, 0, 0, r.to};
+        Alive v{cs.first, cs.second, 0, 0, r.to, 0};
         for (const auto &[seq, n] : frames) {
             // Sampled runs weigh allocations but count sampled deaths: clamp as survivors does.
             if (n.count > 0) {
                 v.count += n.count;
                 v.gc_bytes += std::max<int64_t>(0, n.gc_bytes);
                 v.oldest_seq = std::min(v.oldest_seq, seq);
+                v.frames += seq < last_gc;
             }
         }
         if (v.count > 0) out.push_back(v);

@@ -33,9 +33,14 @@ struct Alive {
     int64_t class_id = 0, stack_id = 0;
     int64_t count = 0, gc_bytes = 0;
     int64_t oldest_seq = 0;   // allocation frame of the oldest object still alive
+    // Allocation frames before the range's last collection that still have objects alive: what
+    // survived a collection, frame after frame. A leak adds one every frame; a level's data, a
+    // cache filled once, or garbage not yet collected do not. 0 without death_sites.
+    int64_t frames = 0;
 };
-// Objects allocated in [r.from, r.to] and still alive at the end of frame r.to. The whole run
-// reads survivors; a shorter range sums allocs and subtracts the deaths death_sites links back.
+// Objects allocated in [r.from, r.to] and still alive at the end of frame r.to: the range's
+// allocs minus the deaths death_sites links back to them; without death_sites (older
+// databases), the whole run's survivors.
 std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r, bool per_site);
 
 struct Temporary {
