@@ -1,7 +1,6 @@
 #include "lifetimes_model.h"
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -77,31 +76,43 @@ std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r,
     // Net objects per (class, stack, allocation frame) over the range, as the symbolizer's
     // Lifetimes does for the whole run: allocations add, deaths up to r.to subtract. The whole
     // run too (not survivors): the per-frame detail gives `frames`.
+    // Per (class, stack): its allocation frames in seq order (allocs is read in primary-key
+    // order), each with what is still alive of it. Flat vectors, not trees: a whole run is
+    // millions of entries. A death whose allocation frame is not there would go negative and be
+    // clamped to zero anyway, so it is skipped.
     struct Net {
-        int64_t count = 0, gc_bytes = 0;
+        int64_t seq, count, gc_bytes;
     };
-    std::unordered_map<CsKey, std::map<int64_t, Net>, PairHash> net;
+    std::unordered_map<CsKey, std::vector<Net>, PairHash> net;
     auto a = query(db,
                    "SELECT seq, class_id, stack_id, count, gc_bytes FROM allocs WHERE run_id=? AND seq BETWEEN ? AND ?");
     a.binds(run.id, r.from, r.to);
+    CsKey last_key{-1, -1};
+    std::vector<Net> *cur = nullptr;
     while (a.step()) {
-        Net &n = net[{a.i64(1), a.i64(2)}][a.i64(0)];
-        n.count += a.i64(3);
-        n.gc_bytes += a.i64(4);
+        CsKey k{a.i64(1), a.i64(2)};
+        if (!cur || k != last_key) cur = &net[k], last_key = k;
+        if (!cur->empty() && cur->back().seq == a.i64(0)) {
+            cur->back().count += a.i64(3);
+            cur->back().gc_bytes += a.i64(4);
+        } else {
+            cur->push_back({a.i64(0), a.i64(3), a.i64(4)});
+        }
     }
     auto d = query(db, "SELECT seq, class_id, stack_id, ages FROM death_sites WHERE run_id=? AND seq BETWEEN ? AND ?");
     d.binds(run.id, r.from, r.to);
     std::vector<AgeCount> ages;
     while (d.step()) {
-        decode_ages(d.blob(3), ages);
         auto it = net.find({d.i64(1), d.i64(2)});
         if (it == net.end()) continue;
+        decode_ages(d.blob(3), ages);
+        auto &v = it->second;
         for (const auto &x : ages) {
             int64_t born = d.i64(0) - x.age;
-            if (born < r.from) continue;
-            Net &n = it->second[born];
-            n.count -= x.count;
-            n.gc_bytes -= x.gc_bytes;
+            auto at = std::lower_bound(v.begin(), v.end(), born, [](const Net &n, int64_t s) { return n.seq < s; });
+            if (at == v.end() || at->seq != born) continue;
+            at->count -= x.count;
+            at->gc_bytes -= x.gc_bytes;
         }
     }
     auto last = query(db, "SELECT max(seq) FROM death_sites WHERE run_id=? AND seq BETWEEN ? AND ?");
@@ -109,13 +120,13 @@ std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r,
     int64_t last_gc = last.step() && !last.null(0) ? last.i64(0) : -1;
     for (const auto &[cs, frames] : net) {
         Alive v{cs.first, cs.second, 0, 0, r.to, 0};
-        for (const auto &[seq, n] : frames) {
+        for (const auto &n : frames) {
             // Sampled runs weigh allocations but count sampled deaths: clamp as survivors does.
             if (n.count > 0) {
                 v.count += n.count;
                 v.gc_bytes += std::max<int64_t>(0, n.gc_bytes);
-                v.oldest_seq = std::min(v.oldest_seq, seq);
-                v.frames += seq < last_gc;
+                v.oldest_seq = std::min(v.oldest_seq, n.seq);
+                v.frames += n.seq < last_gc;
             }
         }
         if (v.count > 0) out.push_back(v);
