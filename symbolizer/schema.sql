@@ -214,6 +214,7 @@ CREATE TABLE IF NOT EXISTS survivors (
     count     INTEGER NOT NULL,
     gc_bytes  INTEGER NOT NULL,
     first_seq INTEGER NOT NULL,                  -- oldest surviving allocation
+    frames    INTEGER NOT NULL DEFAULT 0,        -- allocation frames before the last collection with objects alive
     PRIMARY KEY (run_id, class_id, stack_id)
 ) WITHOUT ROWID;
 

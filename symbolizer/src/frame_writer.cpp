@@ -30,8 +30,8 @@ FrameWriter::FrameWriter(Db &db, int64_t run_id, const mt::reader::Header &h)
       death_(db.prepare("INSERT INTO deaths(run_id, seq, class_id, count, gc_bytes) VALUES (?1, ?2, ?3, ?4, ?5)")),
       rcs_(db.prepare("INSERT INTO run_class_stack(run_id, class_id, stack_id, count, requested_bytes, gc_bytes, "
                       "first_seq, last_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")),
-      survivor_(db.prepare("INSERT INTO survivors(run_id, class_id, stack_id, count, gc_bytes, first_seq) "
-                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")),
+      survivor_(db.prepare("INSERT INTO survivors(run_id, class_id, stack_id, count, gc_bytes, first_seq, frames) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")),
       allocs_(db, "INSERT INTO allocs(run_id, seq, class_id, stack_id, count, requested_bytes, gc_bytes)", 7) {
     if (h.flags & MT_FILE_FLAG_LIFETIMES) {
         lifetimes_.emplace();
@@ -99,6 +99,7 @@ void FrameWriter::write_deaths(const mt::reader::Frame &f) {
         lifetimes_->on_death(d);
     }
     death_sites_->add(f);
+    last_gc_seq_ = f.seq;
     for (const auto &[cls, c] : by_class)
         death_.bind(1, run_id_).bind(2, f.seq).bind(3, cls).bind(4, c.first).bind(5, c.second).run();
 }
@@ -141,9 +142,9 @@ void FrameWriter::finish() {
         rcs_.bind(6, r.gc).bind(7, r.first_seq).bind(8, r.last_seq).run();
     }
     if (!lifetimes_) return;
-    for (const auto &s : lifetimes_->survivors())
+    for (const auto &s : lifetimes_->survivors(last_gc_seq_))
         survivor_.bind(1, run_id_).bind(2, s.class_id).bind(3, s.stack_id).bind(4, s.count).bind(5, s.gc_bytes)
-            .bind(6, s.first_seq).run();
+            .bind(6, s.first_seq).bind(7, s.frames).run();
 }
 
 }  // namespace mt::sym

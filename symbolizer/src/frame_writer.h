@@ -59,6 +59,7 @@ private:
     std::unordered_map<uint64_t, RunAgg> run_aggs_;
     std::optional<Lifetimes> lifetimes_;
     std::optional<DeathSites> death_sites_;  // with lifetimes_
+    uint64_t last_gc_seq_ = 0;               // last frame with deaths
     RunTotals totals_;
 };
 

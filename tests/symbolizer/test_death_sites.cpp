@@ -92,5 +92,10 @@ TEST_CASE("symbolizer: death_sites link every death to its allocation site and f
                      "'System.Single[]' AND s.stack_id IN (" + leak_stacks + ")") == "80");
     CHECK(query1(db, "SELECT count(*) FROM death_sites WHERE class_id=(SELECT class_id FROM classes WHERE "
                      "full_name='System.Single[]') AND stack_id IN (" + leak_stacks + ")") == "0");
+    // survivors.frames: the leak's allocation frames (40, 41, ...) before the last frame with deaths.
+    int64_t last_gc = std::stoll(query1(db, "SELECT max(seq) FROM death_sites"));
+    REQUIRE(last_gc > 40);
+    CHECK(query1(db, "SELECT frames FROM survivors s JOIN classes c USING(run_id, class_id) WHERE c.full_name="
+                     "'System.Single[]' AND s.stack_id IN (" + leak_stacks + ")") == std::to_string(last_gc - 40));
 }
 #endif

@@ -255,7 +255,7 @@ def write_run(w, run, frames, n_stacks, rows_per_frame, rng, args):
                    [(run, k[0], k[1], v[0], v[1], v[2], v[3], v[4]) for k, v in sorted(totals.items())])
     if run == 2:
         node = class_id["Node"]
-        db.execute("INSERT INTO survivors VALUES(?,?,?,?,?,?)", (run, node, 0, 25, 25 * 48, 3))
+        db.execute("INSERT INTO survivors VALUES(?,?,?,?,?,?,?)", (run, node, 0, 25, 25 * 48, 3, 20))
         db.execute("INSERT INTO deaths VALUES(?,?,?,?,?)", (run, 29, node, 7, 7 * 48))
         write_death_sites(db, run, class_id)
     db.execute("UPDATE runs SET frame_count=?, duration_ns=?, alloc_count=?, requested_bytes=?, gc_bytes=?, gc_count=? WHERE run_id=?",

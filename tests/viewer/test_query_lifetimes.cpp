@@ -66,20 +66,32 @@ TEST_CASE("viewer: temporaries: deaths within N frames of their allocation, per 
 
 TEST_CASE("viewer: leaks: alive at the end of the run or of any frame, with their age", "[viewer][query][lifetimes]") {
     Database db(fixture_db());
-    // The whole run: allocations minus every linked death (Node 7, String 10, Enemy 1).
-    auto whole = ok(db, "/api/runs/2/leaks?by=gc_bytes");
-    CHECK(whole["range"]["whole"].b);
-    CHECK(entry(whole["entries"], "Node")["count"].i() == allocated("Node", 0, 299) - 7);
-    CHECK(entry(whole["entries"], "System.String")["count"].i() == allocated("System.String", 0, 299) - 10);
-    CHECK(entry(whole["entries"], "Enemy")["count"].i() == allocated("Enemy", 0, 299) - 1);
-    CHECK(entry(whole["entries"], "Node")["allocated"].i() == allocated("Node", 0, 299));
-    CHECK(entry(whole["entries"], "Node")["age_frames"].i() == 299 - entry(whole["entries"], "Node")["oldest_seq"].i());
+    // The whole run: the symbolizer's survivors row (fixture: 25 Node of stack 0 from frame 3,
+    // 20 allocation frames that survived a collection).
+    auto whole = ok(db, "/api/runs/2/leaks");
+    CHECK(whole["by"].str() == "frames");
+    REQUIRE(whole["entries"].size() == 1);
+    CHECK(whole["entries"][0]["full_name"].str() == "Node");
+    CHECK(whole["entries"][0]["count"].i() == 25);
+    CHECK(whole["entries"][0]["gc_bytes"].i() == 1200);
+    CHECK(whole["entries"][0]["oldest_seq"].i() == 3);
+    CHECK(whole["entries"][0]["age_frames"].i() == 296);
+    CHECK(whole["entries"][0]["frames"].i() == 20);
+    CHECK(whole["entries"][0]["allocated"].i() == allocated("Node", 0, 299));
+
+    // A range: allocations minus every linked death (Node 7, String 10, Enemy 1).
+    auto most = ok(db, "/api/runs/2/leaks?to=298&by=gc_bytes");
+    CHECK_FALSE(most["range"]["whole"].b);
+    CHECK(entry(most["entries"], "Node")["count"].i() == allocated("Node", 0, 298) - 7);
+    CHECK(entry(most["entries"], "System.String")["count"].i() == allocated("System.String", 0, 298) - 10);
+    CHECK(entry(most["entries"], "Enemy")["count"].i() == allocated("Enemy", 0, 298) - 1);
+    CHECK(entry(most["entries"], "Node")["allocated"].i() == allocated("Node", 0, 298));
+    CHECK(entry(most["entries"], "Node")["age_frames"].i() == 298 - entry(most["entries"], "Node")["oldest_seq"].i());
     // `frames`: allocation frames before the last collection (frame 59) with objects alive.
     // Nothing of List`1 ever dies, so every frame before 59 that allocated one counts.
-    CHECK(entry(whole["entries"], "System.Collections.Generic.List`1")["frames"].i() ==
+    CHECK(entry(most["entries"], "System.Collections.Generic.List`1")["frames"].i() ==
           sql_int(fixture_db(), "SELECT count(DISTINCT seq) FROM allocs WHERE run_id=2 AND class_id=5 AND seq < 59"));
-    auto by_frames = ok(db, "/api/runs/2/leaks");
-    CHECK(by_frames["by"].str() == "frames");
+    auto by_frames = ok(db, "/api/runs/2/leaks?to=298");
     for (size_t i = 1; i < by_frames["entries"].size(); ++i)
         CHECK(by_frames["entries"][i - 1]["frames"].i() >= by_frames["entries"][i]["frames"].i());
 
@@ -136,14 +148,15 @@ TEST_CASE("viewer: frame series marks the live-heap and GC-heap peaks of the ran
     CHECK(ok(db, "/api/runs/1/frames")["live_peak"].is_null());
 }
 
-TEST_CASE("viewer: a database written before death_sites: whole-run leaks from survivors, no range", "[viewer][query][lifetimes]") {
+TEST_CASE("viewer: a database written before death_sites and survivors.frames: whole-run leaks from survivors, no range", "[viewer][query][lifetimes]") {
     auto dir = std::filesystem::temp_directory_path() / ("mt-old-db-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     auto path = (dir / "old.db").string();
     std::filesystem::copy_file(fixture_db(), path, std::filesystem::copy_options::overwrite_existing);
     sqlite3 *raw = nullptr;
     REQUIRE(sqlite3_open(path.c_str(), &raw) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(raw, "DROP TABLE death_sites", nullptr, nullptr, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(raw, "DROP TABLE death_sites; ALTER TABLE survivors DROP COLUMN frames", nullptr, nullptr,
+                         nullptr) == SQLITE_OK);
     sqlite3_close(raw);
     {
         Database db(path);
@@ -155,6 +168,7 @@ TEST_CASE("viewer: a database written before death_sites: whole-run leaks from s
         CHECK(whole["entries"][0]["gc_bytes"].i() == 1200);
         CHECK(whole["entries"][0]["oldest_seq"].i() == 3);
         CHECK(whole["entries"][0]["age_frames"].i() == 296);
+        CHECK(whole["entries"][0]["frames"].i() == 0);  // not known
         auto range = ok(db, "/api/runs/2/leaks?to=29");
         CHECK_FALSE(range["lifetimes"].b);
         CHECK(range["note"].str().find("written before death_sites") != std::string::npos);

@@ -140,7 +140,7 @@ Response leaks(Database &db, const Request &req, int64_t run_id) {
     std::unordered_map<int64_t, Row> groups;
     int64_t alive_count = 0, alive_bytes = 0;
     if (available) {
-        for (const auto &a : alive_at_end(db, c.run, c.r, c.support.per_site)) {
+        for (const auto &a : alive_at_end(db, c.run, c.r, c.support)) {
             Row &g = groups[c.g.key(a.class_id, a.stack_id)];
             g.key = c.g.key(a.class_id, a.stack_id);
             g.count += a.count;

@@ -42,6 +42,8 @@ LifetimeSupport lifetime_support(Database &db, int64_t run) {
     q.binds(run);
     s.recorded = q.step() && q.i64(0) != 0;
     s.per_site = s.recorded && table_exists(db, "death_sites");
+    auto c = query(db, "SELECT 1 FROM pragma_table_info('survivors') WHERE name='frames'");
+    s.survivor_frames = c.step();
     if (!s.recorded)
         s.why = "run " + std::to_string(run) +
                 " recorded no lifetimes: capture with MT_FLAG_LIFETIMES (memtracer-sample-game --lifetimes) to see "
@@ -64,10 +66,17 @@ void decode_ages(std::string_view blob, std::vector<AgeCount> &out) {
     }
 }
 
-std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r, bool per_site) {
+std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r, const LifetimeSupport &sup) {
     std::vector<Alive> out;
-    if (!per_site) {
+    if (sup.survivor_frames && (r.whole || !sup.per_site)) {
         // The symbolizer's survivors are exactly "alive at the end of the run".
+        auto s = query(db,
+                       "SELECT class_id, stack_id, count, gc_bytes, first_seq, frames FROM survivors WHERE run_id=?");
+        s.binds(run.id);
+        while (s.step()) out.push_back({s.i64(0), s.i64(1), s.i64(2), s.i64(3), s.i64(4), s.i64(5)});
+        return out;
+    }
+    if (!sup.per_site) {  // a database older than both death_sites and survivors.frames
         auto s = query(db, "SELECT class_id, stack_id, count, gc_bytes, first_seq FROM survivors WHERE run_id=?");
         s.binds(run.id);
         while (s.step()) out.push_back({s.i64(0), s.i64(1), s.i64(2), s.i64(3), s.i64(4), 0});

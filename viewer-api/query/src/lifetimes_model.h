@@ -18,6 +18,7 @@ namespace mt::viewer {
 struct LifetimeSupport {
     bool recorded = false;  // runs.has_lifetimes
     bool per_site = false;  // death_sites exists (databases written before it have survivors only)
+    bool survivor_frames = false;  // survivors.frames exists: the whole run needs no allocs scan
     std::string why;        // empty when both
 };
 LifetimeSupport lifetime_support(Database &db, int64_t run);
@@ -38,10 +39,10 @@ struct Alive {
     // cache filled once, or garbage not yet collected do not. 0 without death_sites.
     int64_t frames = 0;
 };
-// Objects allocated in [r.from, r.to] and still alive at the end of frame r.to: the range's
-// allocs minus the deaths death_sites links back to them; without death_sites (older
-// databases), the whole run's survivors.
-std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r, bool per_site);
+// Objects allocated in [r.from, r.to] and still alive at the end of frame r.to: for the whole
+// run the symbolizer's survivors; for a range (or a database whose survivors lack `frames`) the
+// range's allocs minus the deaths death_sites links back to them.
+std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r, const LifetimeSupport &s);
 
 struct Temporary {
     int64_t class_id = 0, stack_id = 0;
