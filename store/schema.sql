@@ -214,7 +214,22 @@ CREATE TABLE IF NOT EXISTS survivors (
     count     INTEGER NOT NULL,
     gc_bytes  INTEGER NOT NULL,
     first_seq INTEGER NOT NULL,                  -- oldest surviving allocation
+    frames    INTEGER NOT NULL DEFAULT 0,        -- allocation frames before the last collection with objects alive
     PRIMARY KEY (run_id, class_id, stack_id)
+) WITHOUT ROWID;
+
+-- Each death linked to its allocation (issue 11): per frame of death and (class, stack), how
+-- many died at each age in frames (death frame - allocation frame), so leaks at any frame and
+-- temporaries are known per allocation site. `ages` packs (age, count, gc_bytes) triples as
+-- unsigned LEB128 varints, ages ascending: a row per age cost about twice the bytes
+-- (docs/schema.md, *death_sites*).
+CREATE TABLE IF NOT EXISTS death_sites (
+    run_id    INTEGER NOT NULL,
+    seq       INTEGER NOT NULL,                  -- frame of death
+    class_id  INTEGER NOT NULL,
+    stack_id  INTEGER NOT NULL,
+    ages      BLOB NOT NULL,                     -- varint triples (age, count, gc_bytes)
+    PRIMARY KEY (run_id, seq, class_id, stack_id)
 ) WITHOUT ROWID;
 
 -- @after-bulk-load

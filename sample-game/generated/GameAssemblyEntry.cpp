@@ -5,6 +5,7 @@
 #include "Il2CppMethods.h"
 #include "mtsample_game.h"
 
+#include "gc/GarbageCollector.h"
 #include "vm/AllocationTally.h"
 #include "vm/Type.h"
 
@@ -58,6 +59,27 @@ IL2CPP_EXTERN_C IL2CPP_METHOD_ATTR void RuntimeInvoker_Job_mA418CA4FCEEC486D549E
     JobDispatcher_Execute_m30A7A799EC108B2A3A603D3B232B804768A74D01((int32_t)job, (int32_t)frame, NULL);
 }
 
+// ----------------------------------------------------------------------------- a deliberate leak
+// `memtracer-sample-game --leak-from N`: from frame N on, the player calls LeakyCache.Remember
+// once a frame, which keeps a Single[1024] (4 KB) snapshot in a static list that nothing ever clears.
+// The static field is a slot of fixed GC memory (a root, as IL2CPP's static field storage is).
+static List_1_tShared **s_LeakyCache;
+
+IL2CPP_EXTERN_C IL2CPP_METHOD_ATTR void LeakyCache_Remember_m0D6E1A3B5C7F9E2D4B6A8C0E1F3A5B7D9C2E4F6A(int32_t frame, const RuntimeMethod *)
+{
+    if (!s_LeakyCache)
+    {
+        s_LeakyCache = (List_1_tShared **)il2cpp::gc::GarbageCollector::AllocateFixed(sizeof(List_1_tShared *), NULL);
+        List_1_tShared *list = (List_1_tShared *)il2cpp_codegen_object_new(List_1_t0F1C3B6B4E12A5A9C9F2F6DB8C7A8E4B0D1C2E3F_il2cpp_TypeInfo_var);
+        List_1__ctor_m2CDCFFCE86F942B1C1D7C606035758E95A35BEA6_gshared(list, NULL);
+        *s_LeakyCache = list;
+    }
+    SingleU5BU5D_t89DEFE97BCEDB5857010E79ECE0F52CF6E93B87C *snapshot = (SingleU5BU5D_t89DEFE97BCEDB5857010E79ECE0F52CF6E93B87C *)
+        SZArrayNew(SingleU5BU5D_t89DEFE97BCEDB5857010E79ECE0F52CF6E93B87C_il2cpp_TypeInfo_var, 1024);
+    snapshot->SetAt(0, (float)frame);
+    List_1_Add_mBDC56B40416C27AB6A839D626037126964E42A7C_gshared(*s_LeakyCache, (RuntimeObject *)snapshot, &List_1_Add_m2F1E8A6B3C5D7E9F1A2B4C6D8E0F1A3B5C7D9E0F_RuntimeMethod_var);
+}
+
 // ----------------------------------------------------------------------------- exports
 IL2CPP_EXPORT int mtsample_start(uint64_t seed, uint32_t jobs_per_frame)
 {
@@ -83,6 +105,11 @@ IL2CPP_EXPORT void mtsample_run_job(uint64_t frame, uint32_t job)
 IL2CPP_EXPORT void mtsample_late_update(uint64_t frame)
 {
     PlayerLoop_LateUpdate_m75372C962BC5466926636CD446CFB64B5C3E92B4(frame);
+}
+
+IL2CPP_EXPORT void mtsample_leak(uint64_t frame)
+{
+    LeakyCache_Remember_m0D6E1A3B5C7F9E2D4B6A8C0E1F3A5B7D9C2E4F6A((int32_t)frame, NULL);
 }
 
 IL2CPP_EXPORT uint32_t mtsample_take_tally(mtsample_tally_row *out, uint32_t max)

@@ -25,6 +25,7 @@ typedef int (*mtsample_start_fn)(uint64_t seed, uint32_t jobs_per_frame);   /* G
 typedef void (*mtsample_update_fn)(uint64_t frame);                         /* main thread */
 typedef void (*mtsample_run_job_fn)(uint64_t frame, uint32_t job);          /* any worker */
 typedef void (*mtsample_late_update_fn)(uint64_t frame);                    /* main, jobs done */
+typedef void (*mtsample_leak_fn)(uint64_t frame);                           /* main: keep one object forever */
 typedef uint32_t (*mtsample_take_tally_fn)(mtsample_tally_row *out, uint32_t max);
 
 #ifdef __cplusplus

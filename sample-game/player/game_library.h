@@ -27,6 +27,7 @@ struct GameLibrary {
     mtsample_run_job_fn run_job = nullptr;
     mtsample_late_update_fn late_update = nullptr;
     mtsample_take_tally_fn take_tally = nullptr;
+    mtsample_leak_fn leak = nullptr;  // --leak-from
 };
 
 // Default: <dir of the executable>/../lib/libGameAssembly-<hook>.so.

@@ -121,10 +121,14 @@ int main(int argc, char **argv) {
         }
 
         auto t0 = std::chrono::steady_clock::now();
+        uint64_t tick = 0;  // the game's own frame count: more than `frame` with --alloc-scale above 1
         for (uint64_t frame = 0; frame < o.frames; ++frame) {
-            PlayerLoop::Update(lib, frame);
-            jobs.run_frame(frame);
-            PlayerLoop::LateUpdate(lib, frame);
+            for (uint64_t t = ticks_in_frame(o.alloc_permille, frame); t > 0; --t, ++tick) {
+                PlayerLoop::Update(lib, tick);
+                jobs.run_frame(tick);
+                PlayerLoop::LateUpdate(lib, tick);
+            }
+            if (frame >= o.leak_from) lib.leak(frame);
             uint32_t n = lib.take_tally(rows.data(), static_cast<uint32_t>(rows.size()));
             truth.add_frame(frame, rows.data(), n);
             if (o.trace) g_mt.frame_end(frame);

@@ -4,14 +4,20 @@
 
 #include <memtracer/cli.h>
 
+#include <cmath>
+
 namespace mtsample {
+
+uint64_t ticks_in_frame(uint32_t alloc_permille, uint64_t frame) {
+    return ((frame + 1) * alloc_permille) / 1000 - (frame * alloc_permille) / 1000;
+}
 
 const char *usage() {
     return "usage: memtracer-sample-game [--frames N] [--workers N] [--jobs N] [--seed S] [--out run.mt]\n"
            "       [--mode events|aggregate] [--unwinder fp|libunwind] [--sample-bytes N] [--no-trace]\n"
            "       [--hook patch|profiler] [--gc-events] [--lifetimes] [--ring-bytes N] [--block-when-full]\n"
            "       [--quiet] [--expect-json FILE] [--game-lib PATH] [--runtime separate|in-game]\n"
-           "       [--runtime-lib PATH] [--version]\n";
+           "       [--runtime-lib PATH] [--leak-from N] [--alloc-scale F] [--version]\n";
 }
 
 std::optional<int> parse_options(int argc, char **argv, Options &o) {
@@ -20,6 +26,7 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
     mt::cli::Parser cli({"memtracer-sample-game", "[options]", 1, usage()});
     CLI::App &app = cli.app();
     bool no_trace = false;
+    double alloc_scale = 1.0;
     app.add_option("--frames", o.frames, "frames to run")->check(range(0, 10'000'000));
     app.add_option("--workers", o.workers, "job worker threads")->check(range(0, 64));
     app.add_option("--jobs", o.jobs, "C# jobs per frame")->check(range(0, 1024));
@@ -39,9 +46,18 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
     app.add_option("--game-lib", o.game_lib, "the GameAssembly library");
     app.add_option("--runtime", o.runtime, "separate|in-game")->check(one_of({"separate", "in-game"}));
     app.add_option("--runtime-lib", o.runtime_lib, "the separate runtime library");
+    app.add_option("--leak-from", o.leak_from, "from frame N on, one Single[1024] a frame is kept forever")
+        ->check(range(0, 10'000'000));
+    auto *scale = app.add_option("--alloc-scale", alloc_scale, "F x the game's work per frame, (0, 10], 3 decimals");
     if (auto code = cli.parse(argc, argv)) return code;
     o.trace = !no_trace;
     if (o.jobs == 0) return cli.usage_error("--jobs: must be at least 1");
+    if (scale->count()) {
+        const double m = alloc_scale * 1000;
+        if (!(alloc_scale > 0) || alloc_scale > 10 || std::fabs(m - std::round(m)) > 1e-6 || std::round(m) < 1)
+            return cli.usage_error("--alloc-scale: not a number in (0, 10] with at most three decimals");
+        o.alloc_permille = static_cast<uint32_t>(std::round(m));
+    }
     return std::nullopt;
 }
 

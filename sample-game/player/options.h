@@ -27,7 +27,13 @@ struct Options {
     std::string game_lib;            // GameAssembly library; default next to the executable
     std::string runtime = "separate";  // separate (own library, RTLD_LOCAL) | in-game (one image)
     std::string runtime_lib;         // the separate runtime library; default: the build's
+    uint64_t leak_from = UINT64_MAX; // --leak-from N: from frame N on, one Single[1024] a frame is kept forever
+    uint32_t alloc_permille = 1000;  // --alloc-scale F: F x the game's work (and allocations) per frame
 };
+
+// Game ticks (Update + jobs + LateUpdate) to run in traced frame `frame` so that frames 0..n-1
+// together run floor(n * F) ticks: 1.2 runs 1,1,1,1,2, ... Exact, in integers.
+uint64_t ticks_in_frame(uint32_t alloc_permille, uint64_t frame);
 
 // Fills `o` from argv; returns the exit status when parsing ends the program: --help, --version
 // (0) or a usage error (1, said on stderr with the argument and why).

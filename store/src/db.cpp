@@ -66,6 +66,10 @@ Stmt &Stmt::bind_static(int i, std::string_view v) {
     if (int rc = sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC); rc != SQLITE_OK) fail(rc);
     return *this;
 }
+Stmt &Stmt::bind_blob(int i, std::string_view v) {
+    if (int rc = sqlite3_bind_blob(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT); rc != SQLITE_OK) fail(rc);
+    return *this;
+}
 Stmt &Stmt::bind_null(int i) {
     if (int rc = sqlite3_bind_null(st_, i); rc != SQLITE_OK) fail(rc);
     return *this;
@@ -94,6 +98,10 @@ void Stmt::reset() {
 int64_t Stmt::i64(int col) const { return sqlite3_column_int64(st_, col); }
 double Stmt::f64(int col) const { return sqlite3_column_double(st_, col); }
 bool Stmt::null(int col) const { return sqlite3_column_type(st_, col) == SQLITE_NULL; }
+std::string_view Stmt::blob(int col) const {
+    auto *p = static_cast<const char *>(sqlite3_column_blob(st_, col));
+    return p ? std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(st_, col))) : std::string_view();
+}
 std::string_view Stmt::text(int col) const {
     auto *p = reinterpret_cast<const char *>(sqlite3_column_text(st_, col));
     return p ? std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(st_, col))) : std::string_view();

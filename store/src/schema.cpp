@@ -23,6 +23,7 @@ struct AddedColumn {
 constexpr AddedColumn kAddedColumns[] = {
     {"addresses", "quality", "INTEGER NOT NULL DEFAULT 0"},
     {"addresses", "answered_by", "INTEGER NOT NULL DEFAULT 0"},
+    {"survivors", "frames", "INTEGER NOT NULL DEFAULT 0"},
 };
 
 bool has_column(Db &db, const char *table, const char *column) {

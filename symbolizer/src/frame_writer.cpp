@@ -28,7 +28,10 @@ FrameWriter::FrameWriter(Db &db, int64_t run_id, const mt::reader::Header &h)
       rcs_(db.prepare(store::sql::kInsertRunClassStack)),
       survivor_(db.prepare(store::sql::kInsertSurvivor)),
       allocs_(db, store::sql::kInsertAllocs, 7) {
-    if (h.flags & MT_FILE_FLAG_LIFETIMES) lifetimes_.emplace();
+    if (h.flags & MT_FILE_FLAG_LIFETIMES) {
+        lifetimes_.emplace();
+        death_sites_.emplace(db, run_id);
+    }
 }
 
 int64_t FrameWriter::ns(uint64_t tick) const {
@@ -90,6 +93,8 @@ void FrameWriter::write_deaths(const mt::reader::Frame &f) {
         c.second += d.gc_size;
         lifetimes_->on_death(d);
     }
+    death_sites_->add(f);
+    last_gc_seq_ = f.seq;
     for (const auto &[cls, c] : by_class)
         death_.bind(1, run_id_).bind(2, f.seq).bind(3, cls).bind(4, c.first).bind(5, c.second).run();
 }
@@ -132,9 +137,9 @@ void FrameWriter::finish() {
         rcs_.bind(6, r.gc).bind(7, r.first_seq).bind(8, r.last_seq).run();
     }
     if (!lifetimes_) return;
-    for (const auto &s : lifetimes_->survivors())
+    for (const auto &s : lifetimes_->survivors(last_gc_seq_))
         survivor_.bind(1, run_id_).bind(2, s.class_id).bind(3, s.stack_id).bind(4, s.count).bind(5, s.gc_bytes)
-            .bind(6, s.first_seq).run();
+            .bind(6, s.first_seq).bind(7, s.frames).run();
 }
 
 }  // namespace mt::sym

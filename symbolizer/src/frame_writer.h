@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "lifetimes.h"
+#include "site_lifetimes.h"
 #include "memtracer/reader.h"
 #include "store_use.h"
 
@@ -56,6 +57,8 @@ private:
     std::vector<std::pair<uint64_t, Agg>> sorted_;
     std::unordered_map<uint64_t, RunAgg> run_aggs_;
     std::optional<Lifetimes> lifetimes_;
+    std::optional<DeathSites> death_sites_;  // with lifetimes_
+    uint64_t last_gc_seq_ = 0;               // last frame with deaths
     RunTotals totals_;
 };
 

@@ -19,15 +19,16 @@ void Lifetimes::on_death(const mt::reader::Death &d) {
     live_bytes_ -= static_cast<int64_t>(d.gc_size);
 }
 
-std::vector<Lifetimes::Survivor> Lifetimes::survivors() const {
+std::vector<Lifetimes::Survivor> Lifetimes::survivors(uint64_t last_gc_seq) const {
     std::map<std::pair<uint32_t, uint32_t>, Survivor> by_cs;
     for (const auto &[k, n] : net_) {
         if (n.count <= 0) continue;
-        auto [it, fresh] = by_cs.try_emplace({k.class_id, k.stack_id}, Survivor{k.class_id, k.stack_id, 0, 0, k.seq});
+        auto [it, fresh] = by_cs.try_emplace({k.class_id, k.stack_id}, Survivor{k.class_id, k.stack_id, 0, 0, k.seq, 0});
         Survivor &s = it->second;
         s.count += static_cast<uint64_t>(n.count);
         s.gc_bytes += static_cast<uint64_t>(std::max<int64_t>(0, n.gc_bytes));
         s.first_seq = std::min(s.first_seq, k.seq);
+        s.frames += k.seq < last_gc_seq;
     }
     std::vector<Survivor> out;
     out.reserve(by_cs.size());

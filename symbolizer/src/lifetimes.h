@@ -26,8 +26,11 @@ public:
     struct Survivor {
         uint32_t class_id, stack_id;
         uint64_t count, gc_bytes, first_seq;
+        uint64_t frames;  // allocation frames before `last_gc_seq` with objects alive (leak ranking)
     };
-    std::vector<Survivor> survivors() const;
+    // `last_gc_seq`: the last frame in which deaths were found (objects of earlier frames that
+    // are still alive survived a collection).
+    std::vector<Survivor> survivors(uint64_t last_gc_seq) const;
 
 private:
     struct Key {

@@ -255,10 +255,41 @@ def write_run(w, run, frames, n_stacks, rows_per_frame, rng, args):
                    [(run, k[0], k[1], v[0], v[1], v[2], v[3], v[4]) for k, v in sorted(totals.items())])
     if run == 2:
         node = class_id["Node"]
-        db.execute("INSERT INTO survivors VALUES(?,?,?,?,?,?)", (run, node, 0, 25, 25 * 48, 3))
-        db.execute("INSERT INTO deaths VALUES(?,?,?,?,?)", (run, 29, node, 40, 40 * 48))
+        db.execute("INSERT INTO survivors VALUES(?,?,?,?,?,?,?)", (run, node, 0, 25, 25 * 48, 3, 20))
+        db.execute("INSERT INTO deaths VALUES(?,?,?,?,?)", (run, 29, node, 7, 7 * 48))
+        write_death_sites(db, run, class_id)
     db.execute("UPDATE runs SET frame_count=?, duration_ns=?, alloc_count=?, requested_bytes=?, gc_bytes=?, gc_count=? WHERE run_id=?",
                (frames, t, run_tot[0], run_tot[1], run_tot[2], run_tot[3], run))
+
+
+def leb128(v):
+    out = bytearray()
+    while True:
+        b, v = v & 0x7F, v >> 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
+# Run 2's deaths linked to their allocations (death_sites): (frame of death, class, stack,
+# [(age, count, gc_bytes)]). Frame 29 is the `deaths` row above split by stack and age; frame 59
+# adds HUD strings and an enemy. No more than the fewest the allocation loop gives a frame (3
+# Nodes of stack 0, 1 of stack 1, 5 HUD strings, 1 enemy), so no frame dies more than it made.
+# tests/viewer/test_query_lifetimes.cpp asserts from these.
+DEATH_SITES = [
+    (29, "Node", 0, [(0, 3, 144), (1, 3, 144)]),
+    (29, "Node", 1, [(5, 1, 48)]),
+    (59, "String", 4, [(0, 5, 320), (2, 5, 320)]),
+    (59, "Enemy", 8, [(40, 1, 128)]),
+]
+
+
+def write_death_sites(db, run, class_id):
+    for seq, cls, stack, ages in DEATH_SITES:
+        blob = b"".join(leb128(a) + leb128(n) + leb128(b) for a, n, b in ages)
+        db.execute("INSERT INTO death_sites VALUES(?,?,?,?,?)", (run, seq, class_id[cls], stack, blob))
+    db.executemany("INSERT INTO deaths VALUES(?,?,?,?,?)",
+                   [(run, 59, class_id["String"], 10, 640), (run, 59, class_id["Enemy"], 1, 128)])
 
 
 def hash_key(k):

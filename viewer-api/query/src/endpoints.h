@@ -20,6 +20,8 @@ Response collapsed(Database &db, const Request &req, int64_t run);         // GE
 Response chrome_trace(Database &db, const Request &req, int64_t run);      // GET .../trace
 Response search(Database &db, const Request &req, int64_t run);            // GET .../search
 Response speedscope(Database &db, const Request &req, int64_t run);        // GET .../speedscope
+Response leaks(Database &db, const Request &req, int64_t run);             // GET .../leaks (ep_leaks.cpp)
+Response temporaries(Database &db, const Request &req, int64_t run);       // GET .../temporaries
 
 }  // namespace mt::viewer
 

@@ -39,6 +39,23 @@ constexpr const char *kSeriesAll =
     "end_ns-start_ns, gc_ns, free_bytes, dropped, flags, live_bytes "
     "FROM frames WHERE run_id=? AND seq BETWEEN ? AND ? ORDER BY seq";
 
+// The frames of the whole requested range (not only this page) where the traced live bytes and
+// the GC heap peaked, the first of equal ones; live_peak is null without lifetimes.
+void write_peaks(Json &j, Database &db, int64_t run, const Range &r) {
+    auto l = query(db,
+                   "SELECT seq, live_bytes FROM frames WHERE run_id=? AND seq BETWEEN ? AND ? AND live_bytes IS NOT NULL "
+                   "ORDER BY live_bytes DESC, seq LIMIT 1");
+    l.binds(run, r.from, r.to);
+    j.key("live_peak");
+    l.step() ? j.obj().kv("seq", l.i64(0)).kv("live_bytes", l.i64(1)).end_obj() : j.null();
+    auto h = query(db,
+                   "SELECT seq, heap_size FROM frames WHERE run_id=? AND seq BETWEEN ? AND ? "
+                   "ORDER BY heap_size DESC, seq LIMIT 1");
+    h.binds(run, r.from, r.to);
+    j.key("heap_peak");
+    h.step() ? j.obj().kv("seq", h.i64(0)).kv("heap_size", h.i64(1)).end_obj() : j.null();
+}
+
 Response frame_series(Database &db, const Request &req, int64_t run_id) {
     Params p(req, {"from", "to", "limit", "fields", MT_FILTER_PARAMS});
     bool all = p.choice("fields", {"basic", "all"}, "basic") == "all";
@@ -83,6 +100,7 @@ Response frame_series(Database &db, const Request &req, int64_t run_id) {
     } else {
         j.null();
     }
+    write_peaks(j, db, run.id, r);
     auto g = query(db,
                    "SELECT seq, start_ns, end_ns, heap_size, free_bytes, reclaimed_bytes, gc_no FROM gc_events "
                    "WHERE run_id=? AND seq BETWEEN ? AND ? ORDER BY seq, start_ns");

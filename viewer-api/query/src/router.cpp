@@ -51,6 +51,8 @@ Response route(Database &db, const Request &req) {
         if (what == "trace") return chrome_trace(db, req, run);
         if (what == "search") return search(db, req, run);
         if (what == "speedscope") return speedscope(db, req, run);
+        if (what == "leaks") return leaks(db, req, run);
+        if (what == "temporaries") return temporaries(db, req, run);
     }
     throw ApiError{404, "no such endpoint: " + req.path, ""};
 }

@@ -45,6 +45,7 @@ public:
     // Text that outlives the next step(): SQLite does not copy it.
     Stmt &bind_static(int i, std::string_view v);
     Stmt &bind_null(int i);
+    Stmt &bind_blob(int i, std::string_view bytes);  // copied (SQLITE_TRANSIENT)
     // Binds its arguments to ?1, ?2, ... in order.
     template <class... A>
     Stmt &binds(const A &...a) {
@@ -62,6 +63,7 @@ public:
     bool null(int col) const;
     std::string_view text(int col) const;  // valid until the next step() or reset()
     std::string str(int col) const { return std::string(text(col)); }
+    std::string_view blob(int col) const;  // valid until the next step() or reset()
     int columns() const;
     const char *sql() const;
 

@@ -54,8 +54,11 @@ inline constexpr char kInsertRunClassStack[] =
     "first_seq, last_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 // Objects alive at the run's end, per (class, stack).
 inline constexpr char kInsertSurvivor[] =
-    "INSERT INTO survivors(run_id, class_id, stack_id, count, gc_bytes, first_seq) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+    "INSERT INTO survivors(run_id, class_id, stack_id, count, gc_bytes, first_seq, frames) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+// One (death frame, class, stack) of death_sites; ages packs (age, count, gc_bytes) varint triples.
+inline constexpr char kInsertDeathSite[] =
+    "INSERT INTO death_sites(run_id, seq, class_id, stack_id, ages) VALUES (?1, ?2, ?3, ?4, ?5)";
 // BatchInsert head, 7 values per row.
 inline constexpr char kInsertAllocs[] =
     "INSERT INTO allocs(run_id, seq, class_id, stack_id, count, requested_bytes, gc_bytes)";

@@ -1,0 +1,178 @@
+// memtracer-report on the fixture database: run 2's death_sites are hand-written rows
+// (make_fixture_db.py DEATH_SITES), so leaks and temporaries have literal expected numbers;
+// allocation totals come from SQL on the same file. Exit codes through the real executable.
+#include <sqlite3.h>
+
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "commands.h"
+#include "compare.h"
+#include "process.h"
+
+using namespace mt::report;
+using mt::test::run_process;
+
+namespace {
+
+const std::string kDb = MT_VIEWER_FIXTURE_DB;
+
+double sql_real(const std::string &sql) {
+    sqlite3 *db = nullptr;
+    REQUIRE(sqlite3_open_v2(kDb.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+    sqlite3_stmt *s = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(s) == SQLITE_ROW);
+    double v = sqlite3_column_double(s, 0);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return v;
+}
+
+std::string rendered(const Table &t, Format f) {
+    std::ostringstream out, err;
+    render(t, f, out, err);
+    return out.str();
+}
+
+// stdout only (notes go to stderr in csv/json), and the exit code.
+mt::test::ProcessResult report(const std::string &args) {
+    return run_process({"sh", "-c", std::string(MT_REPORT_BIN) + " " + args + " 2>/dev/null"});
+}
+mt::test::ProcessResult report_all(const std::string &args) {
+    return run_process({"sh", "-c", std::string(MT_REPORT_BIN) + " " + args + " 2>&1"});
+}
+
+}  // namespace
+
+TEST_CASE("report: temporaries and leaks on the fixture, exact", "[report]") {
+    Source s(kDb + "@2");
+    Query q;
+    q.within = 5;
+    Table t = temporaries(s, q);
+    REQUIRE(t.rows.size() == 2);
+    std::string csv = rendered(t, Format::Csv);
+    CHECK(csv.rfind("rank,class,count,gc_bytes,allocated,temporary_share,share\r\n1,System.String,10,640,", 0) == 0);
+    CHECK(csv.find("\r\n2,Node,7,336,") != std::string::npos);
+    CHECK(std::count(csv.begin(), csv.end(), '\n') == 3);
+    for (size_t i = 0; i < 2; ++i) {
+        std::string cls = std::get<std::string>(t.rows[i][1]);
+        auto allocated = static_cast<int64_t>(sql_real(
+            "SELECT sum(a.count) FROM allocs a JOIN classes c USING(run_id, class_id) WHERE a.run_id=2 AND "
+            "c.full_name='" + cls + "'"));
+        CHECK(std::get<int64_t>(t.rows[i][4]) == allocated);
+        CHECK(std::get<double>(t.rows[i][5]) == static_cast<double>(std::get<int64_t>(t.rows[i][2])) / allocated);
+    }
+    CHECK(std::get<double>(t.rows[0][6]) == 640.0 / 976);  // share of the 976 temporary bytes
+    q.group = "site";
+    q.by = "gc_bytes";
+    q.to = 298;  // a range: allocations minus linked deaths (the whole run is the survivors row)
+    Table leaks_by_site = leaks(s, q);
+    // Node..ctor (stacks 0 and 1) keeps all it allocated but the 7 deaths of frame 29.
+    REQUIRE(leaks_by_site.rows.size() >= 2);
+    int64_t node_alloc = static_cast<int64_t>(
+        sql_real("SELECT sum(count) FROM allocs WHERE run_id=2 AND stack_id IN (0, 1) AND seq <= 298"));
+    bool found = false;
+    for (const auto &r : leaks_by_site.rows) {
+        if (std::get<std::string>(r[1]) != "Node..ctor (Assets/Scripts/Node.cs:12)") continue;
+        found = true;
+        CHECK(std::get<int64_t>(r[3]) == node_alloc - 7);
+        CHECK(std::get<int64_t>(r[5]) == node_alloc);
+        CHECK(std::get<int64_t>(r[7]) == 298 - std::get<int64_t>(r[6]));
+    }
+    CHECK(found);
+    std::string json = rendered(leaks_by_site, Format::Json);
+    CHECK(json.rfind("[\n{\"rank\":1,\"site\":\"", 0) == 0);
+    CHECK(json.find("\"frames\":") != std::string::npos);
+    Source r1(kDb + "@1");
+    CHECK_THROWS_AS(leaks(r1, Query{}), NoLifetimes);
+}
+
+TEST_CASE("report: frames mark the live and heap peaks", "[report]") {
+    Source s(kDb, 2);
+    Query q;
+    q.from = 0;
+    q.to = 59;
+    Table t = frames(s, q);
+    REQUIRE(t.rows.size() == 60);
+    int64_t live_peak = -1;
+    for (const auto &r : t.rows)
+        if (std::get<std::string>(r[8]).find("live peak") != std::string::npos) live_peak = std::get<int64_t>(r[0]);
+    CHECK(live_peak == static_cast<int64_t>(sql_real(
+                           "SELECT seq FROM frames WHERE run_id=2 AND seq<=59 ORDER BY live_bytes DESC, seq LIMIT 1")));
+}
+
+TEST_CASE("report: compare and gate per frame between the fixture's two runs", "[report]") {
+    Source a(kDb + "@1"), b(kDb + "@2");
+    Query q;
+    q.limit = 100;
+    Table c = compare(a, b, q);
+    double a_bpf = sql_real("SELECT requested_bytes * 1.0 / frame_count FROM runs WHERE run_id=1");
+    double b_bpf = sql_real("SELECT requested_bytes * 1.0 / frame_count FROM runs WHERE run_id=2");
+    REQUIRE(std::get<std::string>(c.rows[0][0]) == "(total)");
+    CHECK(std::get<double>(c.rows[0][6]) == Approx(a_bpf).epsilon(1e-12));
+    CHECK(std::get<double>(c.rows[0][7]) == Approx(b_bpf).epsilon(1e-12));
+    auto status = [&](const std::string &cls) {
+        for (const auto &r : c.rows)
+            if (std::get<std::string>(r[0]) == cls) return std::get<std::string>(r[1]);
+        return std::string("absent");
+    };
+    CHECK(status("Enemy") == "new");
+    CHECK(status("TempBuffer") == "gone");
+    CHECK(status("Node") == "");
+
+    double growth = (b_bpf / a_bpf - 1) * 100;
+    GateResult strict = gate(a, b, q, parse_limits("bytes_per_frame=0%"), 1.0);
+    CHECK(std::get<double>(strict.table.rows[0][4]) == Approx(growth).epsilon(1e-12));
+    CHECK(strict.failed == (growth > 0));
+    // Enemy is new in run 2: over any limit, since it is more than 1% of run 1's bytes per frame.
+    bool enemy_over = false;
+    for (const auto &r : strict.table.rows)
+        enemy_over = enemy_over || (std::get<std::string>(r[0]) == "Enemy" && std::get<std::string>(r[6]) == "OVER");
+    CHECK(enemy_over);
+    CHECK(strict.failed);
+    GateResult same = gate(a, a, q, parse_limits("bytes_per_frame=0%,allocs_per_frame=0"), 1.0);
+    CHECK_FALSE(same.failed);
+    REQUIRE(same.table.rows.size() == 2);  // the two totals; nothing grew
+    CHECK(std::get<std::string>(same.table.rows[1][6]) == "ok");
+}
+
+TEST_CASE("report: --max-growth and CSV quoting", "[report]") {
+    auto l = parse_limits("bytes_per_frame=5%,allocs_per_frame=10");
+    REQUIRE(l.max_growth_pct.size() == 2);
+    CHECK(l.max_growth_pct[0].first == Metric::BytesPerFrame);
+    CHECK(l.max_growth_pct[0].second == 5.0);
+    CHECK(l.max_growth_pct[1].second == 10.0);
+    CHECK_THROWS_WITH(parse_limits("bytes=5%"), Catch::Contains("unknown metric 'bytes'"));
+    CHECK_THROWS_WITH(parse_limits("bytes_per_frame=-1%"), Catch::Contains("not a percentage"));
+    CHECK_THROWS_WITH(parse_limits("bytes_per_frame=5%,bytes_per_frame=6%"), Catch::Contains("given twice"));
+    CHECK_THROWS_WITH(parse_limits("bytes_per_frame"), Catch::Contains("not metric=N%"));
+    Table t;
+    t.columns = {"name", "n"};
+    t.add({std::string("Dictionary<Int32, \"x\">"), int64_t{3}});
+    CHECK(rendered(t, Format::Csv) == "name,n\r\n\"Dictionary<Int32, \"\"x\"\">\",3\r\n");
+    CHECK(rendered(t, Format::Json) == "[\n{\"name\":\"Dictionary<Int32, \\\"x\\\">\",\"n\":3}\n]\n");
+}
+
+TEST_CASE("report: exit codes of the executable", "[report]") {
+    CHECK(report("gate " + kDb + "@1 " + kDb + "@1 --max-growth bytes_per_frame=0%").exit_code == 0);
+    auto failed = report("gate " + kDb + "@1 " + kDb + "@2 --max-growth bytes_per_frame=0% --format csv");
+    CHECK(failed.exit_code == 1);
+    CHECK(failed.output.rfind("class,metric,base,new,change_pct,limit_pct,status\r\n(total),bytes_per_frame,", 0) == 0);
+    CHECK(failed.output.find("\r\nEnemy,bytes_per_frame,0,") != std::string::npos);
+    auto none = report_all("leaks " + kDb + "@1");
+    CHECK(none.exit_code == 3);
+    CHECK(none.output.find("run 1 recorded no lifetimes") != std::string::npos);
+    auto ambiguous = report_all("top " + kDb);
+    CHECK(ambiguous.exit_code == 2);
+    CHECK(ambiguous.output.find("holds more than one run") != std::string::npos);
+    CHECK(report_all("top " + kDb + "@9").output.find("no run 9") != std::string::npos);
+    CHECK(report_all("gate a b --max-growth foo=1%").exit_code == 2);
+    CHECK(report_all("top " + kDb + "@1 --format xml").exit_code == 2);
+    CHECK(report_all("top /nonexistent.db").exit_code == 2);
+    auto top = report("top " + kDb + " --run 1 --limit 2 --format json");
+    CHECK(top.exit_code == 0);
+    CHECK(top.output.rfind("[\n{\"rank\":1,\"class\":", 0) == 0);
+}
