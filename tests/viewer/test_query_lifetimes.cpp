@@ -153,11 +153,7 @@ TEST_CASE("viewer: a database written before death_sites and survivors.frames: w
     std::filesystem::create_directories(dir);
     auto path = (dir / "old.db").string();
     std::filesystem::copy_file(fixture_db(), path, std::filesystem::copy_options::overwrite_existing);
-    sqlite3 *raw = nullptr;
-    REQUIRE(sqlite3_open(path.c_str(), &raw) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(raw, "DROP TABLE death_sites; ALTER TABLE survivors DROP COLUMN frames", nullptr, nullptr,
-                         nullptr) == SQLITE_OK);
-    sqlite3_close(raw);
+    mt::store::Db::open(path, false).exec("DROP TABLE death_sites; ALTER TABLE survivors DROP COLUMN frames");
     {
         Database db(path);
         auto whole = ok(db, "/api/runs/2/leaks");
