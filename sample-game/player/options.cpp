@@ -21,7 +21,7 @@ const char *usage() {
            "       [--mode events|aggregate] [--unwinder fp|libunwind] [--sample-bytes N] [--no-trace]\n"
            "       [--hook patch|profiler] [--gc-events] [--lifetimes] [--ring-bytes N] [--block-when-full]\n"
            "       [--quiet] [--expect-json FILE] [--game-lib PATH] [--runtime separate|in-game]\n"
-           "       [--runtime-lib PATH]\n";
+           "       [--runtime-lib PATH] [--listen ADDR | --connect ADDR] [--token T] [--fps N]\n";
 }
 
 std::optional<Options> parse_options(int argc, char **argv, std::string &error) {
@@ -81,6 +81,10 @@ std::optional<Options> parse_options(int argc, char **argv, std::string &error) 
         else if (arg == "--game-lib") { ok = value(v); if (ok) o.game_lib = v; }
         else if (arg == "--runtime") ok = choice(o.runtime, "separate", "in-game");
         else if (arg == "--runtime-lib") { ok = value(v); if (ok) o.runtime_lib = v; }
+        else if (arg == "--listen") { ok = value(v); if (ok) o.listen = v; }
+        else if (arg == "--connect") { ok = value(v); if (ok) o.connect = v; }
+        else if (arg == "--token") { ok = value(v); if (ok) o.token = v; }
+        else if (arg == "--fps") { ok = number(1000, n); o.fps = static_cast<uint32_t>(n); }
         else {
             error = arg + ": unknown option";
             return std::nullopt;

@@ -27,6 +27,8 @@ struct Options {
     std::string game_lib;            // GameAssembly library; default next to the executable
     std::string runtime = "separate";  // separate (own library, RTLD_LOCAL) | in-game (one image)
     std::string runtime_lib;         // the separate runtime library; default: the build's
+    std::string listen, connect, token;  // live capture (mt_config live_*; docs/live.md)
+    uint32_t fps = 0;                // 0: as fast as it can; N: frames paced to N per second
 };
 
 // Parses argv; on error returns nullopt with `error` saying which argument and why.
