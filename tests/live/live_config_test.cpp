@@ -1,0 +1,118 @@
+// live_config_test.cpp — the runtime's live settings, in process: MT_ERR_LIVE for addresses that
+// do not parse or both modes at once, an mt_config from before the live fields, the environment
+// variables, and a listen port that cannot be bound (the capture runs on, the error says why).
+#include <catch2/catch.hpp>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "memtracer/memtracer.h"
+#include "memtracer/stream_proto.h"
+
+namespace {
+
+std::string out_path(const char *tag) { return "/tmp/mt-live-config-" + std::to_string(getpid()) + tag + ".mt"; }
+
+int listener(int *port) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof sa;
+    REQUIRE(bind(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0);
+    REQUIRE(listen(fd, 1) == 0);
+    REQUIRE(getsockname(fd, reinterpret_cast<sockaddr *>(&sa), &len) == 0);
+    *port = ntohs(sa.sin_port);
+    return fd;
+}
+
+}  // namespace
+
+TEST_CASE("live config: bad addresses and both modes are MT_ERR_LIVE, nothing started", "[live]") {
+    std::string out = out_path("bad");
+    mt_config c;
+    mt_config_init(&c);
+    c.output_path = out.c_str();
+    c.live_listen = "127.0.0.1:99999";
+    CHECK(mt_start(&c) == MT_ERR_LIVE);
+    CHECK(std::string(mt_last_error()).find("live_listen '127.0.0.1:99999'") != std::string::npos);
+    c.live_listen = "my-phone:34999";
+    CHECK(mt_start(&c) == MT_ERR_LIVE);
+    c.live_listen = ":34999";
+    c.live_connect = "127.0.0.1:34999";
+    CHECK(mt_start(&c) == MT_ERR_LIVE);
+    CHECK(std::string(mt_last_error()).find("both") != std::string::npos);
+    c.live_connect = nullptr;
+    std::string long_token(65, 'x');
+    c.live_token = long_token.c_str();
+    CHECK(mt_start(&c) == MT_ERR_LIVE);
+    CHECK(access(out.c_str(), F_OK) != 0);  // refused before the file was created
+}
+
+TEST_CASE("live config: an mt_config from before the live fields still starts", "[live]") {
+    std::string out = out_path("v1");
+    mt_config c;
+    mt_config_init(&c);
+    c.output_path = out.c_str();
+    c.live_listen = "not an address";  // beyond struct_size: must not be read
+    c.struct_size = MT_CONFIG_SIZE_V1;
+    REQUIRE(mt_start(&c) == MT_OK);
+    CHECK(mt_stop() == MT_OK);
+    unlink(out.c_str());
+}
+
+TEST_CASE("live config: MEMTRACER_CONNECT and MEMTRACER_TOKEN are read when the fields are NULL", "[live]") {
+    int port = 0;
+    int ls = listener(&port);
+    std::string addr = "127.0.0.1:" + std::to_string(port);
+    setenv("MEMTRACER_CONNECT", addr.c_str(), 1);
+    setenv("MEMTRACER_TOKEN", "envtoken", 1);
+    std::string out = out_path("env");
+    mt_config c;
+    mt_config_init(&c);
+    c.output_path = out.c_str();
+    REQUIRE(mt_start(&c) == MT_OK);
+    unsetenv("MEMTRACER_CONNECT");
+    unsetenv("MEMTRACER_TOKEN");
+    int fd = accept(ls, nullptr, nullptr);  // the runtime connected out to us
+    REQUIRE(fd >= 0);
+    // A wrong token is refused even in connect mode once a token is set.
+    uint8_t hello[MT_LIVE_HELLO_FIXED + 5] = {};
+    memcpy(hello, MT_LIVE_HELLO_MAGIC, 4);
+    mt_live_put16(hello + 4, MT_LIVE_VERSION);
+    mt_live_put16(hello + 6, 5);
+    memcpy(hello + MT_LIVE_HELLO_FIXED, "guess", 5);
+    REQUIRE(send(fd, hello, sizeof hello, 0) == static_cast<ssize_t>(sizeof hello));
+    uint8_t reply[MT_LIVE_WELCOME_FIXED + MT_LIVE_MAX_MSG];
+    ssize_t n = recv(fd, reply, sizeof reply, MSG_WAITALL);
+    REQUIRE(n >= static_cast<ssize_t>(MT_LIVE_WELCOME_FIXED));
+    CHECK(mt_live_get16(reply + 6) == MT_LIVE_BAD_TOKEN);
+    close(fd);
+    CHECK(mt_stop() == MT_OK);
+    CHECK(std::string(mt_last_error()).find("wrong token") != std::string::npos);
+    close(ls);
+    unlink(out.c_str());
+}
+
+TEST_CASE("live config: a listen port in use leaves the capture running without streaming", "[live]") {
+    int port = 0;
+    int ls = listener(&port);
+    std::string addr = "127.0.0.1:" + std::to_string(port);
+    std::string out = out_path("busy");
+    mt_config c;
+    mt_config_init(&c);
+    c.output_path = out.c_str();
+    c.live_listen = addr.c_str();
+    c.live_token = "t";
+    REQUIRE(mt_start(&c) == MT_OK);
+    CHECK(std::string(mt_last_error()).find("cannot listen on " + addr) != std::string::npos);
+    CHECK(mt_frame_end(0) == MT_OK);
+    CHECK(mt_stop() == MT_OK);
+    close(ls);
+    unlink(out.c_str());
+}
