@@ -9,7 +9,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <string>
+#include <thread>
 
 #include "memtracer/memtracer.h"
 #include "memtracer/stream_proto.h"
@@ -114,5 +119,111 @@ TEST_CASE("live config: a listen port in use leaves the capture running without 
     CHECK(mt_frame_end(0) == MT_OK);
     CHECK(mt_stop() == MT_OK);
     close(ls);
+    unlink(out.c_str());
+}
+
+namespace {
+
+// What a host stores from a stream: the file bytes (header and chunks), without the runtime's
+// messages. Minimal on purpose (memtracer-capture's parser is tested in live_tests).
+struct Received {
+    std::string file;
+    bool ok = false;
+};
+
+Received split_stream(const std::string &s) {
+    Received r;
+    if (s.size() < MT_LIVE_WELCOME_FIXED || s.compare(0, 4, "MTLW") != 0) return r;
+    const auto *p = reinterpret_cast<const uint8_t *>(s.data());
+    size_t at = MT_LIVE_WELCOME_FIXED + mt_live_get16(p + 16);
+    if (mt_live_get16(p + 6) != MT_LIVE_OK || s.size() < at + 64) return r;
+    r.file.append(s, at, 64);
+    at += 64;
+    while (at + 8 <= s.size()) {
+        if (s.compare(at, 4, "MTLM") == 0) {
+            at += MT_LIVE_MSG_HEADER + mt_live_get16(p + at + 6);
+        } else if (s.compare(at, 4, "MTCK") == 0 && at + 16 <= s.size()) {
+            size_t n = 16 + mt_live_get32(p + at + 8);
+            if (at + n > s.size()) return r;
+            r.file.append(s, at, n);
+            at += n;
+        } else {
+            return r;
+        }
+    }
+    r.ok = at == s.size();
+    return r;
+}
+
+std::string read_all(const std::string &path) {
+    std::string s;
+    FILE *f = fopen(path.c_str(), "rb");
+    if (!f) return s;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+    fclose(f);
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("live in process: a host thread gets exactly the file, and its STOP ends the capture", "[live]") {
+    int port = 0;
+    int ls = listener(&port);
+    std::string addr = "127.0.0.1:" + std::to_string(port);
+    std::string out = out_path("stream");
+    std::string stream;
+    std::atomic<bool> stop_sent{false};
+    std::thread host([&] {
+        int fd = accept(ls, nullptr, nullptr);
+        uint8_t hello[MT_LIVE_HELLO_FIXED] = {};
+        memcpy(hello, MT_LIVE_HELLO_MAGIC, 4);
+        mt_live_put16(hello + 4, MT_LIVE_VERSION);
+        if (send(fd, hello, sizeof hello, 0) != static_cast<ssize_t>(sizeof hello)) return;
+        char buf[65536];
+        ssize_t n;
+        while ((n = recv(fd, buf, sizeof buf, 0)) > 0) {
+            stream.append(buf, static_cast<size_t>(n));
+            if (!stop_sent && stream.size() > 20000) {  // some frames in: stop from the host
+                uint8_t stop[MT_LIVE_MSG_HEADER];
+                mt_live_put_header(stop, MT_LIVE_CONTROL_MAGIC, MT_LIVE_CTL_STOP, 0);
+                if (send(fd, stop, sizeof stop, 0) == static_cast<ssize_t>(sizeof stop)) stop_sent = true;
+            }
+        }
+        close(fd);
+    });
+    mt_config c;
+    mt_config_init(&c);
+    c.output_path = out.c_str();
+    c.live_connect = addr.c_str();
+    REQUIRE(mt_start(&c) == MT_OK);
+    std::thread worker([&] {  // a second allocating thread, until the capture ended
+        mt_counters wk;
+        while (mt_get_counters(&wk) == MT_OK && wk.running)
+            for (int k = 0; k < 50; ++k) mt_on_alloc(reinterpret_cast<void *>(0x10000 + k * 64), reinterpret_cast<void *>(0x40), 32);
+    });
+    // The main thread plays the game's frame loop until the host's STOP ended the capture.
+    uint64_t frame = 0;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < deadline) {
+        for (int k = 0; k < 100; ++k) mt_on_alloc(reinterpret_cast<void *>(0x20000 + k * 64), reinterpret_cast<void *>(0x80), 48);
+        if (mt_frame_end(frame++) == MT_ERR_NOT_STARTED) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));  // pacing only, orders nothing
+    }
+    worker.join();
+    host.join();
+    close(ls);
+    CHECK(stop_sent);
+    mt_counters k;
+    REQUIRE(mt_get_counters(&k) == MT_OK);
+    CHECK(k.running == 0);  // stopped by the host, not by this thread
+    CHECK(mt_stop() == MT_ERR_NOT_STARTED);
+    Received r = split_stream(stream);
+    REQUIRE(r.ok);
+    std::string file = read_all(out);
+    CHECK(r.file.size() == file.size());
+    CHECK(r.file == file);
+    CHECK(file.find("stopped by the live host") != std::string::npos);  // the END chunk's message
     unlink(out.c_str());
 }
