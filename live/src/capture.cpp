@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -66,30 +67,58 @@ const char *control_name(uint16_t t) {
 
 class Session {
 public:
-    explicit Session(const CaptureOptions &o) : o_(o), sock_(io_), timer_(io_), in_(io_) {}
+    explicit Session(const CaptureOptions &o) : o_(o), sock_(io_), timer_(io_), in_(io_) { parser_.emplace(handlers()); }
 
     int run() {
-        if (o_.resume) file_.open(o_.out, true);
-        if (!connect()) return 2;
-        send_hello();
-        read_socket();
+        if (o_.resume) {
+            file_.open(o_.out, true);
+            file_open_ = true;
+        }
+        if (!connect(o_.listen ? -1 : o_.wait_seconds)) return 2;
         if (o_.commands) read_stdin();
         if (o_.status_seconds > 0) tick();
-        io_.run();
+        for (;;) {
+            send_hello();
+            read_socket();
+            io_.run();
+            if (got_end_ || !error_.empty() || !welcomed_ || o_.reconnect_seconds <= 0) break;
+            // Cut off without END: a dropped network (Wi-Fi, a cable) rather than a dead game,
+            // perhaps. The chunk in flight was never stored; ask for everything after the last.
+            std::fprintf(stderr, "memtracer-capture: connection lost after frame %llu; waiting up to %.0f s for the game\n",
+                         static_cast<unsigned long long>(frames_), o_.reconnect_seconds);
+            boost::system::error_code ec;
+            sock_.close(ec);
+            parser_.emplace(handlers());
+            io_.restart();
+            if (!connect(o_.reconnect_seconds)) break;
+        }
         return finish();
     }
 
 private:
-    bool connect() {
+    // seconds < 0: wait for ever (a host started before its game).
+    bool connect(double seconds) {
         tcp::endpoint ep = parse_endpoint(o_.address);
         if (o_.listen) {
-            tcp::acceptor acc(io_, ep);
-            std::fprintf(stderr, "memtracer-capture: listening on %s:%u\n", ep.address().to_string().c_str(),
-                         acc.local_endpoint().port());
-            acc.accept(sock_);
+            if (!acc_) {
+                acc_.emplace(io_, ep);
+                acc_->non_blocking(true);
+                std::fprintf(stderr, "memtracer-capture: listening on %s:%u\n", ep.address().to_string().c_str(),
+                             acc_->local_endpoint().port());
+            }
+            auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+            for (;;) {
+                boost::system::error_code ec;
+                acc_->accept(sock_, ec);
+                if (!ec) break;
+                if (seconds >= 0 && std::chrono::steady_clock::now() > deadline) return false;
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            }
+            sock_.non_blocking(false);
+            sock_.set_option(tcp::no_delay(true));
             return true;
         }
-        auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(o_.wait_seconds);
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
         for (;;) {
             boost::system::error_code ec;
             sock_.connect(ep, ec);
@@ -111,7 +140,7 @@ private:
         std::memcpy(h.data(), MT_LIVE_HELLO_MAGIC, 4);
         mt_live_put16(h.data() + 4, MT_LIVE_VERSION);
         mt_live_put16(h.data() + 6, static_cast<uint16_t>(o_.token.size()));
-        bool resume = o_.resume && file_.has_header();
+        bool resume = file_open_ && file_.has_header();
         mt_live_put64(h.data() + 8, resume ? file_.size() : 0);
         if (resume) std::memcpy(h.data() + 16, file_.header().data(), 64);
         std::copy(o_.token.begin(), o_.token.end(), h.begin() + MT_LIVE_HELLO_FIXED);
@@ -130,7 +159,8 @@ private:
             if (w.status != MT_LIVE_OK) {
                 throw std::runtime_error("refused by the runtime: " + w.message);
             }
-            if (!o_.resume) file_.open(o_.out, false);
+            if (!file_open_) file_.open(o_.out, false);
+            file_open_ = true;
             file_.truncate_to(w.start_offset);
             welcomed_ = true;
             std::fprintf(stderr, "memtracer-capture: streaming into %s from byte %llu\n", o_.out.c_str(),
@@ -197,8 +227,8 @@ private:
         sock_.async_read_some(asio::buffer(rx_), [this](boost::system::error_code ec, size_t n) {
             if (!ec) {
                 try {
-                    if (!parser_.feed({rx_.data(), n})) {
-                        error_ = "protocol error: " + parser_.error();
+                    if (!parser_->feed({rx_.data(), n})) {
+                        error_ = "protocol error: " + parser_->error();
                         return stop_io();
                     }
                 } catch (const std::exception &e) {
@@ -258,12 +288,7 @@ private:
         last_events_ = events_;
     }
 
-    void stop_io() {
-        timer_.cancel();
-        boost::system::error_code ec;
-        in_.close(ec);
-        io_.stop();
-    }
+    void stop_io() { io_.stop(); }  // stdin and the status timer stay queued for a reconnect
 
     int finish() {
         if (!error_.empty()) {
@@ -299,13 +324,14 @@ private:
     asio::streambuf line_;
     std::array<uint8_t, 64 * 1024> rx_{};
     RunFile file_;
-    StreamParser parser_{handlers()};
+    std::optional<StreamParser> parser_;  // one per connection
+    std::optional<tcp::acceptor> acc_;
     Status status_;
     uint64_t frames_ = 0, events_ = 0, drops_ = 0, last_frames_ = 0, last_events_ = 0;
     uint64_t start_unix_ns_ = 0, base_tick_ = 0, last_tick_ = 0;
     double tick_hz_ = 1e9;
     std::vector<double> latencies_ms_;
-    bool welcomed_ = false, got_end_ = false, stop_sent_ = false, closed_ = false;
+    bool welcomed_ = false, got_end_ = false, stop_sent_ = false, closed_ = false, file_open_ = false;
     std::string error_;
 };
 

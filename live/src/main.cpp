@@ -14,6 +14,8 @@ int main(int argc, char **argv) {
     app.add_flag("--resume", o.resume, "keep the whole chunks already in --out and receive only the rest");
     app.add_option("--stop-after-frames", o.stop_after_frames, "send stop once this many frames are stored");
     app.add_option("--wait", o.wait_seconds, "keep trying to connect this many seconds");
+    app.add_option("--reconnect", o.reconnect_seconds,
+                   "after a lost connection, wait this many seconds for the game and resume (0: exit, cut off)");
     app.add_option("--status-interval", o.status_seconds, "seconds between status lines (0: none)");
     app.add_flag("--latency", o.latency, "print mt_frame_end -> stored latency (p50/p95) and events/s at the end");
     bool no_commands = false;

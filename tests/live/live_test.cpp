@@ -5,11 +5,14 @@
 
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <cstring>
 #include <regex>
+#include <atomic>
+#include <thread>
 
 #include "live_process.h"
 #include "memtracer/reader.h"
@@ -275,4 +278,105 @@ TEST_CASE("live: the stream parser checks every chunk and names what is wrong", 
         CHECK(contains(p.error(), "fails its CRC"));
         CHECK(chunks == 1);
     }
+}
+
+namespace {
+
+// A TCP forwarder standing in for a network between the game and the host: the first connection
+// is cut (both sides closed) after `cut_after` bytes from the game plus part of the next read,
+// at an arbitrary byte, usually inside a chunk; later connections are forwarded whole.
+class CuttingProxy {
+public:
+    CuttingProxy(int target_port, size_t cut_after) : target_(target_port), cut_after_(cut_after) {
+        ls_ = socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in sa{};
+        sa.sin_family = AF_INET;
+        sa.sin_addr.s_addr = htonl(0x7f000001);
+        socklen_t len = sizeof sa;
+        REQUIRE(bind(ls_, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0);
+        REQUIRE(listen(ls_, 4) == 0);
+        getsockname(ls_, reinterpret_cast<sockaddr *>(&sa), &len);
+        port = ntohs(sa.sin_port);
+        thread_ = std::thread([this] { serve(); });
+    }
+    ~CuttingProxy() {
+        done_ = true;
+        shutdown(ls_, SHUT_RDWR);
+        close(ls_);
+        thread_.join();
+    }
+    int port = 0;
+    std::atomic<int> cuts{0};
+
+private:
+    void serve() {
+        for (int n = 0; !done_; ++n) {
+            int game = accept(ls_, nullptr, nullptr);
+            if (game < 0) return;
+            int host = connect_to(target_);
+            forward(game, host, n == 0);
+            close(game);
+            close(host);
+        }
+    }
+    void forward(int game, int host, bool cut) {
+        size_t from_game = 0;
+        char buf[16384];
+        for (;;) {
+            pollfd p[2] = {{game, POLLIN, 0}, {host, POLLIN, 0}};
+            if (poll(p, 2, 200) < 0 || done_) return;
+            for (int i = 0; i < 2; ++i) {
+                if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+                ssize_t n = recv(p[i].fd, buf, sizeof buf, 0);
+                if (n <= 0) return;
+                int to = i == 0 ? host : game;
+                if (i == 0 && cut && from_game + static_cast<size_t>(n) > cut_after_) {
+                    size_t part = static_cast<size_t>(n) / 2 + 7 < static_cast<size_t>(n) ? static_cast<size_t>(n) / 2 + 7 : 1;
+                    send(to, buf, part, MSG_NOSIGNAL);
+                    ++cuts;
+                    return;
+                }
+                if (send(to, buf, static_cast<size_t>(n), MSG_NOSIGNAL) != n) return;
+                if (i == 0) from_game += static_cast<size_t>(n);
+            }
+        }
+    }
+    int ls_ = -1, target_;
+    size_t cut_after_;
+    std::atomic<bool> done_{false};
+    std::thread thread_;
+};
+
+int logged_capture_port(const Child &host) {
+    std::smatch m;
+    std::string log = host.log();
+    static const std::regex re("memtracer-capture: listening on 127\\.0\\.0\\.1:([0-9]+)");
+    return std::regex_search(log, m, re) ? std::stoi(m[1]) : 0;
+}
+
+}  // namespace
+
+TEST_CASE("live: a network cut mid-chunk stores no partial chunk, then the game reconnects and the host resumes", "[live]") {
+    std::string dir = temp_dir("netcut");
+    Child host({MT_CAPTURE, "--listen", "127.0.0.1:0", "-o", dir + "/host.mt", "--token", "s3cret", "--reconnect", "60",
+                "--status-interval", "0"},
+               dir + "/host.log");
+    int host_port = 0;
+    REQUIRE(eventually([&] { return (host_port = logged_capture_port(host)) != 0; }));
+    CuttingProxy proxy(host_port, 60000);
+    Child game({MT_SAMPLE_GAME, "--frames", "480", "--fps", "60", "--connect", "127.0.0.1:" + std::to_string(proxy.port),
+                "--token", "s3cret", "--out", dir + "/game.mt", "--quiet"},
+               dir + "/game.log");
+    REQUIRE(eventually([&] { return contains(host.log(), "connection lost"); }));
+    CHECK(proxy.cuts == 1);
+    // What the host holds at the cut: whole chunks only, a prefix of the game's file.
+    std::string held = read_text(dir + "/host.mt");
+    auto at_cut = mt::reader::load_buffer(reinterpret_cast<const uint8_t *>(held.data()), held.size());
+    CHECK(at_cut.result.stop == mt::reader::Stop::Eof);
+    CHECK(read_text(dir + "/game.mt").compare(0, held.size(), held) == 0);
+    REQUIRE(host.wait() == 0);
+    REQUIRE(game.wait() == 0);
+    CHECK(contains(game.log(), "connected to"));
+    CHECK(read_text(dir + "/host.mt") == read_text(dir + "/game.mt"));
+    CHECK(mt::reader::load_file(dir + "/host.mt").result.stop == mt::reader::Stop::End);
 }
