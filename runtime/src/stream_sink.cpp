@@ -546,8 +546,9 @@ void StreamSink::apply_controls() {
             break;
         }
         if (result < 0) {
-            pending_ctl_[kept++] = type;  // lock busy: at the next drain
-            continue;
+            // Lock busy: this one and every later one wait for the next iteration, in order.
+            for (uint32_t j = i; j < n_pending_; ++j) pending_ctl_[kept++] = pending_ctl_[j];
+            break;
         }
         live_log("host %s: %s %s", peer_,
                  type == MT_LIVE_CTL_PAUSE ? "pause" : type == MT_LIVE_CTL_RESUME ? "resume" : type == MT_LIVE_CTL_STOP ? "stop" : "mark",

@@ -15,6 +15,8 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "memtracer/memtracer.h"
 #include "memtracer/stream_proto.h"
@@ -128,6 +130,7 @@ namespace {
 // messages. Minimal on purpose (memtracer-capture's parser is tested in live_tests).
 struct Received {
     std::string file;
+    std::vector<std::pair<uint16_t, uint16_t>> acks;  // (control, result)
     bool ok = false;
 };
 
@@ -141,6 +144,8 @@ Received split_stream(const std::string &s) {
     at += 64;
     while (at + 8 <= s.size()) {
         if (s.compare(at, 4, "MTLM") == 0) {
+            if (mt_live_get16(p + at + 4) == MT_LIVE_MSG_ACK)
+                r.acks.emplace_back(mt_live_get16(p + at + 8), mt_live_get16(p + at + 10));
             at += MT_LIVE_MSG_HEADER + mt_live_get16(p + at + 6);
         } else if (s.compare(at, 4, "MTCK") == 0 && at + 16 <= s.size()) {
             size_t n = 16 + mt_live_get32(p + at + 8);
@@ -185,10 +190,12 @@ TEST_CASE("live in process: a host thread gets exactly the file, and its STOP en
         ssize_t n;
         while ((n = recv(fd, buf, sizeof buf, 0)) > 0) {
             stream.append(buf, static_cast<size_t>(n));
-            if (!stop_sent && stream.size() > 20000) {  // some frames in: stop from the host
-                uint8_t stop[MT_LIVE_MSG_HEADER];
-                mt_live_put_header(stop, MT_LIVE_CONTROL_MAGIC, MT_LIVE_CTL_STOP, 0);
-                if (send(fd, stop, sizeof stop, 0) == static_cast<ssize_t>(sizeof stop)) stop_sent = true;
+            if (!stop_sent && stream.size() > 20000) {  // some frames in: pause, resume, stop from the host
+                uint8_t ctl[3 * MT_LIVE_MSG_HEADER];
+                mt_live_put_header(ctl, MT_LIVE_CONTROL_MAGIC, MT_LIVE_CTL_PAUSE, 0);
+                mt_live_put_header(ctl + 8, MT_LIVE_CONTROL_MAGIC, MT_LIVE_CTL_RESUME, 0);
+                mt_live_put_header(ctl + 16, MT_LIVE_CONTROL_MAGIC, MT_LIVE_CTL_STOP, 0);
+                if (send(fd, ctl, sizeof ctl, 0) == static_cast<ssize_t>(sizeof ctl)) stop_sent = true;
             }
         }
         close(fd);
@@ -225,5 +232,9 @@ TEST_CASE("live in process: a host thread gets exactly the file, and its STOP en
     CHECK(r.file.size() == file.size());
     CHECK(r.file == file);
     CHECK(file.find("stopped by the live host") != std::string::npos);  // the END chunk's message
+    // Applied in order at the writer's next iterations, each acknowledged before the END.
+    using A = std::pair<uint16_t, uint16_t>;
+    CHECK(r.acks == std::vector<A>{A{MT_LIVE_CTL_PAUSE, MT_LIVE_ACK_APPLIED}, A{MT_LIVE_CTL_RESUME, MT_LIVE_ACK_APPLIED},
+                                   A{MT_LIVE_CTL_STOP, MT_LIVE_ACK_APPLIED}});
     unlink(out.c_str());
 }
