@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -93,6 +94,11 @@ std::string temp_dir(const std::string &tag) {
     std::string t = "/tmp/mt-live-" + tag + "-XXXXXX";
     if (!mkdtemp(t.data())) throw std::runtime_error("mkdtemp failed");
     return t;
+}
+
+RemoveOnExit::~RemoveOnExit() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
 }
 
 }  // namespace mt::livetest

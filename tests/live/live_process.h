@@ -39,4 +39,10 @@ bool eventually(const std::function<bool()> &cond, std::chrono::seconds bound = 
 std::string read_text(const std::string &path);
 std::string temp_dir(const std::string &tag);
 
+// Removes a test's directory when the test ends (declare it before the processes using it).
+struct RemoveOnExit {
+    std::string dir;
+    ~RemoveOnExit();
+};
+
 }  // namespace mt::livetest

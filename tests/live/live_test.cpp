@@ -93,6 +93,7 @@ std::string recv_all(int fd) {
 
 TEST_CASE("live: the host's file is the game's file, byte for byte", "[live]") {
     std::string dir = temp_dir("same");
+    RemoveOnExit cleanup{dir};
     Game game(dir, 240, 120);
     Child host(capture_argv(game, dir + "/host.mt"), dir + "/host.log");
     REQUIRE(host.wait() == 0);
@@ -106,6 +107,7 @@ TEST_CASE("live: the host's file is the game's file, byte for byte", "[live]") {
 
 TEST_CASE("live: the game killed mid-stream leaves the host every committed frame, marked cut off", "[live]") {
     std::string dir = temp_dir("killgame");
+    RemoveOnExit cleanup{dir};
     Game game(dir, 1000000, 60);
     Child host(capture_argv(game, dir + "/host.mt"), dir + "/host.log");
     REQUIRE(eventually([&] { return frames_in(dir + "/host.mt") >= 30; }));
@@ -126,6 +128,7 @@ TEST_CASE("live: the game killed mid-stream leaves the host every committed fram
 
 TEST_CASE("live: a killed host leaves the game undisturbed, and a new host resumes with the rest", "[live]") {
     std::string dir = temp_dir("killhost");
+    RemoveOnExit cleanup{dir};
     Game game(dir, 600, 60);
     {
         Child first(capture_argv(game, dir + "/host.mt"), dir + "/host1.log");
@@ -152,6 +155,7 @@ TEST_CASE("live: a killed host leaves the game undisturbed, and a new host resum
 
 TEST_CASE("live: a garbage peer is refused with a clear error and the game streams on", "[live]") {
     std::string dir = temp_dir("garbage");
+    RemoveOnExit cleanup{dir};
     Game game(dir, 300, 60);
     int fd = connect_to(game.port);
     std::string http = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
@@ -171,6 +175,7 @@ TEST_CASE("live: a garbage peer is refused with a clear error and the game strea
 
 TEST_CASE("live: a wrong token is refused and logged, nothing is stored", "[live]") {
     std::string dir = temp_dir("token");
+    RemoveOnExit cleanup{dir};
     Game game(dir, 200, 60);
     Child bad(capture_argv(game, dir + "/bad.mt", "guess"), dir + "/bad.log");
     REQUIRE(bad.wait() == 2);
@@ -194,6 +199,7 @@ TEST_CASE("live: a host that is not a runtime's peer makes memtracer-capture fai
     socklen_t len = sizeof sa;
     getsockname(ls, reinterpret_cast<sockaddr *>(&sa), &len);
     std::string dir = temp_dir("notruntime");
+    RemoveOnExit cleanup{dir};
     Child host({MT_CAPTURE, "127.0.0.1:" + std::to_string(ntohs(sa.sin_port)), "-o", dir + "/x.mt", "--status-interval",
                 "0"},
                dir + "/host.log");
@@ -210,6 +216,7 @@ TEST_CASE("live: a host that is not a runtime's peer makes memtracer-capture fai
 
 TEST_CASE("live: pause and resume from the host apply at the next drain", "[live]") {
     std::string dir = temp_dir("pause");
+    RemoveOnExit cleanup{dir};
     Game game(dir, 1000000, 60);
     auto argv = capture_argv(game, dir + "/host.mt");
     Child host(argv, dir + "/host.log", /*stdin_pipe=*/true);
@@ -358,6 +365,7 @@ int logged_capture_port(const Child &host) {
 
 TEST_CASE("live: a network cut mid-chunk stores no partial chunk, then the game reconnects and the host resumes", "[live]") {
     std::string dir = temp_dir("netcut");
+    RemoveOnExit cleanup{dir};
     Child host({MT_CAPTURE, "--listen", "127.0.0.1:0", "-o", dir + "/host.mt", "--token", "s3cret", "--reconnect", "60",
                 "--status-interval", "0"},
                dir + "/host.log");
