@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "stream_sink.h"
 #include "unwind.h"
 
 namespace mt::rt {
@@ -44,7 +45,7 @@ static int raw(const E &e) {
 
 mt_status validate_config(const mt_config *c) {
     if (!c) return reject(MT_ERR_CONFIG_NULL, "config is NULL");
-    if (c->struct_size != sizeof(mt_config))
+    if (c->struct_size != sizeof(mt_config) && c->struct_size != MT_CONFIG_SIZE_V1)
         return reject(MT_ERR_CONFIG_SIZE, "config.struct_size is %u, this runtime knows %zu (call mt_config_init)",
                       c->struct_size, sizeof(mt_config));
     if (!c->output_path || !c->output_path[0])
@@ -77,7 +78,7 @@ mt_status validate_config(const mt_config *c) {
                       c->drain_interval_us);
     if (c->flags & ~MT_FLAGS_ALL)
         return reject(MT_ERR_FLAGS, "config.flags has unknown bits 0x%x", c->flags & ~MT_FLAGS_ALL);
-    return MT_OK;
+    return live_validate(c);
 }
 
 }  // namespace mt::rt
@@ -123,6 +124,7 @@ extern "C" MT_API const char *mt_status_string(mt_status s) {
     case MT_ERR_FULL_POLICY: return "MT_ERR_FULL_POLICY: unknown on_full policy";
     case MT_ERR_DRAIN_INTERVAL: return "MT_ERR_DRAIN_INTERVAL: drain_interval_us is out of range";
     case MT_ERR_FLAGS: return "MT_ERR_FLAGS: unknown bits in flags";
+    case MT_ERR_LIVE: return "MT_ERR_LIVE: live_listen/live_connect is not host:port, both are set, or the token is too long";
     case MT_ERR_OPEN_OUTPUT: return "MT_ERR_OPEN_OUTPUT: the output file could not be created or written";
     case MT_ERR_NO_MEMORY: return "MT_ERR_NO_MEMORY: could not reserve the capture's memory";
     case MT_ERR_THREAD: return "MT_ERR_THREAD: could not start the writer thread";

@@ -29,6 +29,7 @@
 #include "errors.h"
 #include "info.h"
 #include "lifecycle.h"
+#include "stream_sink.h"
 #include "writer.h"
 
 namespace mt::rt {
@@ -37,6 +38,7 @@ namespace {
 
 pthread_mutex_t g_life = PTHREAD_MUTEX_INITIALIZER;
 Writer *g_writer = nullptr;
+StreamSink *g_sink = nullptr;  // live capture of the running capture, if asked for
 uint64_t g_last_late = 0;   // late events of the last capture (see late_events())
 pthread_t g_writer_thread;
 mt_counters g_final{};      // counters of the last capture, once it stopped
@@ -96,6 +98,8 @@ void *writer_main(void *arg) {
 }
 
 void destroy_writer() {
+    StreamSink::destroy(g_sink);
+    g_sink = nullptr;
     if (!g_writer) return;
     g_writer->~Writer();
     free(g_writer);
@@ -192,6 +196,9 @@ mt_status start_locked(const mt_config *c) {
         abandon_start(c->output_path);
         return MT_ERR_OPEN_OUTPUT;
     }
+    g_sink = StreamSink::create(c, c->output_path, g_writer->counters.bytes_written.load(std::memory_order_relaxed),
+                                wc.gen, &g_writer->counters);
+    g_writer->set_sink(g_sink);
     g.gc_frame_stats = (c->flags & MT_FLAG_GC_EVENTS) && gc_present();
     if (c->flags & (MT_FLAG_GC_EVENTS | MT_FLAG_LIFETIMES)) gc_hooks_install(c->flags & MT_FLAG_GC_EVENTS);
     g.gen.store(wc.gen, std::memory_order_release);
@@ -228,6 +235,44 @@ void lifecycle_test_force_no_barrier(bool off) {
     pthread_mutex_lock(&g_life);
     g_barrier_forced_off = off;
     pthread_mutex_unlock(&g_life);
+}
+
+int live_try_set_paused(uint64_t gen, bool paused) {
+    if (pthread_mutex_trylock(&g_life) != 0) return -1;
+    int result = 1;
+    if (g.live.load(std::memory_order_relaxed) && g.gen.load(std::memory_order_relaxed) == gen &&
+        !g.disabled.load(std::memory_order_relaxed)) {
+        g.paused.store(paused ? 1 : 0, std::memory_order_relaxed);
+        g.enabled.store(paused ? 0 : 1, std::memory_order_release);
+        result = 0;
+    }
+    pthread_mutex_unlock(&g_life);
+    return result;
+}
+
+namespace {
+
+void *live_stop_main(void *arg) {
+    uint64_t gen = reinterpret_cast<uintptr_t>(arg);
+    pthread_mutex_lock(&g_life);
+    // The game may have stopped (and started another capture) meanwhile: only this one ends.
+    if (g.live.load(std::memory_order_relaxed) && g.gen.load(std::memory_order_relaxed) == gen)
+        stop_locked(MT_END_STOPPED, "stopped by the live host");
+    pthread_mutex_unlock(&g_life);
+    return nullptr;
+}
+
+}  // namespace
+
+bool live_request_stop(uint64_t gen) {
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) return false;
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    // Created by the writer thread, so it inherits its signal mask: no game handler runs on it.
+    pthread_t t;
+    int rc = pthread_create(&t, &attr, live_stop_main, reinterpret_cast<void *>(static_cast<uintptr_t>(gen)));
+    pthread_attr_destroy(&attr);
+    return rc == 0;
 }
 
 // Records that arrived after their frame was committed (moved to the oldest open frame), in the

@@ -9,6 +9,7 @@
 #include "classes.h"
 #include "clock.h"
 #include "rt_math.h"
+#include "stream_sink.h"
 
 namespace mt::rt {
 
@@ -63,11 +64,12 @@ void Writer::run() {
     for (;;) {
         bool final = stop_.load(std::memory_order_acquire);
         iterate(final);
-        if (failed()) return;
-        if (final) {
-            finish();
+        if (failed() || final) {
+            if (!failed()) finish();
+            if (sink_) sink_->finish();  // live: the rest, END included, within a short bound
             return;
         }
+        if (sink_) sink_->service();
         // A frame waiting for its grace poll is committed soon; otherwise poll at the set pace.
         uint64_t wait = cfg_.drain_interval_us;
         if (next_commit_ < known_ends_ && wait > kGraceNs / 1000) wait = kGraceNs / 1000;

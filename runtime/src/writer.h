@@ -25,6 +25,8 @@
 
 namespace mt::rt {
 
+class StreamSink;
+
 constexpr uint32_t kOpenFrames = 256;           // > 2 * kFrameQueue: ended-but-uncommitted + open
 constexpr size_t kStageBound = 256 * 1024;       // raw events staged across open frames
 constexpr size_t kDictBound = 1024 * 1024;       // dictionary bytes before they are written early
@@ -83,6 +85,7 @@ public:
     bool failed() const { return failed_.load(std::memory_order_acquire); }
     uint64_t gen() const { return cfg_.gen; }
     bool created_regular_file() const { return regular_; }
+    void set_sink(StreamSink *s) { sink_ = s; }  // live capture (stream_sink.h); before run()
 
     WriterCounters counters;
 
@@ -132,6 +135,7 @@ private:
     uint32_t end_reason_ = 0;
     char end_message_[256] = {0};
     bool regular_ = false;
+    StreamSink *sink_ = nullptr;
 };
 
 // The counters of the capture w writes (writer_commit.cpp): the threads' and the writer's. No lock;

@@ -7,6 +7,7 @@
 #include "bridge.h"
 #include "clock.h"
 #include "errors.h"
+#include "stream_sink.h"
 #include "writer.h"
 
 namespace mt::rt {
@@ -144,6 +145,7 @@ bool Writer::flush(bool frame_commit) {
         return false;
     }
     counters.bytes_written.store(out_.bytes_written(), std::memory_order_relaxed);
+    if (sink_) sink_->committed(out_.bytes_written());
     if (frame_commit && (cfg_.flags & MT_FLAG_FSYNC)) fsync(out_.fd());
     return true;
 }
@@ -167,6 +169,7 @@ void Writer::disable(const char *why) {
         ended = out_.flush();
     }
     if (ended) counters.bytes_written.store(out_.bytes_written(), std::memory_order_relaxed);
+    if (ended && sink_) sink_->committed(out_.bytes_written());
 }
 
 void Writer::finish() {

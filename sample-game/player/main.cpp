@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <pthread.h>
@@ -51,6 +52,9 @@ mt_status start_capture(const Options &o) {
     if (o.block_when_full) c.on_full = MT_ON_FULL_BLOCK;
     c.session_label = label.c_str();
     c.random_seed = o.seed;
+    if (!o.listen.empty()) c.live_listen = o.listen.c_str();
+    if (!o.connect.empty()) c.live_connect = o.connect.c_str();
+    if (!o.token.empty()) c.live_token = o.token.c_str();
     return g_mt.start(&c);
 }
 
@@ -123,6 +127,8 @@ int main(int argc, char **argv) {
         auto t0 = std::chrono::steady_clock::now();
         uint64_t tick = 0;  // the game's own frame count: more than `frame` with --alloc-scale above 1
         for (uint64_t frame = 0; frame < o.frames; ++frame) {
+            // --fps: frame N starts at t0 + N/fps, as a vsync'd player loop does (no catch-up burst).
+            if (o.fps) std::this_thread::sleep_until(t0 + std::chrono::microseconds(frame * 1000000 / o.fps));
             for (uint64_t t = ticks_in_frame(o.alloc_permille, frame); t > 0; --t, ++tick) {
                 PlayerLoop::Update(lib, tick);
                 jobs.run_frame(tick);
@@ -137,7 +143,8 @@ int main(int argc, char **argv) {
 
         if (o.trace) {
             mt_status s = g_mt.stop();
-            if (s != MT_OK) std::fprintf(stderr, "memtracer-sample-game: mt_stop: %s\n", status_text(s).c_str());
+            // MT_ERR_NOT_STARTED: a live host stopped the capture already.
+            if (s != MT_OK && s != MT_ERR_NOT_STARTED) std::fprintf(stderr, "memtracer-sample-game: mt_stop: %s\n", status_text(s).c_str());
         }
         if (!o.expect_json.empty() && !truth.write_json(o.expect_json, o, error)) return fail(error);
         if (!o.quiet) print_summary(o, lib, truth, seconds);

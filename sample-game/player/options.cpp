@@ -17,7 +17,8 @@ const char *usage() {
            "       [--mode events|aggregate] [--unwinder fp|libunwind] [--sample-bytes N] [--no-trace]\n"
            "       [--hook patch|profiler] [--gc-events] [--lifetimes] [--ring-bytes N] [--block-when-full]\n"
            "       [--quiet] [--expect-json FILE] [--game-lib PATH] [--runtime separate|in-game]\n"
-           "       [--runtime-lib PATH] [--leak-from N] [--alloc-scale F] [--version]\n";
+           "       [--runtime-lib PATH] [--leak-from N] [--alloc-scale F]\n"
+           "       [--listen ADDR | --connect ADDR] [--token T] [--fps N] [--version]\n";
 }
 
 std::optional<int> parse_options(int argc, char **argv, Options &o) {
@@ -48,6 +49,10 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
     app.add_option("--runtime-lib", o.runtime_lib, "the separate runtime library");
     app.add_option("--leak-from", o.leak_from, "from frame N on, one Single[1024] a frame is kept forever")
         ->check(range(0, 10'000'000));
+    app.add_option("--listen", o.listen, "stream live to a host that connects here (docs/live.md)");
+    app.add_option("--connect", o.connect, "stream live to a host listening at ADDR");
+    app.add_option("--token", o.token, "the live host's token");
+    app.add_option("--fps", o.fps, "pace frames to N per second; 0 = as fast as it can")->check(range(0, 1000));
     auto *scale = app.add_option("--alloc-scale", alloc_scale, "F x the game's work per frame, (0, 10], 3 decimals");
     if (auto code = cli.parse(argc, argv)) return code;
     o.trace = !no_trace;

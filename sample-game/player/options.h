@@ -29,6 +29,8 @@ struct Options {
     std::string runtime_lib;         // the separate runtime library; default: the build's
     uint64_t leak_from = UINT64_MAX; // --leak-from N: from frame N on, one Single[1024] a frame is kept forever
     uint32_t alloc_permille = 1000;  // --alloc-scale F: F x the game's work (and allocations) per frame
+    std::string listen, connect, token;  // live capture (mt_config live_*; docs/live.md)
+    uint32_t fps = 0;                // 0: as fast as it can; N: frames paced to N per second
 };
 
 // Game ticks (Update + jobs + LateUpdate) to run in traced frame `frame` so that frames 0..n-1

@@ -81,7 +81,7 @@ TEST_CASE("each invalid config field has its own status and starts nothing", "[c
 }
 
 TEST_CASE("status strings name every status", "[config]") {
-    for (int s : {0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 30, 31, 32, 33, 40}) {
+    for (int s : {0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 30, 31, 32, 33, 40}) {
         std::string str = mt_status_string(static_cast<mt_status>(s));
         CHECK(str.rfind("MT_", 0) == 0);
     }

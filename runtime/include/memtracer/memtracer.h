@@ -43,6 +43,7 @@ typedef enum mt_status {
     MT_ERR_FULL_POLICY = 19,      /* unknown on_full policy */
     MT_ERR_DRAIN_INTERVAL = 20,   /* drain_interval_us not in [100, 1000000] */
     MT_ERR_FLAGS = 21,            /* unknown bits in flags */
+    MT_ERR_LIVE = 22,             /* live_listen/live_connect not host:port, both set, or token too long */
     MT_ERR_OPEN_OUTPUT = 30,      /* output file could not be created (errno in mt_last_error) */
     MT_ERR_NO_MEMORY = 31,        /* could not reserve the capture's memory */
     MT_ERR_THREAD = 32,           /* could not start the writer thread */
@@ -92,7 +93,14 @@ typedef struct mt_config {
     uint32_t flags;                  /* MT_FLAG_*; default MT_FLAG_GC_EVENTS */
     const char *session_label;       /* free text stored in the file (build name, map...); may be NULL */
     uint64_t random_seed;            /* sampling seed; 0 = from the clock */
+    /* Live capture (docs/live.md); NULL = the environment variable named, else off. */
+    const char *live_listen;         /* MEMTRACER_LISTEN: "127.0.0.1:34999" (":34999" = loopback) */
+    const char *live_connect;        /* MEMTRACER_CONNECT: "host:port" of a listening host */
+    const char *live_token;          /* MEMTRACER_TOKEN: a host must send it (listen: random if unset) */
 } mt_config;
+
+/* struct_size of an mt_config compiled before the live fields; still accepted (they read as NULL). */
+#define MT_CONFIG_SIZE_V1 (offsetof(mt_config, live_listen))
 
 /* Live counters; every field is monotonic over a capture and readable at any moment. */
 typedef struct mt_counters {

@@ -25,6 +25,8 @@ extern int *__error(void);
 #define EROFS 30
 #define ERANGE 34
 #define EAGAIN 35
+#define EWOULDBLOCK EAGAIN
+#define EINPROGRESS 36
 #define ETIMEDOUT 60
 #define ENOSYS 78
 #endif

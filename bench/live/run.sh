@@ -1,0 +1,47 @@
+#!/bin/sh
+# bench/live/run.sh BUILD_DIR [REPS] — live capture figures over loopback (docs/benchmarks.md):
+#  1. latency mt_frame_end -> frame stored by memtracer-capture (p50/p95), events/s and drops, with
+#     the sample game (3 workers) at 60 frames/s and at full speed;
+#  2. the baseline beside it: the same game at full speed without live capture, alternated with (1)
+#     rep by rep, so both see the same machine load;
+#  3. mt_on_alloc with streaming on versus off in the same process (bench_live).
+set -eu
+build=${1:-build}
+reps=${2:-3}
+game=$build/bin/memtracer-sample-game
+cap=$build/bin/memtracer-capture
+dir=$(mktemp -d /tmp/mt-bench-live-XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+
+live() {  # label, game flags...
+  label=$1; shift
+  rm -f "$dir/game.log"
+  "$game" --listen 127.0.0.1:0 --token bench --out "$dir/game.mt" --workers 3 "$@" >"$dir/game.out" 2>"$dir/game.log" &
+  gpid=$!
+  port=""
+  i=0
+  while [ -z "$port" ] && [ $i -lt 1200 ]; do
+    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$dir/game.log" 2>/dev/null || true)
+    [ -n "$port" ] || sleep 0.05
+    i=$((i + 1))
+  done
+  "$cap" "127.0.0.1:$port" -o "$dir/host.mt" --token bench --latency --status-interval 0 --no-commands 2>"$dir/cap.log"
+  wait $gpid
+  cmp -s "$dir/game.mt" "$dir/host.mt" && same=yes || same=NO
+  echo "$label, live: $(grep '^latency' "$dir/cap.log"); game $(sed -n 's/.*workers.*, \([0-9.]* s\)$/\1/p' "$dir/game.out"); host file == game file: $same"
+}
+
+plain() {  # label, game flags...
+  label=$1; shift
+  "$game" --out "$dir/plain.mt" --workers 3 "$@" >"$dir/plain.out" 2>&1
+  echo "$label, no live (baseline): game $(sed -n 's/.*workers.*, \([0-9.]* s\)$/\1/p' "$dir/plain.out"); $(grep -o 'recorded [0-9]*, dropped [0-9]*' "$dir/plain.out")"
+}
+
+live "60 frames/s, 1200 frames" --frames 1200 --fps 60
+r=0
+while [ $r -lt "$reps" ]; do
+  plain "full speed, 20000 frames" --frames 20000
+  live "full speed, 20000 frames" --frames 20000
+  r=$((r + 1))
+done
+"$build/bin/bench_live" 2>/dev/null  # its stderr is the runtime's live log

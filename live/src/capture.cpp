@@ -1,0 +1,350 @@
+// capture.cpp — see capture.h. One thread, Boost.Asio: the socket is read asynchronously, stdin
+// commands likewise, a timer prints the status line; controls are tiny synchronous writes.
+#include "capture.h"
+
+#include <utility>  // Boost 1.74 asio uses std::exchange without including it (C++20)
+#include <algorithm>
+#include <array>
+#include <ctime>
+#include <cstring>
+#include <istream>
+
+#include <boost/asio.hpp>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+
+#include "memtracer/format.h"
+#include "memtracer/stream_proto.h"
+#include "run_file.h"
+#include "stream_parser.h"
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+namespace mt::live {
+
+namespace {
+
+tcp::endpoint parse_endpoint(const std::string &text) {
+    auto colon = text.rfind(':');
+    std::string host = colon == std::string::npos ? "127.0.0.1" : text.substr(0, colon);
+    std::string port = colon == std::string::npos ? text : text.substr(colon + 1);
+    if (host.empty() || host == "localhost") host = "127.0.0.1";
+    boost::system::error_code ec;
+    auto ip = asio::ip::make_address(host, ec);
+    unsigned long p = 0;
+    try {
+        size_t used = 0;
+        p = std::stoul(port, &used);
+        if (used != port.size() || p > 65535) throw std::invalid_argument(port);
+    } catch (const std::exception &) {
+        throw std::runtime_error("'" + text + "' is not host:port (bad port)");
+    }
+    if (ec) throw std::runtime_error("'" + text + "' is not host:port (" + host + ": " + ec.message() + ")");
+    return {ip, static_cast<unsigned short>(p)};
+}
+
+std::vector<uint8_t> control(uint16_t type, const std::string &payload = {}) {
+    std::vector<uint8_t> m(MT_LIVE_MSG_HEADER + payload.size());
+    mt_live_put_header(m.data(), MT_LIVE_CONTROL_MAGIC, type, static_cast<uint16_t>(payload.size()));
+    std::copy(payload.begin(), payload.end(), m.begin() + MT_LIVE_MSG_HEADER);
+    return m;
+}
+
+const char *control_name(uint16_t t) {
+    switch (t) {
+    case MT_LIVE_CTL_PAUSE: return "pause";
+    case MT_LIVE_CTL_RESUME: return "resume";
+    case MT_LIVE_CTL_STOP: return "stop";
+    case MT_LIVE_CTL_MARK: return "mark";
+    }
+    return "?";
+}
+
+class Session {
+public:
+    explicit Session(const CaptureOptions &o) : o_(o), sock_(io_), timer_(io_), in_(io_) { parser_.emplace(handlers()); }
+
+    int run() {
+        if (o_.resume) {
+            file_.open(o_.out, true);
+            file_open_ = true;
+        }
+        if (!connect(o_.listen ? -1 : o_.wait_seconds)) return 2;
+        if (o_.commands) read_stdin();
+        if (o_.status_seconds > 0) tick();
+        for (;;) {
+            send_hello();
+            read_socket();
+            io_.run();
+            if (got_end_ || !error_.empty() || !welcomed_ || o_.reconnect_seconds <= 0) break;
+            // Cut off without END: a dropped network (Wi-Fi, a cable) rather than a dead game,
+            // perhaps. The chunk in flight was never stored; ask for everything after the last.
+            std::fprintf(stderr, "memtracer-capture: connection lost after frame %llu; waiting up to %.0f s for the game\n",
+                         static_cast<unsigned long long>(frames_), o_.reconnect_seconds);
+            boost::system::error_code ec;
+            sock_.close(ec);
+            parser_.emplace(handlers());
+            io_.restart();
+            if (!connect(o_.reconnect_seconds)) break;
+        }
+        return finish();
+    }
+
+private:
+    // seconds < 0: wait for ever (a host started before its game).
+    bool connect(double seconds) {
+        tcp::endpoint ep = parse_endpoint(o_.address);
+        if (o_.listen) {
+            if (!acc_) {
+                acc_.emplace(io_, ep);
+                acc_->non_blocking(true);
+                std::fprintf(stderr, "memtracer-capture: listening on %s:%u\n", ep.address().to_string().c_str(),
+                             acc_->local_endpoint().port());
+            }
+            auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+            for (;;) {
+                boost::system::error_code ec;
+                acc_->accept(sock_, ec);
+                if (!ec) break;
+                if (seconds >= 0 && std::chrono::steady_clock::now() > deadline) return false;
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            }
+            sock_.non_blocking(false);
+            sock_.set_option(tcp::no_delay(true));
+            return true;
+        }
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+        for (;;) {
+            boost::system::error_code ec;
+            sock_.connect(ep, ec);
+            if (!ec) break;
+            sock_.close();
+            if (std::chrono::steady_clock::now() > deadline) {
+                std::fprintf(stderr, "memtracer-capture: cannot connect to %s: %s\n", o_.address.c_str(),
+                             ec.message().c_str());
+                return false;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        sock_.set_option(tcp::no_delay(true));
+        return true;
+    }
+
+    void send_hello() {
+        std::vector<uint8_t> h(MT_LIVE_HELLO_FIXED + o_.token.size());
+        std::memcpy(h.data(), MT_LIVE_HELLO_MAGIC, 4);
+        mt_live_put16(h.data() + 4, MT_LIVE_VERSION);
+        mt_live_put16(h.data() + 6, static_cast<uint16_t>(o_.token.size()));
+        bool resume = file_open_ && file_.has_header();
+        mt_live_put64(h.data() + 8, resume ? file_.size() : 0);
+        if (resume) std::memcpy(h.data() + 16, file_.header().data(), 64);
+        std::copy(o_.token.begin(), o_.token.end(), h.begin() + MT_LIVE_HELLO_FIXED);
+        asio::write(sock_, asio::buffer(h));
+    }
+
+    void send_control(uint16_t type, const std::string &payload = {}) {
+        boost::system::error_code ec;
+        asio::write(sock_, asio::buffer(control(type, payload)), ec);
+        if (ec) std::fprintf(stderr, "memtracer-capture: %s not sent: %s\n", control_name(type), ec.message().c_str());
+    }
+
+    StreamParser::Handlers handlers() {
+        StreamParser::Handlers h;
+        h.welcome = [this](const Welcome &w) {
+            if (w.status != MT_LIVE_OK) {
+                throw std::runtime_error("refused by the runtime: " + w.message);
+            }
+            if (!file_open_) file_.open(o_.out, false);
+            file_open_ = true;
+            file_.truncate_to(w.start_offset);
+            welcomed_ = true;
+            std::fprintf(stderr, "memtracer-capture: streaming into %s from byte %llu\n", o_.out.c_str(),
+                         static_cast<unsigned long long>(w.start_offset));
+        };
+        h.header = [this](std::span<const uint8_t> b) {
+            file_.append(b);
+            start_unix_ns_ = mt_live_get64(b.data() + 16);
+        };
+        h.chunk = [this](uint16_t type, std::span<const uint8_t> b) { on_chunk(type, b); };
+        h.status = [this](const Status &s) { status_ = s; };
+        h.ack = [this](const Ack &a) {
+            static const char *results[] = {"applied", "refused", "not supported by this runtime"};
+            std::fprintf(stderr, "memtracer-capture: %s %s (open frame %llu before, %llu after)\n",
+                         control_name(a.control), a.result < 3 ? results[a.result] : "?",
+                         static_cast<unsigned long long>(a.frame_before), static_cast<unsigned long long>(a.frame_after));
+        };
+        return h;
+    }
+
+    void on_chunk(uint16_t type, std::span<const uint8_t> b) {
+        file_.append(b);
+        if (type == MT_CHUNK_END) got_end_ = true;
+        if (type == MT_CHUNK_INFO) tick_hz_ = decode_tick_hz(b).value_or(1e9);
+        if (type != MT_CHUNK_FRAME) return;
+        if (auto f = decode_frame(b)) {
+            frames_ = f->seq + 1;
+            events_ += f->events;
+            drops_ += f->dropped;
+            if (f->seq == 0) base_tick_ = f->start_tick;
+            last_tick_ = f->end_tick;
+            if (o_.latency && start_unix_ns_ && base_tick_) note_latency(*f);
+        }
+        if (o_.stop_after_frames && frames_ >= o_.stop_after_frames && !stop_sent_) {
+            stop_sent_ = true;
+            send_control(MT_LIVE_CTL_STOP);
+        }
+    }
+
+    // The frame's end on the runtime's clock, placed on the wall clock through the header's
+    // start time (frame 0 starts at mt_start); host and game share the machine's clock.
+    void note_latency(const FrameSummary &f) {
+        timespec ts{};
+        clock_gettime(CLOCK_REALTIME, &ts);
+        double now_ns = ts.tv_sec * 1e9 + ts.tv_nsec;
+        double end_ns = start_unix_ns_ + (f.end_tick - base_tick_) * 1e9 / tick_hz_;
+        latencies_ms_.push_back((now_ns - end_ns) / 1e6);
+    }
+
+    void print_latency() {
+        if (latencies_ms_.empty()) return;
+        std::vector<double> v = latencies_ms_;
+        std::sort(v.begin(), v.end());
+        auto pct = [&](double p) { return v[static_cast<size_t>(p * (v.size() - 1) + 0.5)]; };
+        double secs = (last_tick_ - base_tick_) / tick_hz_;
+        std::fprintf(stderr,
+                     "latency mt_frame_end -> stored: p50 %.2f ms, p95 %.2f ms, max %.2f ms over %zu frames; "
+                     "%.0f events/s over %.2f s of game time, %llu dropped\n",
+                     pct(0.5), pct(0.95), v.back(), v.size(), secs > 0 ? events_ / secs : 0.0, secs,
+                     static_cast<unsigned long long>(drops_));
+    }
+
+    void read_socket() {
+        sock_.async_read_some(asio::buffer(rx_), [this](boost::system::error_code ec, size_t n) {
+            if (!ec) {
+                try {
+                    if (!parser_->feed({rx_.data(), n})) {
+                        error_ = "protocol error: " + parser_->error();
+                        return stop_io();
+                    }
+                } catch (const std::exception &e) {
+                    error_ = e.what();
+                    return stop_io();
+                }
+                return read_socket();
+            }
+            closed_ = true;
+            stop_io();
+        });
+    }
+
+    void read_stdin() {
+        boost::system::error_code ec;
+        in_.assign(::dup(0), ec);  // a regular file or /dev/null cannot be polled: no commands then
+        if (ec) return;
+        next_line();
+    }
+
+    void next_line() {
+        asio::async_read_until(in_, line_, '\n', [this](boost::system::error_code ec, size_t) {
+            if (ec) return;
+            std::istream is(&line_);
+            std::string cmd;
+            std::getline(is, cmd);
+            if (cmd == "pause") send_control(MT_LIVE_CTL_PAUSE);
+            else if (cmd == "resume") send_control(MT_LIVE_CTL_RESUME);
+            else if (cmd == "stop") send_control(MT_LIVE_CTL_STOP);
+            else if (cmd.rfind("mark ", 0) == 0 && cmd.size() > 5 && cmd.size() - 5 <= MT_LIVE_MAX_MARK)
+                send_control(MT_LIVE_CTL_MARK, cmd.substr(5));
+            else if (!cmd.empty())
+                std::fprintf(stderr, "memtracer-capture: commands are pause, resume, stop, mark NAME\n");
+            next_line();
+        });
+    }
+
+    void tick() {
+        timer_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            std::chrono::duration<double>(o_.status_seconds)));
+        timer_.async_wait([this](boost::system::error_code ec) {
+            if (ec) return;
+            print_status();
+            tick();
+        });
+    }
+
+    void print_status() {
+        double dt = o_.status_seconds;
+        uint64_t lag = status_.open_frame > frames_ ? status_.open_frame - frames_ : 0;
+        std::fprintf(stderr, "live: frames %llu (%.1f/s), events %.0f/s, lag %llu frames, drops %llu, %.1f MiB%s\n",
+                     static_cast<unsigned long long>(frames_), (frames_ - last_frames_) / dt,
+                     (events_ - last_events_) / dt, static_cast<unsigned long long>(lag),
+                     static_cast<unsigned long long>(status_.dropped > drops_ ? status_.dropped : drops_),
+                     file_.size() / 1048576.0, status_.flags & 1 ? ", paused" : "");
+        last_frames_ = frames_;
+        last_events_ = events_;
+    }
+
+    void stop_io() { io_.stop(); }  // stdin and the status timer stay queued for a reconnect
+
+    int finish() {
+        if (!error_.empty()) {
+            std::fprintf(stderr, "memtracer-capture: %s\n", error_.c_str());
+            if (!welcomed_) return 2;
+            std::fprintf(stderr, "memtracer-capture: %s keeps %llu frames (whole chunks only)\n", o_.out.c_str(),
+                         static_cast<unsigned long long>(frames_));
+            return 2;
+        }
+        if (o_.latency) print_latency();
+        if (got_end_) {
+            std::fprintf(stderr, "memtracer-capture: capture complete: %llu frames, %llu events, %llu bytes in %s\n",
+                         static_cast<unsigned long long>(frames_), static_cast<unsigned long long>(events_),
+                         static_cast<unsigned long long>(file_.size()), o_.out.c_str());
+            return 0;
+        }
+        if (!welcomed_) {
+            std::fprintf(stderr, "memtracer-capture: the peer hung up before answering (not a MemTracer runtime?)\n");
+            return 2;
+        }
+        std::fprintf(stderr,
+                     "memtracer-capture: cut off: the game went away before the end of the capture; %s keeps its "
+                     "%llu committed frames (whole chunks only; memtracer-dump reports it as eof)\n",
+                     o_.out.c_str(), static_cast<unsigned long long>(frames_));
+        return 3;
+    }
+
+    CaptureOptions o_;
+    asio::io_context io_;
+    tcp::socket sock_;
+    asio::steady_timer timer_;
+    asio::posix::stream_descriptor in_;
+    asio::streambuf line_;
+    std::array<uint8_t, 64 * 1024> rx_{};
+    RunFile file_;
+    std::optional<StreamParser> parser_;  // one per connection
+    std::optional<tcp::acceptor> acc_;
+    Status status_;
+    uint64_t frames_ = 0, events_ = 0, drops_ = 0, last_frames_ = 0, last_events_ = 0;
+    uint64_t start_unix_ns_ = 0, base_tick_ = 0, last_tick_ = 0;
+    double tick_hz_ = 1e9;
+    std::vector<double> latencies_ms_;
+    bool welcomed_ = false, got_end_ = false, stop_sent_ = false, closed_ = false, file_open_ = false;
+    std::string error_;
+};
+
+}  // namespace
+
+int run_capture(const CaptureOptions &o) {
+    try {
+        Session s(o);
+        return s.run();
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "memtracer-capture: %s\n", e.what());
+        return 2;
+    }
+}
+
+}  // namespace mt::live

@@ -1,0 +1,26 @@
+// main.cpp — memtracer-capture ADDR -o run.mt [--token T] ...: see capture.h and docs/live.md.
+#include <CLI/CLI.hpp>
+
+#include "capture.h"
+
+int main(int argc, char **argv) {
+    mt::live::CaptureOptions o;
+    CLI::App app{"memtracer-capture: receive a live MemTracer capture into run.mt"};
+    app.add_option("address", o.address, "host:port of the game (MEMTRACER_LISTEN), or where to listen with --listen")
+        ->required();
+    app.add_option("-o,--out", o.out, "run.mt to write (whole chunks only; kill-tolerant)");
+    app.add_option("--token", o.token, "the game's MEMTRACER_TOKEN");
+    app.add_flag("--listen", o.listen, "listen at ADDR for a game that connects out (MEMTRACER_CONNECT)");
+    app.add_flag("--resume", o.resume, "keep the whole chunks already in --out and receive only the rest");
+    app.add_option("--stop-after-frames", o.stop_after_frames, "send stop once this many frames are stored");
+    app.add_option("--wait", o.wait_seconds, "keep trying to connect this many seconds");
+    app.add_option("--reconnect", o.reconnect_seconds,
+                   "after a lost connection, wait this many seconds for the game and resume (0: exit, cut off)");
+    app.add_option("--status-interval", o.status_seconds, "seconds between status lines (0: none)");
+    app.add_flag("--latency", o.latency, "print mt_frame_end -> stored latency (p50/p95) and events/s at the end");
+    bool no_commands = false;
+    app.add_flag("--no-commands", no_commands, "do not read pause/resume/stop/mark NAME from stdin");
+    CLI11_PARSE(app, argc, argv);
+    o.commands = !no_commands;
+    return mt::live::run_capture(o);
+}
