@@ -15,6 +15,7 @@
 #endif
 
 #include "clock.h"
+#include "errors.h"
 #include "lifecycle.h"
 #include "state.h"
 

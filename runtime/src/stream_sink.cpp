@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "errors.h"
 #include "lifecycle.h"
 #include "state.h"
 #include "writer.h"
