@@ -14,6 +14,7 @@
 // issue 14), the JSON bounded by the function, and what memtracer answers now (the sources' own
 // comments when they are at hand). With global-metadata.dat found, the names are checked too.
 #include <cctype>
+#include <regex>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -87,12 +88,64 @@ std::string_view native_body(std::string_view n) {
     return {};
 }
 
+// Full-name exactness per the convention of docs/symbolizer.md, judged per function against
+// the metadata without reusing the formatting: the name minus its parameters and its generic
+// method arguments must be the metadata's `Namespace.Outer.Inner<T>.Method`; a generic method
+// instance must show as many arguments as the method declares, none of them holding il2cpp's
+// C++ spelling (`_t<hash>`, `_Tis`, `U3C`, `List_1`) or only an arity (``KeyValuePair`2``: the
+// instance's own arguments are not in the native name); the parameters of an overload must be
+// free of C++ spelling too (their uniqueness is counted separately). Returns the miss category,
+// "" if exact.
+std::string inexact(const Il2CppSymbols &s, const GeneratedFunction &f, const std::string &full) {
+    static const std::regex cpp_spelling(R"(_t[0-9A-F]{40}|_Tis|_m[0-9A-F]{40}|U[0-9A-F]{2}|[A-Za-z]_[0-9]+(\[|,|>|\)|$))");
+    if (full.empty()) return "no name";
+    std::string name = full.substr(0, full.find('(')), params = full.substr(name.size());
+    std::string decl = s.metadata->method_name(f.method_index);
+    int own = s.metadata->method_generic_count(f.method_index);
+    bool instance = f.name.find("_Tis") != std::string::npos;
+    std::string args;
+    if (own > 0) {
+        // Strip the method's own "<...>" (the last balanced group) from both.
+        auto strip = [](std::string &n) {
+            if (n.empty() || n.back() != '>') return std::string();
+            int d = 0;
+            for (size_t i = n.size(); i-- > 0;) {
+                d += n[i] == '>' ? 1 : n[i] == '<' ? -1 : 0;
+                if (d == 0) {
+                    std::string a = n.substr(i);
+                    n.resize(i);
+                    return a;
+                }
+            }
+            return std::string();
+        };
+        args = strip(name);
+        strip(decl);
+    }
+    if (name != decl) return instance ? "generic instance: declaring part differs" : "declaring part differs";
+    if (own > 0 && instance) {
+        int n = args.size() > 2 ? 1 : 0, d = 0;
+        for (size_t i = 1; i + 1 < args.size(); ++i) {
+            d += args[i] == '<' ? 1 : args[i] == '>' ? -1 : 0;
+            n += d == 0 && args[i] == ',';
+        }
+        if (n != own) return "generic instance: argument count";
+        if (std::regex_search(args, cpp_spelling)) return "generic instance: C++ spelling in an argument";
+        if (args.find('`') != std::string::npos) return "generic instance: generic argument shown by arity only";
+    }
+    if (std::regex_search(params, cpp_spelling)) return "parameters: C++ spelling";
+    return "";
+}
+
 // Names: the metadata's name against the native name (the reader and the index link checked on a
 // real file), and the name-only rule against the metadata's Type.Method.
 void check_names(const Il2CppSymbols &s) {
     uint64_t indexed = 0, consistent = 0, heuristic_ok = 0, typed_ok = 0, full = 0, out_of_range = 0, by_name_ok = 0,
              by_name_none = 0;
     std::vector<std::string> shown;
+    uint64_t exact = 0;
+    std::map<std::string, uint64_t> misses;
+    std::map<std::string, std::vector<std::string>> examples;
     // overloaded method's name -> shown name with parameters -> method indices showing it
     std::map<std::string, std::map<std::string, std::set<int64_t>>> overload_names;
     for (const auto &file : s.sources->all_functions())
@@ -117,6 +170,10 @@ void check_names(const Il2CppSymbols &s) {
                 printf("    name: %s -> %s / %s, metadata %s\n", f.name.c_str(), il2cpp_csharp_name(f.name).c_str(),
                        il2cpp_csharp_name(f.name, &*s.sources).c_str(), expect.c_str());
             std::string full_name = s.csharp_name(f.name);
+            std::string miss = inexact(s, f, full_name);
+            ++(miss.empty() ? exact : misses[miss]);
+            if (!miss.empty() && examples[miss].size() < 3) examples[miss].push_back(f.name + " -> " + full_name);
+            if (getenv("MT_DUMP_NAMES")) printf("FULL\t%s\t%s\n", f.name.c_str(), full_name.c_str());
             full += !full_name.empty();
             if (s.metadata->overloaded(f.method_index) && f.name.find("_Tis") == std::string::npos &&
                 !f.name.ends_with("_inline")) {
@@ -137,6 +194,11 @@ void check_names(const Il2CppSymbols &s) {
            static_cast<unsigned long long>(indexed), static_cast<unsigned long long>(out_of_range));
     printf("  metadata Type_Method, escaped, equals the native name  %6.2f%%\n", pct(consistent));
     printf("  full C# name from the metadata                         %6.2f%%\n", pct(full));
+    printf("  full C# name exact (convention of docs/symbolizer.md)   %6.2f%%\n", pct(exact));
+    for (const auto &[what, n] : misses) {
+        printf("    miss: %-52s %6.2f%% (%llu)\n", what.c_str(), pct(n), static_cast<unsigned long long>(n));
+        for (const std::string &e : examples[what]) printf("      e.g. %s\n", e.c_str());
+    }
     printf("  without the sources (binary symbols + metadata), by name: same full name %6.2f%%, none (ambiguous) %6.2f%%, "
            "other %6.2f%%\n", pct(by_name_ok), pct(by_name_none), pct(indexed - out_of_range - by_name_ok - by_name_none));
     uint64_t overloads = 0, told_apart = 0;
@@ -225,6 +287,21 @@ int main(int argc, char **argv) {
         row("all", all);
         printf("frames in methods without C# lines (no PDB; the answer must be none):\n");
         row("all", unmapped);
+        {
+            // Generic method instances whose arguments are generic class instances: shown with
+            // their own arguments (the generic instance table, il2cpp_generic_types.h) or by arity.
+            uint64_t instances = 0, by_arity_before = 0, by_arity_now = 0;
+            for (const auto &file : s.sources->all_functions())
+                for (const GeneratedFunction &f : file) {
+                    if (f.name.find("_Tis") == std::string::npos || il2cpp_generic_arguments(f.name).empty()) continue;
+                    ++instances;
+                    by_arity_before += il2cpp_generic_arguments(f.name).find('`') != std::string::npos;
+                    by_arity_now += il2cpp_generic_arguments(f.name, &*s.sources).find('`') != std::string::npos;
+                }
+            printf("generic method instances %llu (generic instance table: %zu classes); an argument shown by arity only: "
+                   "%llu before, %llu now\n", static_cast<unsigned long long>(instances), s.sources->generics().size(),
+                   static_cast<unsigned long long>(by_arity_before), static_cast<unsigned long long>(by_arity_now));
+        }
         if (s.metadata) {
             check_names(s);
         } else {

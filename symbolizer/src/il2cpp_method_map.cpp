@@ -136,15 +136,16 @@ std::string Il2CppSymbols::csharp_name(std::string_view native) const {
     if (fn && fn->method_index >= 0) {
         name = metadata->method_name(fn->method_index);
         // Overloads told apart by their parameters, read from the generated signature.
-        if (!name.empty() && metadata->overloaded(fn->method_index)) name += il2cpp_parameter_types(fn->parameters);
+        if (!name.empty() && metadata->overloaded(fn->method_index)) name += il2cpp_parameter_types(fn->parameters, &*sources);
     }
     // No index (only the binary and the metadata kept): by the name, when it is unambiguous.
     else name = metadata->method_name_for(il2cpp_type_method(native));
     if (name.empty()) return "";
     std::string params;
     if (size_t paren = name.find('('); paren != std::string::npos) params = name.substr(paren), name.resize(paren);
-    if (name.back() == '>' && !il2cpp_generic_arguments(native).empty())
-        name = name.substr(0, name.rfind('<')) + il2cpp_generic_arguments(native);
+    const GeneratedSources *types = sources ? &*sources : nullptr;
+    if (name.back() == '>' && !il2cpp_generic_arguments(native, types).empty())
+        name = name.substr(0, name.rfind('<')) + il2cpp_generic_arguments(native, types);
     return name + params;
 }
 
