@@ -5,6 +5,8 @@
 
 #include "errors.h"
 #include "il2cpp_symbols.h"
+
+#include "il2cpp_code_registration.h"
 #include "names.h"
 
 namespace mt::sym {
@@ -138,7 +140,11 @@ std::string Il2CppSymbols::csharp_name(std::string_view native) const {
         // Overloads told apart by their parameters, read from the generated signature.
         if (!name.empty() && metadata->overloaded(fn->method_index)) name += il2cpp_parameter_types(fn->parameters, &*sources);
     }
-    // No index (only the binary and the metadata kept): by the name, when it is unambiguous.
+    // No index (only the binary and the metadata kept): the binary's method pointer tables,
+    // else the name when it is unambiguous.
+    else if (auto r = registered_methods.find(std::string(native.ends_with("_inline") ? native.substr(0, native.size() - 7) : native));
+             r != registered_methods.end())
+        name = metadata->method_name(r->second);
     else name = metadata->method_name_for(il2cpp_type_method(native));
     if (name.empty()) return "";
     std::string params;
@@ -147,6 +153,14 @@ std::string Il2CppSymbols::csharp_name(std::string_view native) const {
     if (name.back() == '>' && !il2cpp_generic_arguments(native, types).empty())
         name = name.substr(0, name.rfind('<')) + il2cpp_generic_arguments(native, types);
     return name + params;
+}
+
+size_t Il2CppSymbols::add_code_registration(const std::string &binary) {
+    if (!metadata) return 0;
+    CodeRegistration r = read_code_registration(binary, *metadata);
+    size_t before = registered_methods.size();
+    registered_methods.merge(r.method_of_symbol);
+    return registered_methods.size() - before;
 }
 
 std::optional<CsLocation> Il2CppSymbols::cs_location(std::string_view cpp_file, uint32_t cpp_line) const {
