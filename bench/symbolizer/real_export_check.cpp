@@ -215,6 +215,66 @@ void check_names(const Il2CppSymbols &s) {
     for (const std::string &x : shown) printf("    differs: %s\n", x.c_str());
 }
 
+// The code-registration link on real data: each <Assembly>_CodeGen.c lists the assembly's
+// s_methodPointers in the order the binary holds them and names the module; pointer i must be
+// the method of that image whose MethodDef token row is i + 1 (Il2CppMetadata::method_by_token),
+// checked against the Method Definition Index the generated sources give for the same function.
+void check_code_registration(const Il2CppSymbols &s) {
+    uint64_t pointers = 0, indexed = 0, same = 0, no_method = 0, spelled = 0, by_name_same = 0, by_name_none = 0;
+    std::vector<std::string> shown;
+    for (const auto &e : fs::directory_iterator(s.output_dir)) {
+        std::string file = e.path().filename().string();
+        if (!file.ends_with("_CodeGen.c")) continue;
+        std::ifstream in(e.path(), std::ios::binary);
+        std::string module, line;
+        std::vector<std::string> table;
+        bool inside = false;
+        while (std::getline(in, line)) {
+            if (line.starts_with("static Il2CppMethodPointer s_methodPointers[")) inside = true;
+            else if (inside && line.starts_with("};")) inside = false;
+            else if (inside && line.starts_with("\t")) table.push_back(line.substr(1, line.find(',') - 1));
+            else if (line.starts_with("const Il2CppCodeGenModule g_")) {
+                std::getline(in, line);  // "{"
+                std::getline(in, line);  // "\t\"Assembly-CSharp.dll\","
+                size_t q = line.find('"');
+                module = line.substr(q + 1, line.rfind('"') - q - 1);
+            }
+        }
+        for (size_t i = 0; i < table.size(); ++i) {
+            if (table[i] == "NULL") continue;
+            ++pointers;
+            int64_t by_token = s.metadata->method_by_token(module, static_cast<uint32_t>(i + 1));
+            if (by_token < 0) {
+                ++no_method;
+                continue;
+            }
+            // The method the token names, spelled as il2cpp spells it in C++, is the function's name.
+            std::string cpp = Il2CppMetadata::cpp_escape(s.metadata->raw_type_name(s.metadata->declaring_type(by_token))) + "_" +
+                              Il2CppMetadata::cpp_escape(s.metadata->raw_method_name(by_token));
+            spelled += il2cpp_type_method(table[i]) == cpp;
+            if (il2cpp_type_method(table[i]) != cpp && shown.size() < 5) shown.push_back(table[i] + " vs token's " + cpp);
+            std::string by_name = s.metadata->method_name_for(il2cpp_type_method(table[i]));
+            by_name_same += by_name == s.metadata->method_name(by_token);
+            by_name_none += by_name.empty();
+            const GeneratedFunction *f = s.sources->function_named(table[i]);
+            if (!f || f->method_index < 0) continue;
+            ++indexed;
+            same += f->method_index == by_token;
+            if (f->method_index != by_token && shown.size() < 5)
+                shown.push_back(module + "[" + std::to_string(i) + "] " + table[i] + ": token gives " + std::to_string(by_token) +
+                                ", index comment " + std::to_string(f->method_index));
+        }
+    }
+    printf("code registration (*_CodeGen.c method pointer tables, %zu images in the metadata): %llu pointers, %llu without a "
+           "method of that token; of %llu with a Method Definition Index, the token gives the same method for %.2f%%\n",
+           s.metadata->images(), static_cast<unsigned long long>(pointers), static_cast<unsigned long long>(no_method),
+           static_cast<unsigned long long>(indexed), indexed ? 100.0 * static_cast<double>(same) / static_cast<double>(indexed) : 0.0);
+    auto pct = [&](uint64_t n) { return pointers ? 100.0 * static_cast<double>(n) / static_cast<double>(pointers) : 0.0; };
+    printf("  the token's method, spelled as C++, is the pointer's function name: %.2f%%; its full name by Type_Method alone: "
+           "same %.2f%%, none (ambiguous) %.2f%%\n", pct(spelled), pct(by_name_same), pct(by_name_none));
+    for (const std::string &x : shown) printf("    differs: %s\n", x.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -227,10 +287,11 @@ int main(int argc, char **argv) {
         if (std::string(argv[i]) == "--cpp-root") cpp_root = argv[i + 1];
     try {
         Il2CppSymbols s = Il2CppSymbols::load_dir(argv[1]);
-        if (!s.lines || !s.sources) {
-            fprintf(stderr, "%s: needs LineNumberMappings.json and the generated *.cpp\n", argv[1]);
+        if (!s.sources) {
+            fprintf(stderr, "%s: needs the generated *.cpp\n", argv[1]);
             return 2;
         }
+        if (!s.lines) printf("no LineNumberMappings.json: lines not checked\n");
         std::map<std::string, Tally> mapped;  // frames in functions with source_info
         Tally unmapped;                       // frames in functions without: the answer must be none
         std::vector<fs::path> files;
@@ -254,6 +315,7 @@ int main(int argc, char **argv) {
                 if (auto si = source_info(lines[no])) current = si;
                 if (!is_call(lines[no])) continue;
                 std::optional<CsLocation> want = current ? current : first;
+                if (!s.lines) break;
                 std::optional<CsLocation> old_answer = s.lines->lookup(dwarf_path, no);
                 std::optional<CsLocation> new_answer = s.cs_location(dwarf_path, no);
                 LineBounds bounds{fn->first_line, fn->last_line};
@@ -269,7 +331,7 @@ int main(int argc, char **argv) {
             }
         }
         printf("export: %s\n  generated files %zu, functions %zu, LineNumberMappings C++ files %zu\n", s.output_dir.c_str(),
-               s.sources->files(), s.sources->functions(), s.lines->cpp_files());
+               s.sources->files(), s.sources->functions(), s.lines ? s.lines->cpp_files() : 0);
         Tally all;
         auto row = [](const char *what, const Tally &t) {
             auto pct = [&](uint64_t n) { return t.frames ? 100.0 * static_cast<double>(n) / static_cast<double>(t.frames) : 0.0; };
@@ -304,6 +366,7 @@ int main(int argc, char **argv) {
         }
         if (s.metadata) {
             check_names(s);
+            check_code_registration(s);
         } else {
             // No metadata: how often the name alone agrees with the name the sources' type names give.
             uint64_t named = 0, agree = 0;
