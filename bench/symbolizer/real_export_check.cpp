@@ -375,7 +375,14 @@ int main(int argc, char **argv) {
                     std::string typed = il2cpp_csharp_name(f.name, &*s.sources);
                     if (typed.empty() || f.method_index < 0) continue;
                     ++named;
-                    agree += il2cpp_csharp_name(f.name) == typed;
+                    // Type.Method only: generic instance arguments differ by design (the sources'
+                    // generic instance table resolves them, il2cpp_generic_types.h).
+                    auto strip = [](std::string n, const std::string &args) {
+                        if (!args.empty() && n.ends_with(args)) n.resize(n.size() - args.size());
+                        return n;
+                    };
+                    agree += strip(il2cpp_csharp_name(f.name), il2cpp_generic_arguments(f.name)) ==
+                             strip(typed, il2cpp_generic_arguments(f.name, &*s.sources));
                 }
             printf("names (no global-metadata.dat): %llu indexed functions, the name alone agrees with the sources' type names "
                    "for %.2f%%\n", static_cast<unsigned long long>(named),
