@@ -163,12 +163,22 @@ size_t Il2CppSymbols::add_code_registration(const std::string &binary) {
     return registered_methods.size() - before;
 }
 
-std::optional<CsLocation> Il2CppSymbols::cs_location(std::string_view cpp_file, uint32_t cpp_line) const {
+std::optional<CsLocation> Il2CppSymbols::cs_location(std::string_view cpp_file, uint32_t cpp_line, uint32_t function_line) const {
     // The binary was compiled from these sources: their own comments are the mapping of its
     // lines, even where LineNumberMappings.json was written for another edit of the file.
     if (sources && sources->has_source_info(cpp_file)) return sources->cs_location(cpp_file, cpp_line);
     if (!lines) return std::nullopt;
-    if (!sources || !sources->has_file(cpp_file)) return lines->lookup(cpp_file, cpp_line);
+    if (!sources || !sources->has_file(cpp_file)) {
+        // Only the binary and LineNumberMappings.json: the function starts at its DWARF
+        // declaration line, so a mapping above it is another method's. A line before the
+        // function's first mapping (its metadata setup) gets none rather than the previous
+        // method's last line: the function's end is not known here to look past `cpp_line`.
+        if (function_line != 0 && function_line <= cpp_line) {
+            LineBounds b{function_line, cpp_line};
+            return lines->lookup(cpp_file, cpp_line, &b);
+        }
+        return lines->lookup(cpp_file, cpp_line);
+    }
     const GeneratedFunction *fn = sources->function_at(cpp_file, cpp_line);
     if (!fn) return std::nullopt;  // between functions: no method's line
     LineBounds b{fn->first_line, fn->last_line};

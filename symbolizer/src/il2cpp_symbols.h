@@ -104,8 +104,11 @@ struct Il2CppSymbols {
     std::string csharp_name(std::string_view native) const;
 
     // The C# file:line of a C++ location, bounded by its generated function when the sources
-    // are known (il2cpp_sources.h).
-    std::optional<CsLocation> cs_location(std::string_view cpp_file, uint32_t cpp_line) const;
+    // are known (il2cpp_sources.h). Without them, `function_line` (the function's declaration
+    // line from DWARF, SourceFrame::function_line) bounds it from above: the nearest mapping
+    // between that line and `cpp_line`, never one of the function before; 0 = unknown, the nearest
+    // mapping anywhere above in the file.
+    std::optional<CsLocation> cs_location(std::string_view cpp_file, uint32_t cpp_line, uint32_t function_line = 0) const;
 };
 
 }  // namespace mt::sym
