@@ -159,20 +159,29 @@ CodeRegistration read_code_registration(const std::string &path, const Il2CppMet
     const uint64_t p = image.ptr_size();
     for (const auto &[symbol, addr] : modules) {
         ++out.modules;
-        auto fail = [&](const std::string &what) -> CodeRegistration {
-            throw symbols_error(path + ": " + symbol + ": " + what);
+        auto fail = [&](const std::string &what) {
+            if (out.problem.empty()) out.problem = path + ": " + symbol + ": " + what;
         };
         // moduleName, methodPointerCount (padded to a pointer), methodPointers.
         auto name_ptr = image.pointer(addr);
         auto count = image.u32(addr + p);
         auto table = image.pointer(addr + 2 * p);
-        if (!name_ptr || !count || !table) fail("the module lies outside the file's data (a split debug file has none)");
+        if (!name_ptr || !count || !table) {
+            fail("the module lies outside the file's data (a split debug file has none)");
+            continue;
+        }
         auto module_name = image.c_string(*name_ptr);
-        if (!module_name) fail("its moduleName points outside the file's data");
+        if (!module_name) {
+            fail("its moduleName points outside the file's data");
+            continue;
+        }
         bool matched = false;
         for (uint32_t i = 0; i < *count; ++i) {
             auto fn = image.pointer(*table + i * p);
-            if (!fn) fail("its method pointer " + std::to_string(i) + " lies outside the file's data");
+            if (!fn) {
+                fail("its method pointer " + std::to_string(i) + " lies outside the file's data");
+                break;
+            }
             if (*fn == 0) continue;  // abstract, or no code generated
             ++out.pointers;
             int64_t method = metadata.method_by_token(*module_name, i + 1);

@@ -36,11 +36,14 @@ struct CodeRegistration {
     size_t modules = 0;          // *_CodeGenModule symbols read
     size_t modules_matched = 0;  // ... whose moduleName is an image of the metadata
     size_t pointers = 0;         // non-null method pointers
+    // Why a module was left out ("" if none was): its data is not in the file (a split debug
+    // file keeps the symbols but not the data), or points outside it. The other modules are kept.
+    std::string problem;
 };
 
 // The code registration of `path` against `metadata`. A file that is not ELF, or has no
-// *_CodeGenModule symbol, gives an empty result. Throws Error(Symbols) "<path>: ..." when a module
-// is there but cannot be read (its data outside the file's sections).
+// *_CodeGenModule symbol, gives an empty result; a module that cannot be read is skipped and
+// said in `problem` (a --symbols folder often holds both the .so and its split .debug file).
 CodeRegistration read_code_registration(const std::string &path, const Il2CppMetadata &metadata);
 
 }  // namespace mt::sym

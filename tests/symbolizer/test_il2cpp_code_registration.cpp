@@ -97,6 +97,11 @@ TEST_CASE("symbolizer: code registration links a binary's functions to the metad
     Il2CppMetadata md = Il2CppMetadata::parse(metadata(MetadataLayout::V31), "global-metadata.dat");
     CHECK(read_code_registration(mt::test::fixture("libfixture_clang.so"), md).modules == 0);
     CHECK(read_code_registration(mt::test::fixture_src("code_registration.c"), md).modules == 0);
+    // A split debug file: the symbols without the data. Skipped with the reason, no throw.
+    CodeRegistration split = read_code_registration(mt::test::fixture("codereg/arm64/libil2cpp.so.debug"), md);
+    CHECK(split.modules == 3);
+    CHECK(split.method_of_symbol.empty());
+    CHECK(split.problem.find("outside the file's data") != std::string::npos);
 }
 
 TEST_CASE("symbolizer: binary and metadata only - exact names through the command line", "[il2cpp][metadata][cli]") {
@@ -120,7 +125,12 @@ TEST_CASE("symbolizer: binary and metadata only - exact names through the comman
     std::filesystem::create_directories(d.file("apk/assets/bin/Data/Managed/Metadata"));
     mt::test::write_file(d.file("apk/assets/bin/Data/Managed/Metadata/global-metadata.dat"), metadata(MetadataLayout::V31));
     std::string err;
-    int rc = mt::test::run_tool({d.file("run.mt"), "--elf", so, "--il2cpp-symbols", d.file("apk"), "-o", d.file("run.db")}, &err);
+    // symbols.zip unpacked beside: the .so and a split .debug of it (symbols, no data), found
+    // through --symbols; the .debug's modules are skipped, the run goes on.
+    std::filesystem::create_directories(d.file("symbols"));
+    std::filesystem::copy_file(mt::test::fixture("codereg/arm64/libil2cpp.so.debug"), d.file("symbols/libil2cpp.so.debug"));
+    int rc = mt::test::run_tool({d.file("run.mt"), "--elf", so, "--symbols", d.file("symbols"), "--il2cpp-symbols", d.file("apk"),
+                                 "-o", d.file("run.db")}, &err);
     INFO(err);
     REQUIRE(rc == 0);
     auto rows = mt::test::query(d.file("run.db"), "SELECT s.function, s.csharp FROM stack_frames f JOIN symbols s USING(addr_id) "
