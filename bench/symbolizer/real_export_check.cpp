@@ -14,6 +14,7 @@
 // issue 14), the JSON bounded by the function, and what memtracer answers now (the sources' own
 // comments when they are at hand). With global-metadata.dat found, the names are checked too.
 #include <cctype>
+#include <regex>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -87,12 +88,64 @@ std::string_view native_body(std::string_view n) {
     return {};
 }
 
+// Full-name exactness per the convention of docs/symbolizer.md, judged per function against
+// the metadata without reusing the formatting: the name minus its parameters and its generic
+// method arguments must be the metadata's `Namespace.Outer.Inner<T>.Method`; a generic method
+// instance must show as many arguments as the method declares, none of them holding il2cpp's
+// C++ spelling (`_t<hash>`, `_Tis`, `U3C`, `List_1`) or only an arity (``KeyValuePair`2``: the
+// instance's own arguments are not in the native name); the parameters of an overload must be
+// free of C++ spelling too (their uniqueness is counted separately). Returns the miss category,
+// "" if exact.
+std::string inexact(const Il2CppSymbols &s, const GeneratedFunction &f, const std::string &full) {
+    static const std::regex cpp_spelling(R"(_t[0-9A-F]{40}|_Tis|_m[0-9A-F]{40}|U[0-9A-F]{2}|[A-Za-z]_[0-9]+(\[|,|>|\)|$))");
+    if (full.empty()) return "no name";
+    std::string name = full.substr(0, full.find('(')), params = full.substr(name.size());
+    std::string decl = s.metadata->method_name(f.method_index);
+    int own = s.metadata->method_generic_count(f.method_index);
+    bool instance = f.name.find("_Tis") != std::string::npos;
+    std::string args;
+    if (own > 0) {
+        // Strip the method's own "<...>" (the last balanced group) from both.
+        auto strip = [](std::string &n) {
+            if (n.empty() || n.back() != '>') return std::string();
+            int d = 0;
+            for (size_t i = n.size(); i-- > 0;) {
+                d += n[i] == '>' ? 1 : n[i] == '<' ? -1 : 0;
+                if (d == 0) {
+                    std::string a = n.substr(i);
+                    n.resize(i);
+                    return a;
+                }
+            }
+            return std::string();
+        };
+        args = strip(name);
+        strip(decl);
+    }
+    if (name != decl) return instance ? "generic instance: declaring part differs" : "declaring part differs";
+    if (own > 0 && instance) {
+        int n = args.size() > 2 ? 1 : 0, d = 0;
+        for (size_t i = 1; i + 1 < args.size(); ++i) {
+            d += args[i] == '<' ? 1 : args[i] == '>' ? -1 : 0;
+            n += d == 0 && args[i] == ',';
+        }
+        if (n != own) return "generic instance: argument count";
+        if (std::regex_search(args, cpp_spelling)) return "generic instance: C++ spelling in an argument";
+        if (args.find('`') != std::string::npos) return "generic instance: generic argument shown by arity only";
+    }
+    if (std::regex_search(params, cpp_spelling)) return "parameters: C++ spelling";
+    return "";
+}
+
 // Names: the metadata's name against the native name (the reader and the index link checked on a
 // real file), and the name-only rule against the metadata's Type.Method.
 void check_names(const Il2CppSymbols &s) {
     uint64_t indexed = 0, consistent = 0, heuristic_ok = 0, typed_ok = 0, full = 0, out_of_range = 0, by_name_ok = 0,
              by_name_none = 0;
     std::vector<std::string> shown;
+    uint64_t exact = 0;
+    std::map<std::string, uint64_t> misses;
+    std::map<std::string, std::vector<std::string>> examples;
     // overloaded method's name -> shown name with parameters -> method indices showing it
     std::map<std::string, std::map<std::string, std::set<int64_t>>> overload_names;
     for (const auto &file : s.sources->all_functions())
@@ -117,6 +170,10 @@ void check_names(const Il2CppSymbols &s) {
                 printf("    name: %s -> %s / %s, metadata %s\n", f.name.c_str(), il2cpp_csharp_name(f.name).c_str(),
                        il2cpp_csharp_name(f.name, &*s.sources).c_str(), expect.c_str());
             std::string full_name = s.csharp_name(f.name);
+            std::string miss = inexact(s, f, full_name);
+            ++(miss.empty() ? exact : misses[miss]);
+            if (!miss.empty() && examples[miss].size() < 3) examples[miss].push_back(f.name + " -> " + full_name);
+            if (getenv("MT_DUMP_NAMES")) printf("FULL\t%s\t%s\n", f.name.c_str(), full_name.c_str());
             full += !full_name.empty();
             if (s.metadata->overloaded(f.method_index) && f.name.find("_Tis") == std::string::npos &&
                 !f.name.ends_with("_inline")) {
@@ -137,6 +194,11 @@ void check_names(const Il2CppSymbols &s) {
            static_cast<unsigned long long>(indexed), static_cast<unsigned long long>(out_of_range));
     printf("  metadata Type_Method, escaped, equals the native name  %6.2f%%\n", pct(consistent));
     printf("  full C# name from the metadata                         %6.2f%%\n", pct(full));
+    printf("  full C# name exact (convention of docs/symbolizer.md)   %6.2f%%\n", pct(exact));
+    for (const auto &[what, n] : misses) {
+        printf("    miss: %-52s %6.2f%% (%llu)\n", what.c_str(), pct(n), static_cast<unsigned long long>(n));
+        for (const std::string &e : examples[what]) printf("      e.g. %s\n", e.c_str());
+    }
     printf("  without the sources (binary symbols + metadata), by name: same full name %6.2f%%, none (ambiguous) %6.2f%%, "
            "other %6.2f%%\n", pct(by_name_ok), pct(by_name_none), pct(indexed - out_of_range - by_name_ok - by_name_none));
     uint64_t overloads = 0, told_apart = 0;
@@ -153,6 +215,66 @@ void check_names(const Il2CppSymbols &s) {
     for (const std::string &x : shown) printf("    differs: %s\n", x.c_str());
 }
 
+// The code-registration link on real data: each <Assembly>_CodeGen.c lists the assembly's
+// s_methodPointers in the order the binary holds them and names the module; pointer i must be
+// the method of that image whose MethodDef token row is i + 1 (Il2CppMetadata::method_by_token),
+// checked against the Method Definition Index the generated sources give for the same function.
+void check_code_registration(const Il2CppSymbols &s) {
+    uint64_t pointers = 0, indexed = 0, same = 0, no_method = 0, spelled = 0, by_name_same = 0, by_name_none = 0;
+    std::vector<std::string> shown;
+    for (const auto &e : fs::directory_iterator(s.output_dir)) {
+        std::string file = e.path().filename().string();
+        if (!file.ends_with("_CodeGen.c")) continue;
+        std::ifstream in(e.path(), std::ios::binary);
+        std::string module, line;
+        std::vector<std::string> table;
+        bool inside = false;
+        while (std::getline(in, line)) {
+            if (line.starts_with("static Il2CppMethodPointer s_methodPointers[")) inside = true;
+            else if (inside && line.starts_with("};")) inside = false;
+            else if (inside && line.starts_with("\t")) table.push_back(line.substr(1, line.find(',') - 1));
+            else if (line.starts_with("const Il2CppCodeGenModule g_")) {
+                std::getline(in, line);  // "{"
+                std::getline(in, line);  // "\t\"Assembly-CSharp.dll\","
+                size_t q = line.find('"');
+                module = line.substr(q + 1, line.rfind('"') - q - 1);
+            }
+        }
+        for (size_t i = 0; i < table.size(); ++i) {
+            if (table[i] == "NULL") continue;
+            ++pointers;
+            int64_t by_token = s.metadata->method_by_token(module, static_cast<uint32_t>(i + 1));
+            if (by_token < 0) {
+                ++no_method;
+                continue;
+            }
+            // The method the token names, spelled as il2cpp spells it in C++, is the function's name.
+            std::string cpp = Il2CppMetadata::cpp_escape(s.metadata->raw_type_name(s.metadata->declaring_type(by_token))) + "_" +
+                              Il2CppMetadata::cpp_escape(s.metadata->raw_method_name(by_token));
+            spelled += il2cpp_type_method(table[i]) == cpp;
+            if (il2cpp_type_method(table[i]) != cpp && shown.size() < 5) shown.push_back(table[i] + " vs token's " + cpp);
+            std::string by_name = s.metadata->method_name_for(il2cpp_type_method(table[i]));
+            by_name_same += by_name == s.metadata->method_name(by_token);
+            by_name_none += by_name.empty();
+            const GeneratedFunction *f = s.sources->function_named(table[i]);
+            if (!f || f->method_index < 0) continue;
+            ++indexed;
+            same += f->method_index == by_token;
+            if (f->method_index != by_token && shown.size() < 5)
+                shown.push_back(module + "[" + std::to_string(i) + "] " + table[i] + ": token gives " + std::to_string(by_token) +
+                                ", index comment " + std::to_string(f->method_index));
+        }
+    }
+    printf("code registration (*_CodeGen.c method pointer tables, %zu images in the metadata): %llu pointers, %llu without a "
+           "method of that token; of %llu with a Method Definition Index, the token gives the same method for %.2f%%\n",
+           s.metadata->images(), static_cast<unsigned long long>(pointers), static_cast<unsigned long long>(no_method),
+           static_cast<unsigned long long>(indexed), indexed ? 100.0 * static_cast<double>(same) / static_cast<double>(indexed) : 0.0);
+    auto pct = [&](uint64_t n) { return pointers ? 100.0 * static_cast<double>(n) / static_cast<double>(pointers) : 0.0; };
+    printf("  the token's method, spelled as C++, is the pointer's function name: %.2f%%; its full name by Type_Method alone: "
+           "same %.2f%%, none (ambiguous) %.2f%%\n", pct(spelled), pct(by_name_same), pct(by_name_none));
+    for (const std::string &x : shown) printf("    differs: %s\n", x.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -165,10 +287,11 @@ int main(int argc, char **argv) {
         if (std::string(argv[i]) == "--cpp-root") cpp_root = argv[i + 1];
     try {
         Il2CppSymbols s = Il2CppSymbols::load_dir(argv[1]);
-        if (!s.lines || !s.sources) {
-            fprintf(stderr, "%s: needs LineNumberMappings.json and the generated *.cpp\n", argv[1]);
+        if (!s.sources) {
+            fprintf(stderr, "%s: needs the generated *.cpp\n", argv[1]);
             return 2;
         }
+        if (!s.lines) printf("no LineNumberMappings.json: lines not checked\n");
         std::map<std::string, Tally> mapped;  // frames in functions with source_info
         Tally unmapped;                       // frames in functions without: the answer must be none
         std::vector<fs::path> files;
@@ -192,6 +315,7 @@ int main(int argc, char **argv) {
                 if (auto si = source_info(lines[no])) current = si;
                 if (!is_call(lines[no])) continue;
                 std::optional<CsLocation> want = current ? current : first;
+                if (!s.lines) break;
                 std::optional<CsLocation> old_answer = s.lines->lookup(dwarf_path, no);
                 std::optional<CsLocation> new_answer = s.cs_location(dwarf_path, no);
                 LineBounds bounds{fn->first_line, fn->last_line};
@@ -207,7 +331,7 @@ int main(int argc, char **argv) {
             }
         }
         printf("export: %s\n  generated files %zu, functions %zu, LineNumberMappings C++ files %zu\n", s.output_dir.c_str(),
-               s.sources->files(), s.sources->functions(), s.lines->cpp_files());
+               s.sources->files(), s.sources->functions(), s.lines ? s.lines->cpp_files() : 0);
         Tally all;
         auto row = [](const char *what, const Tally &t) {
             auto pct = [&](uint64_t n) { return t.frames ? 100.0 * static_cast<double>(n) / static_cast<double>(t.frames) : 0.0; };
@@ -225,8 +349,24 @@ int main(int argc, char **argv) {
         row("all", all);
         printf("frames in methods without C# lines (no PDB; the answer must be none):\n");
         row("all", unmapped);
+        {
+            // Generic method instances whose arguments are generic class instances: shown with
+            // their own arguments (the generic instance table, il2cpp_generic_types.h) or by arity.
+            uint64_t instances = 0, by_arity_before = 0, by_arity_now = 0;
+            for (const auto &file : s.sources->all_functions())
+                for (const GeneratedFunction &f : file) {
+                    if (f.name.find("_Tis") == std::string::npos || il2cpp_generic_arguments(f.name).empty()) continue;
+                    ++instances;
+                    by_arity_before += il2cpp_generic_arguments(f.name).find('`') != std::string::npos;
+                    by_arity_now += il2cpp_generic_arguments(f.name, &*s.sources).find('`') != std::string::npos;
+                }
+            printf("generic method instances %llu (generic instance table: %zu classes); an argument shown by arity only: "
+                   "%llu before, %llu now\n", static_cast<unsigned long long>(instances), s.sources->generics().size(),
+                   static_cast<unsigned long long>(by_arity_before), static_cast<unsigned long long>(by_arity_now));
+        }
         if (s.metadata) {
             check_names(s);
+            check_code_registration(s);
         } else {
             // No metadata: how often the name alone agrees with the name the sources' type names give.
             uint64_t named = 0, agree = 0;
@@ -235,7 +375,14 @@ int main(int argc, char **argv) {
                     std::string typed = il2cpp_csharp_name(f.name, &*s.sources);
                     if (typed.empty() || f.method_index < 0) continue;
                     ++named;
-                    agree += il2cpp_csharp_name(f.name) == typed;
+                    // Type.Method only: generic instance arguments differ by design (the sources'
+                    // generic instance table resolves them, il2cpp_generic_types.h).
+                    auto strip = [](std::string n, const std::string &args) {
+                        if (!args.empty() && n.ends_with(args)) n.resize(n.size() - args.size());
+                        return n;
+                    };
+                    agree += strip(il2cpp_csharp_name(f.name), il2cpp_generic_arguments(f.name)) ==
+                             strip(typed, il2cpp_generic_arguments(f.name, &*s.sources));
                 }
             printf("names (no global-metadata.dat): %llu indexed functions, the name alone agrees with the sources' type names "
                    "for %.2f%%\n", static_cast<unsigned long long>(named),

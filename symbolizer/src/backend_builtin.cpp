@@ -98,7 +98,7 @@ public:
                     r.frames.reserve(res->getNumberOfFrames());
                     for (uint32_t k = 0; k < res->getNumberOfFrames(); ++k) {
                         llvm::DILineInfo &li = *res->getMutableFrame(k);
-                        r.frames.push_back({std::move(li.FunctionName), std::move(li.FileName), li.Line, li.Column});
+                        r.frames.push_back({std::move(li.FunctionName), std::move(li.FileName), li.Line, li.Column, li.StartLine});
                     }
                     normalize(r);
                 }

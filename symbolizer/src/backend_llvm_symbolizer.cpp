@@ -57,6 +57,7 @@ bool parse_answer(const std::string &line, uint64_t addr, SymbolRecord &rec, std
         sf.file = f->getString("FileName").value_or("").str();
         sf.line = static_cast<uint32_t>(f->getInteger("Line").value_or(0));
         sf.column = static_cast<uint32_t>(f->getInteger("Column").value_or(0));
+        sf.function_line = static_cast<uint32_t>(f->getInteger("StartLine").value_or(0));
         rec.frames.push_back(std::move(sf));
     }
     normalize(rec);

@@ -72,6 +72,7 @@ llvm::DIInliningInfo FastDwarfContext::getInliningInfoForAddress(llvm::object::S
         llvm::DWARFDie &die = chain[i];
         llvm::DILineInfo frame;
         if (const char *name = die.getSubroutineName(spec.FNKind)) frame.FunctionName = name;
+        frame.StartLine = static_cast<uint32_t>(die.getDeclLine());
         if (spec.FLIKind != Kind::None) {
             if (i == 0) {
                 innermost(frame);

@@ -20,16 +20,19 @@ struct Layout {
     uint32_t header_size;
     uint32_t type_size, type_generic_container, type_nested_start, type_nested_count;
     uint32_t method_size, method_generic_container;
+    uint32_t method_token;  // 0: not read (2018.x has no per-assembly code registration)
 };
 
 // Header int32 slots (offset, size) shared by every version 24-31.
 constexpr int kStrings = 6, kMethods = 12, kGenericParameters = 26, kGenericContainers = 30, kNestedTypes = 32,
-              kTypeDefinitions = 40;
+              kTypeDefinitions = 40, kImages = 42;  // images: 2019.1+ (2018.4 has them at 44)
+// Il2CppImageDefinition, 2019.1+: nameIndex, assemblyIndex, typeStart, typeCount, ... (40 bytes).
+constexpr uint32_t kImageSize = 40;
 
-constexpr Layout kV24Rgctx{"24 (2018.3-2018.4)", 272, 100, 36, 60, 84, 52, 16};
-constexpr Layout kV24{"24 (2019.1-2020.1)", 264, 92, 28, 52, 76, 32, 16};
-constexpr Layout kV27{"27-29 (2020.2-2022.3.2x)", 256, 88, 24, 48, 72, 32, 16};
-constexpr Layout kV31{"31 (2021.3.40+, 2022.3.33+, 6000.x)", 256, 88, 24, 48, 72, 36, 20};
+constexpr Layout kV24Rgctx{"24 (2018.3-2018.4)", 272, 100, 36, 60, 84, 52, 16, 0};
+constexpr Layout kV24{"24 (2019.1-2020.1)", 264, 92, 28, 52, 76, 32, 16, 20};
+constexpr Layout kV27{"27-29 (2020.2-2022.3.2x)", 256, 88, 24, 48, 72, 32, 16, 20};
+constexpr Layout kV31{"31 (2021.3.40+, 2022.3.33+, 6000.x)", 256, 88, 24, 48, 72, 36, 20, 24};
 
 class Reader {
 public:
@@ -82,6 +85,34 @@ const Layout &pick_layout(const Reader &r, int version) {
 }
 
 }  // namespace
+
+// The images (one per assembly: "Assembly-CSharp.dll") and each method's token, which link a
+// method to its slot in the binary's per-assembly method pointer table (il2cpp_code_registration.h).
+void Il2CppMetadata::read_images(const void *reader, const void *layout, Il2CppMetadata &m) {
+    const Reader &r = *static_cast<const Reader *>(reader);
+    const Layout &L = *static_cast<const Layout *>(layout);
+    auto [moff, mcount] = r.table(kMethods, L.method_size, "method definition");
+    auto [ioff, icount] = r.table(kImages, kImageSize, "image definition");
+    std::vector<int32_t> image_of_type(m.types_.size(), -1);
+    for (size_t i = 0; i < icount; ++i) {
+        size_t at = ioff + i * kImageSize;
+        uint32_t name = r.u32(at);
+        int32_t start = r.i32(at + 8);
+        uint32_t count = r.u32(at + 12);
+        if (name >= m.strings_.size() || start < 0 || static_cast<uint64_t>(start) + count > m.types_.size())
+            r.fail("image " + std::to_string(i) + ": its name or types lie outside their tables");
+        m.image_index_.emplace(std::string(m.str(name)), static_cast<uint32_t>(i));
+        for (uint32_t t = 0; t < count; ++t) image_of_type[static_cast<size_t>(start) + t] = static_cast<int32_t>(i);
+    }
+    for (size_t i = 0; i < mcount; ++i) {
+        uint32_t token = r.u32(moff + i * L.method_size + L.method_token);
+        int32_t decl = m.methods_[i].declaring_type;
+        int32_t image = decl >= 0 && static_cast<size_t>(decl) < image_of_type.size() ? image_of_type[static_cast<size_t>(decl)] : -1;
+        // A MethodDef token: table 0x06, row id from 1.
+        if (image >= 0 && (token >> 24) == 0x06 && (token & 0xFFFFFF) != 0)
+            m.by_token_.emplace((static_cast<uint64_t>(image) << 32) | (token & 0xFFFFFF), static_cast<uint32_t>(i));
+    }
+}
 
 Il2CppMetadata Il2CppMetadata::parse(std::string_view bytes, const std::string &name) {
     Reader r(bytes, name);
@@ -142,6 +173,7 @@ Il2CppMetadata Il2CppMetadata::parse(std::string_view bytes, const std::string &
         if (x.generic_container < -1 || (x.generic_container >= 0 && static_cast<size_t>(x.generic_container) >= ccount))
             r.fail("a method's generic container lies outside the container table");
     }
+    if (L.method_token) read_images(&r, &L, m);  // after the checks: it indexes by declaring type
     std::unordered_map<std::string, uint32_t> same_name;  // "<type index>/<name>" -> methods
     for (const Method &x : m.methods_) ++same_name[std::to_string(x.declaring_type) + "/" + std::string(m.str(x.name))];
     for (const Method &x : m.methods_)
@@ -239,6 +271,13 @@ std::string Il2CppMetadata::method_name_for(std::string_view type_method) const 
     for (uint32_t i : it->second)
         if (method_name(i) != name) return "";
     return name;
+}
+
+int64_t Il2CppMetadata::method_by_token(std::string_view image, uint32_t row) const {
+    auto i = image_index_.find(std::string(image));
+    if (i == image_index_.end()) return -1;
+    auto m = by_token_.find((static_cast<uint64_t>(i->second) << 32) | row);
+    return m == by_token_.end() ? -1 : m->second;
 }
 
 int Il2CppMetadata::method_generic_count(int64_t index) const {

@@ -67,6 +67,11 @@ public:
     }
     // The method's own generic parameters (AddComponent<T>: 1).
     int method_generic_count(int64_t index) const;
+    // The method of image `image` ("Assembly-CSharp.dll") whose MethodDef token has row id `row`
+    // (from 1): the one whose code is methodPointers[row - 1] of the image's Il2CppCodeGenModule
+    // (libil2cpp MetadataCache::GetMethodPointer). -1 if none; always -1 for 2018.x metadata.
+    int64_t method_by_token(std::string_view image, uint32_t row) const;
+    size_t images() const { return image_index_.size(); }
 
 private:
     struct Type {
@@ -89,6 +94,9 @@ private:
     std::vector<uint32_t> parameter_names_;              // generic parameters' names
     std::unordered_map<std::string, std::vector<uint32_t>> by_cpp_name_;  // cpp_escape(Type_Method)
     std::vector<bool> overloaded_;
+    std::unordered_map<std::string, uint32_t> image_index_;  // image name -> image
+    std::unordered_map<uint64_t, uint32_t> by_token_;        // image << 32 | token row -> method
+    static void read_images(const void *reader, const void *layout, Il2CppMetadata &m);
 };
 
 }  // namespace mt::sym

@@ -5,6 +5,8 @@
 
 #include "errors.h"
 #include "il2cpp_symbols.h"
+
+#include "il2cpp_code_registration.h"
 #include "names.h"
 
 namespace mt::sym {
@@ -136,24 +138,47 @@ std::string Il2CppSymbols::csharp_name(std::string_view native) const {
     if (fn && fn->method_index >= 0) {
         name = metadata->method_name(fn->method_index);
         // Overloads told apart by their parameters, read from the generated signature.
-        if (!name.empty() && metadata->overloaded(fn->method_index)) name += il2cpp_parameter_types(fn->parameters);
+        if (!name.empty() && metadata->overloaded(fn->method_index)) name += il2cpp_parameter_types(fn->parameters, &*sources);
     }
-    // No index (only the binary and the metadata kept): by the name, when it is unambiguous.
+    // No index (only the binary and the metadata kept): the binary's method pointer tables,
+    // else the name when it is unambiguous.
+    else if (auto r = registered_methods.find(std::string(native.ends_with("_inline") ? native.substr(0, native.size() - 7) : native));
+             r != registered_methods.end())
+        name = metadata->method_name(r->second);
     else name = metadata->method_name_for(il2cpp_type_method(native));
     if (name.empty()) return "";
     std::string params;
     if (size_t paren = name.find('('); paren != std::string::npos) params = name.substr(paren), name.resize(paren);
-    if (name.back() == '>' && !il2cpp_generic_arguments(native).empty())
-        name = name.substr(0, name.rfind('<')) + il2cpp_generic_arguments(native);
+    const GeneratedSources *types = sources ? &*sources : nullptr;
+    if (name.back() == '>' && !il2cpp_generic_arguments(native, types).empty())
+        name = name.substr(0, name.rfind('<')) + il2cpp_generic_arguments(native, types);
     return name + params;
 }
 
-std::optional<CsLocation> Il2CppSymbols::cs_location(std::string_view cpp_file, uint32_t cpp_line) const {
+size_t Il2CppSymbols::add_code_registration(const std::string &binary) {
+    if (!metadata) return 0;
+    CodeRegistration r = read_code_registration(binary, *metadata);
+    size_t before = registered_methods.size();
+    registered_methods.merge(r.method_of_symbol);
+    return registered_methods.size() - before;
+}
+
+std::optional<CsLocation> Il2CppSymbols::cs_location(std::string_view cpp_file, uint32_t cpp_line, uint32_t function_line) const {
     // The binary was compiled from these sources: their own comments are the mapping of its
     // lines, even where LineNumberMappings.json was written for another edit of the file.
     if (sources && sources->has_source_info(cpp_file)) return sources->cs_location(cpp_file, cpp_line);
     if (!lines) return std::nullopt;
-    if (!sources || !sources->has_file(cpp_file)) return lines->lookup(cpp_file, cpp_line);
+    if (!sources || !sources->has_file(cpp_file)) {
+        // Only the binary and LineNumberMappings.json: the function starts at its DWARF
+        // declaration line, so a mapping above it is another method's. A line before the
+        // function's first mapping (its metadata setup) gets none rather than the previous
+        // method's last line: the function's end is not known here to look past `cpp_line`.
+        if (function_line != 0 && function_line <= cpp_line) {
+            LineBounds b{function_line, cpp_line};
+            return lines->lookup(cpp_file, cpp_line, &b);
+        }
+        return lines->lookup(cpp_file, cpp_line);
+    }
     const GeneratedFunction *fn = sources->function_at(cpp_file, cpp_line);
     if (!fn) return std::nullopt;  // between functions: no method's line
     LineBounds b{fn->first_line, fn->last_line};

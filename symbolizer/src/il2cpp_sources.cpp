@@ -139,6 +139,7 @@ GeneratedSources GeneratedSources::scan_dir(const std::string &dir) {
     for (const fs::path &p : files) {
         s.add_file(p.string(), read_symbols_file(p.string()));
     }
+    s.generics_ = GenericInstances::scan_dir(dir);
     return s;
 }
 

@@ -19,6 +19,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "il2cpp_generic_types.h"
 #include "il2cpp_paths.h"
 
 namespace mt::sym {
@@ -57,6 +58,10 @@ public:
     // True if `<cpp_name>_t<40 hex>` occurs in the sources.
     bool is_type(std::string_view cpp_name) const { return types_.count(std::string(cpp_name)) != 0; }
 
+    // The generic class instances' arguments (il2cpp_generic_types.h), empty without the files.
+    const GenericInstances &generics() const { return generics_; }
+    void set_generics(GenericInstances g) { generics_ = std::move(g); }
+
     size_t files() const { return paths_.size(); }
     const std::vector<std::vector<GeneratedFunction>> &all_functions() const { return functions_; }
     size_t functions() const;
@@ -66,6 +71,7 @@ private:
     std::vector<std::vector<GeneratedFunction>> functions_;  // per file, by first_line
     std::unordered_map<std::string, std::pair<uint32_t, uint32_t>> by_name_;  // file, index
     std::unordered_set<std::string> types_;
+    GenericInstances generics_;
     struct Mapping {
         uint32_t cpp_line, cs_file, cs_line;
     };

@@ -80,6 +80,13 @@ struct Il2CppSymbols {
     std::optional<GeneratedSources> sources;  // the generated *.cpp, when the folder holds them
     std::optional<Il2CppMetadata> metadata;   // global-metadata.dat, when found (see load_dir)
     std::string output_dir;                   // the il2cpp output folder found ("" if only Symbols/)
+    // Native function name -> metadata method, from binaries' code registration
+    // (il2cpp_code_registration.h): the names when no generated sources were kept.
+    std::unordered_map<std::string, int64_t> registered_methods;
+
+    // Reads the code registration of `binary` (an ELF file; anything else is skipped) into
+    // registered_methods. Returns how many functions it named. Needs the metadata.
+    size_t add_code_registration(const std::string &binary);
 
     // DIR may be the il2cpp output folder (il2cppOutput, or Library/Bee/artifacts/<platform>/
     // il2cppOutput/cpp), its Symbols/ folder, an iOS Xcode export (Il2CppOutputProject/Source/
@@ -97,8 +104,11 @@ struct Il2CppSymbols {
     std::string csharp_name(std::string_view native) const;
 
     // The C# file:line of a C++ location, bounded by its generated function when the sources
-    // are known (il2cpp_sources.h).
-    std::optional<CsLocation> cs_location(std::string_view cpp_file, uint32_t cpp_line) const;
+    // are known (il2cpp_sources.h). Without them, `function_line` (the function's declaration
+    // line from DWARF, SourceFrame::function_line) bounds it from above: the nearest mapping
+    // between that line and `cpp_line`, never one of the function before; 0 = unknown, the nearest
+    // mapping anywhere above in the file.
+    std::optional<CsLocation> cs_location(std::string_view cpp_file, uint32_t cpp_line, uint32_t function_line = 0) const;
 };
 
 }  // namespace mt::sym

@@ -51,6 +51,17 @@ bool all_digits(std::string_view s) { return !s.empty() && std::all_of(s.begin()
 std::string type_display(std::string_view cpp) {
     std::string arity;
     std::string_view body = cpp;
+    // An array's brackets follow the element type's arity: `KeyValuePair_2U5BU5D` is
+    // KeyValuePair`2[], `Int32U5BU2CU5D` Int32[,].
+    std::string brackets;
+    while (body.ends_with("U5D")) {
+        size_t open = body.rfind("U5B");
+        if (open == std::string_view::npos || open == 0) break;
+        std::string_view inside = body.substr(open + 3, body.size() - open - 6);
+        if (!inside.empty() && unescape(inside).find_first_not_of(",*") != std::string::npos) break;
+        brackets = "[" + unescape(inside) + "]" + brackets;
+        body = body.substr(0, open);
+    }
     // The C# compiler's names hold no single '_' except DisplayClass<m>_<n>; a trailing `_<digits>`
     // after the name is the generic arity.
     for (;;) {
@@ -62,7 +73,7 @@ std::string type_display(std::string_view cpp) {
         arity = "`" + std::string(body.substr(us + 1)) + arity;
         body = head;
     }
-    return unescape(body) + arity;
+    return unescape(body) + arity + brackets;
 }
 
 // The raw type part of a function name: an identifier (leading '_' allowed: `_SkipUntil`,
@@ -110,8 +121,11 @@ size_t known_type_end(std::string_view body, const GeneratedSources &types) {
     return 0;
 }
 
-// A generic method argument: `AudioSource_t871A...` -> AudioSource, `String_t` -> String.
-std::string generic_argument(std::string_view a, int index, int count) {
+// A generic argument: `AudioSource_t871A...` -> AudioSource, `String_t` -> String; a generic
+// class instance with its own arguments when the build's generic instance table is known
+// (`KeyValuePair_2_tFC32...` -> KeyValuePair<Object, Int32>), else with its arity (KeyValuePair`2).
+std::string generic_argument(std::string_view a, int index, int count, const GeneratedSources *types, int depth = 0) {
+    std::string_view full = a;
     if (a.size() > 42 && a.substr(a.size() - 42, 2) == "_t" &&
         std::all_of(a.end() - 40, a.end(), is_hex_upper))
         a.remove_suffix(42);
@@ -119,7 +133,16 @@ std::string generic_argument(std::string_view a, int index, int count) {
         a.remove_suffix(2);
     if (a == "RuntimeObject") return "Object";
     if (a == "Il2CppFullySharedGenericAny") return count == 1 ? "T" : "T" + std::to_string(index + 1);
-    return type_display(a);
+    std::string shown = type_display(a);
+    const std::vector<std::string> *args = types && depth < 8 ? types->generics().arguments(full) : nullptr;
+    size_t tick = shown.rfind('`');
+    if (!args || tick == std::string::npos || shown.find('[') != std::string::npos ||
+        shown.substr(tick + 1) != std::to_string(args->size()))
+        return shown;
+    shown.resize(tick);
+    for (size_t i = 0; i < args->size(); ++i)
+        shown += (i ? ", " : "<") + generic_argument((*args)[i], static_cast<int>(i), static_cast<int>(args->size()), types, depth + 1);
+    return shown + ">";
 }
 
 // `System_Collections_Generic_IEnumeratorU3CSystem_ObjectU3E_get_Current` ->
@@ -156,7 +179,7 @@ std::string explicit_interface(std::string_view m) {
     return "";
 }
 
-std::string method_display(std::string_view m) {
+std::string method_display(std::string_view m, const GeneratedSources *types = nullptr) {
     if (m == "_ctor" || m == "_cctor") return "." + std::string(m.substr(1));
     std::vector<std::string_view> args;
     size_t tis = m.find("_Tis");
@@ -174,7 +197,7 @@ std::string method_display(std::string_view m) {
     if (!args.empty()) {
         out += '<';
         for (size_t a = 0; a < args.size(); ++a)
-            out += (a ? ", " : "") + generic_argument(args[a], static_cast<int>(a), static_cast<int>(args.size()));
+            out += (a ? ", " : "") + generic_argument(args[a], static_cast<int>(a), static_cast<int>(args.size()), types);
         out += '>';
     }
     return out;
@@ -224,10 +247,10 @@ std::string il2cpp_csharp_name(std::string_view name, const GeneratedSources *ty
     if (t == 0 || t >= body.size() || body[t] != '_') return "";
     std::string_view method = body.substr(t + 1);
     if (method.empty()) return "";
-    return type_display(body.substr(0, t)) + "." + method_display(method);
+    return type_display(body.substr(0, t)) + "." + method_display(method, types);
 }
 
-std::string il2cpp_parameter_types(std::string_view cpp) {
+std::string il2cpp_parameter_types(std::string_view cpp, const GeneratedSources *types) {
     static const std::pair<std::string_view, std::string_view> kBuiltin[] = {
         {"bool", "Boolean"}, {"int8_t", "SByte"}, {"uint8_t", "Byte"}, {"int16_t", "Int16"}, {"uint16_t", "UInt16"},
         {"Il2CppChar", "Char"}, {"int32_t", "Int32"}, {"uint32_t", "UInt32"}, {"int64_t", "Int64"}, {"uint64_t", "UInt64"},
@@ -255,12 +278,7 @@ std::string il2cpp_parameter_types(std::string_view cpp) {
         std::string shown;
         for (auto [c, cs] : kBuiltin)
             if (type == c) shown = cs, value = !(c == "RuntimeObject" || c == "String_t" || c == "RuntimeArray" || c == "Type_t");
-        if (shown.empty()) {
-            std::string_view t = type;
-            if (t.size() > 42 && t.substr(t.size() - 42, 2) == "_t") t.remove_suffix(42);
-            else if (t.ends_with("_t")) t.remove_suffix(2);
-            shown = type_display(t);
-        }
+        if (shown.empty()) shown = generic_argument(type, 0, 1, types);
         if (!value && stars > 0) --stars;
         out += (out.empty() ? "" : ", ") + std::string(stars > 0 ? "ref " : "") + shown;
     }
@@ -274,13 +292,13 @@ std::string il2cpp_type_method(std::string_view name) {
     return std::string(body.substr(0, body.find("_Tis")));
 }
 
-std::string il2cpp_generic_arguments(std::string_view name) {
+std::string il2cpp_generic_arguments(std::string_view name, const GeneratedSources *types) {
     size_t marker = hash_marker(name);
     if (marker == std::string_view::npos) return "";
     std::string_view body = name.substr(0, marker);
     size_t tis = body.find("_Tis");
     if (tis == std::string_view::npos) return "";
-    std::string full = method_display(body.substr(tis));  // "<A, B>" after an empty method name
+    std::string full = method_display(body.substr(tis), types);  // "<A, B>" after an empty method name
     size_t lt = full.find('<');
     return lt == std::string::npos ? "" : full.substr(lt);
 }

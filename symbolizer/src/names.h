@@ -34,7 +34,9 @@ std::string il2cpp_csharp_name(std::string_view name, const GeneratedSources *ty
 // arguments: "(Int32, String, Vector3, ref Int32)" for "Foo_t...* __this, int32_t ___0_n,
 // String_t* ___1_s, Vector3_t... ___2_v, int32_t* ___3_r, const RuntimeMethod* method".
 // A pointer to a struct or primitive reads as `ref` (il2cpp writes ref, out and in alike).
-std::string il2cpp_parameter_types(std::string_view cpp_parameters);
+// With `types`, a generic class instance shows its arguments when the build's generic instance
+// table is known (il2cpp_generic_types.h): KeyValuePair<Int32, String> rather than KeyValuePair`2.
+std::string il2cpp_parameter_types(std::string_view cpp_parameters, const GeneratedSources *types = nullptr);
 
 // The `Type_Method` part of an IL2CPP function name, before its hash and generic arguments:
 // "GameObject_AddComponent" for "GameObject_AddComponent_TisAudioSource_t871A..._m..._gshared".
@@ -42,7 +44,7 @@ std::string il2cpp_type_method(std::string_view name);
 
 // The generic arguments of a generic method instance's name: "<AudioSource>" for
 // "GameObject_AddComponent_TisAudioSource_t871A..._m..."; "" if it has none.
-std::string il2cpp_generic_arguments(std::string_view name);
+std::string il2cpp_generic_arguments(std::string_view name, const GeneratedSources *types = nullptr);
 
 // The name a person reads: MethodMap's full C# name, else the heuristic C# name, else the
 // demangled name, else the raw one.

@@ -15,6 +15,10 @@ struct SourceFrame {
     std::string file;      // absolute path when the debug info has one; "" if unknown
     uint32_t line = 0;
     uint32_t column = 0;
+    // The function's declaration line (DW_AT_decl_line of the subprogram, of the inlined one's
+    // origin for an inlined frame), 0 if unknown: bounds C# line lookups to the function when the
+    // generated sources are not kept (Il2CppSymbols::cs_location).
+    uint32_t function_line = 0;
     bool operator==(const SourceFrame &) const = default;
 };
 

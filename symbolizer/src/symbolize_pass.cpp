@@ -30,7 +30,7 @@ SymbolRow Enricher::row(SourceFrame &&f) const {
     }
     if (r.csharp.empty()) r.csharp = il2cpp_csharp_name(plain, il2cpp_ && il2cpp_->sources ? &*il2cpp_->sources : nullptr);
     if (il2cpp_)
-        if (auto loc = il2cpp_->cs_location(r.file, r.line)) {
+        if (auto loc = il2cpp_->cs_location(r.file, r.line, f.function_line)) {
             r.cs_file = loc->file;
             r.cs_line = loc->line;
         }

@@ -17,6 +17,16 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+void add_il2cpp_code_registration(Il2CppSymbols &il2cpp, const Config &config) {
+    std::vector<std::string> files = config.elfs;
+    for (const auto &d : config.symbol_dirs) {
+        std::error_code ec;
+        for (std::filesystem::recursive_directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec))
+            if (it->is_regular_file(ec)) files.push_back(it->path().string());
+    }
+    for (const auto &f : files) il2cpp.add_code_registration(f);
+}
+
 double process_cpu_seconds() {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
@@ -32,6 +42,9 @@ Symbolizer::Symbolizer(const Config &config, Progress &progress, Warn warn)
     for (const auto &e : config_.elfs) locator_.add_elf(e);
     for (const auto &d : config_.symbol_dirs) locator_.add_dir(d);
     if (!config_.il2cpp_dir.empty()) il2cpp_ = Il2CppSymbols::load_dir(config_.il2cpp_dir);
+    // Without the generated sources, the binaries' method pointer tables link functions to the
+    // metadata (il2cpp_code_registration.h).
+    if (il2cpp_ && il2cpp_->metadata && !il2cpp_->sources) add_il2cpp_code_registration(*il2cpp_, config_);
     backend_ = make_backend(config_.backend);
 }
 

@@ -25,10 +25,17 @@ struct MdMethod {
     std::string name;
     int declaring_type;
     std::vector<std::string> generic;
+    uint32_t token_row = 0;  // the MethodDef token's row id (0: junk, no token)
+};
+// An image (assembly) and how many of the types, in order from where the previous one ended, it
+// holds. Written for 2019.1+ layouts only (2018.x has no per-assembly code registration).
+struct MdImage {
+    std::string name;  // "Assembly-CSharp.dll"
+    uint32_t type_count;
 };
 
 inline std::string write_global_metadata(MetadataLayout layout, const std::vector<MdType> &types,
-                                         const std::vector<MdMethod> &methods) {
+                                         const std::vector<MdMethod> &methods, const std::vector<MdImage> &images = {}) {
     const bool v24_2018 = layout == MetadataLayout::V24_2018, v24 = v24_2018 || layout == MetadataLayout::V24_2019;
     const int version = v24 ? 24 : layout == MetadataLayout::V27 ? 27 : layout == MetadataLayout::V29 ? 29 : 31;
     const int header_ints = v24_2018 ? 68 : v24 ? 66 : 64;
@@ -94,9 +101,22 @@ inline std::string write_global_metadata(MetadataLayout layout, const std::vecto
         i32(methoddefs, junk);             // parameterStart
         i32(methoddefs, container(me.generic, static_cast<int>(m), true));  // genericContainerIndex
         if (v24_2018) for (int k = 0; k < 5; ++k) i32(methoddefs, junk);  // methodIndex, invokerIndex, reversePInvokeWrapperIndex, rgctxStartIndex, rgctxCount
-        i32(methoddefs, junk);             // token
+        i32(methoddefs, me.token_row ? static_cast<int32_t>(0x06000000u | me.token_row) : junk);  // token
         for (int k = 0; k < 3; ++k) u16(methoddefs, 0x5A5A);  // flags, iflags, slot
         u16(methoddefs, 0);                // parameterCount
+    }
+
+    std::string imagedefs;
+    int32_t type_start = 0;
+    for (const MdImage &im : images) {
+        i32(imagedefs, str(im.name));      // nameIndex
+        i32(imagedefs, junk);              // assemblyIndex
+        i32(imagedefs, type_start);        // typeStart
+        i32(imagedefs, static_cast<int32_t>(im.type_count));  // typeCount
+        i32(imagedefs, junk), i32(imagedefs, 0);  // exportedTypeStart, exportedTypeCount
+        i32(imagedefs, junk), i32(imagedefs, junk);  // entryPointIndex, token
+        i32(imagedefs, junk), i32(imagedefs, 0);  // customAttributeStart, customAttributeCount
+        type_start += static_cast<int32_t>(im.type_count);
     }
 
     std::vector<int32_t> header(static_cast<size_t>(header_ints), 0);
@@ -118,6 +138,7 @@ inline std::string write_global_metadata(MetadataLayout layout, const std::vecto
     place(30, containers);
     place(32, nested);
     place(40, typedefs);
+    if (!v24_2018) place(42, imagedefs);
     std::string out(reinterpret_cast<const char *>(header.data()), header.size() * 4);
     return out + body;
 }

@@ -2,6 +2,7 @@
 // symbolizes to the line of its call, with the whole inline chain, checked symbol by symbol
 // against the fixture's marked lines.
 #include <catch2/catch.hpp>
+#include <sstream>
 
 #include "address_map.h"
 #include "backend.h"
@@ -84,6 +85,18 @@ TEST_CASE("symbolizer: gcc and clang ELF: every frame symbolizes to its call lin
             check_chain(recs[5], {{"fx_run", "run_plain"}}, lines);
             check_chain(recs[6], {{"NodeFactory_CreateNode_m5E30EE5A6D660B15B3B6AADAAF00D416B84BFE12", "il2cpp_call"}}, lines);
             check_chain(recs[7], {{"fx_run", "run_call"}}, lines);
+            // Each frame carries its function's declaration line (bounds C# lines without the
+            // generated sources, Il2CppSymbols::cs_location).
+            auto decl_line = [](const std::string &needle) {
+                std::istringstream in(mt::test::read_file(mt::test::fixture_src("inline_fixture.cpp")));
+                std::string l;
+                for (uint32_t no = 1; std::getline(in, l); ++no)
+                    if (l.find(needle) != std::string::npos) return no;
+                return 0u;
+            };
+            CHECK(recs[4].frames[0].function_line == decl_line("int NodeFactory_CreateNode_m5E30EE5A6D660B15B3B6AADAAF00D416B84BFE12(int n) {"));
+            CHECK(recs[5].frames[0].function_line == decl_line("FX_NOINLINE int fx_run(int n) {"));
+            CHECK(recs[1].frames[0].function_line == decl_line("FX_NOINLINE int fx_outer(int x) {"));
             // The raw name of a C++ function is its linkage name; demangling is separate.
             CHECK(recs[2].frames[0].function == "_ZN4game7Spawner5spawnEi");
             CHECK(demangle(recs[2].frames[0].function) == "game::Spawner::spawn(int)");

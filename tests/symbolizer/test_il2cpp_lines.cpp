@@ -114,6 +114,34 @@ TEST_CASE("symbolizer: the symbol pass stores the bounded C# line", "[il2cpp]") 
     CHECK(e.row({"_SkipUntil__ctor_mDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD", kDwarfCpp, 0, 0}).csharp == "_SkipUntil..ctor");
 }
 
+TEST_CASE("symbolizer: only Symbols/ kept - lines bounded by the function's DWARF declaration line", "[il2cpp]") {
+    // The function's first line, as DWARF gives it (DW_AT_decl_line: the signature line).
+    auto sources = Il2CppSymbols::load_dir(kExport);
+    const GeneratedFunction *label = sources.sources->function_named("Spawner_MakeLabel_mAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+    REQUIRE(label != nullptr);
+    mt::test::TempDir d;
+    std::filesystem::create_directories(d.file("Symbols"));
+    std::filesystem::copy_file(kOutput + "/Symbols/LineNumberMappings.json", d.file("Symbols/LineNumberMappings.json"));
+    auto s = Il2CppSymbols::load_dir(d.file("Symbols"));
+    REQUIRE_FALSE(s.sources);
+    uint32_t literal_init = line_of("il2cpp_codegen_initialize_runtime_metadata((uintptr_t*)&_stringLiteral");
+    uint32_t concat = line_of("String_Concat_m58F15AA300D234EF20087E0330BD0C4A90CBD098(");
+    // File-wide, the string-literal setup above MakeLabel's first mapping takes the method
+    // above's last line; bounded by MakeLabel's declaration line it takes none of another method.
+    std::optional<CsLocation> file_wide = s.cs_location(kDwarfCpp, literal_init);
+    REQUIRE(file_wide);
+    CHECK_FALSE(*file_wide == CsLocation{kSpawner, 27});
+    CHECK_FALSE(s.cs_location(kDwarfCpp, literal_init, label->first_line));
+    // After the first mapping: the nearest one above, as with the sources.
+    CHECK(s.cs_location(kDwarfCpp, concat, label->first_line) == sources.cs_location(kDwarfCpp, concat));
+    // Through the symbol pass: the frame's function_line reaches the lookup.
+    Enricher e(&s);
+    SourceFrame f{"Spawner_MakeLabel_mAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", kDwarfCpp, literal_init, 3, label->first_line};
+    SymbolRow r = e.row(std::move(f));
+    CHECK(r.cs_file.empty());
+    CHECK(r.cs_line == 0);
+}
+
 TEST_CASE("symbolizer: --il2cpp-symbols takes the export root - il2cppOutput or Symbols", "[il2cpp]") {
     for (const std::string &dir : {kExport, kOutput, kOutput + "/Symbols"}) {
         INFO(dir);

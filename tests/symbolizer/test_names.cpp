@@ -101,6 +101,10 @@ TEST_CASE("symbolizer: C# parameter types from a generated signature tell overlo
                                  "ObjectU5BU5D_t2269C877071B1309D05795A919BDAE580389795E* ___6_a, "
                                  "Node_t3333333333333333333333333333333333333333** ___7_n, const RuntimeMethod* method") ==
           "(Int32, String, Vector3, ref Int32, Object, List`1, Object[], ref Node)");
+    // An array of a generic instance: the arity before the brackets (was `KeyValuePair_2[]`).
+    CHECK(il2cpp_parameter_types("KeyValuePair_2U5BU5D_tFC32D2507216293851350D29B64D79F950B55230* ___0_keys, "
+                                 "Int32U5BU2CU5D_t4444444444444444444444444444444444444444* ___1_grid, const RuntimeMethod* method") ==
+          "(KeyValuePair`2[], Int32[,])");
     CHECK(il2cpp_parameter_types("const RuntimeMethod* method") == "()");
     CHECK(il2cpp_parameter_types("float ___0_x, bool ___1_b, Il2CppChar ___2_c, const RuntimeMethod* method") ==
           "(Single, Boolean, Char)");

@@ -1,0 +1,203 @@
+// The per-assembly method pointer tables of an IL2CPP binary (see il2cpp_code_registration.h).
+#include "il2cpp_code_registration.h"
+
+#include <llvm/BinaryFormat/ELF.h>
+#include <llvm/Object/ELFObjectFile.h>
+#include <llvm/Object/ObjectFile.h>
+
+#include <cstring>
+#include <map>
+#include <vector>
+
+#include "errors.h"
+#include "names.h"
+
+namespace mt::sym {
+
+namespace {
+
+namespace obj = llvm::object;
+
+// Reads the file's memory image as the loader would see it before running: section contents,
+// patched by the dynamic relocations that write absolute addresses.
+class Image {
+public:
+    Image(const obj::ELFObjectFileBase &elf, std::string path) : path_(std::move(path)) {
+        ptr_size_ = elf.getBytesInAddress();
+        arm32_ = elf.getEMachine() == llvm::ELF::EM_ARM;
+        for (const obj::SectionRef &s : elf.sections()) {
+            if (s.isBSS() || s.getSize() == 0) continue;
+            uint64_t addr = s.getAddress();
+            if (addr == 0) continue;  // not loaded (.symtab, .debug_*)
+            auto contents = s.getContents();
+            if (!contents) {
+                llvm::consumeError(contents.takeError());
+                continue;
+            }
+            sections_[addr] = *contents;
+        }
+        for (const obj::SectionRef &s : elf.sections()) {
+            uint32_t type = obj::ELFSectionRef(s).getType();
+            if (type != llvm::ELF::SHT_RELA && type != llvm::ELF::SHT_REL) continue;
+            for (const obj::RelocationRef &r : s.relocations()) relocate(r, type == llvm::ELF::SHT_RELA);
+        }
+    }
+
+    // The pointer stored at `addr`, its relocation applied; nullopt outside every section.
+    std::optional<uint64_t> pointer(uint64_t addr) const {
+        if (auto it = patched_.find(addr); it != patched_.end()) return it->second;
+        auto bytes = at(addr, ptr_size_);
+        if (!bytes) return std::nullopt;
+        uint64_t v = 0;
+        std::memcpy(&v, bytes, ptr_size_);  // little-endian: every platform Unity builds for
+        return v;
+    }
+    std::optional<uint32_t> u32(uint64_t addr) const {
+        auto bytes = at(addr, 4);
+        if (!bytes) return std::nullopt;
+        uint32_t v;
+        std::memcpy(&v, bytes, 4);
+        return v;
+    }
+    std::optional<std::string> c_string(uint64_t addr) const {
+        auto it = section_of(addr, 1);
+        if (it == sections_.end()) return std::nullopt;
+        llvm::StringRef rest = it->second.substr(addr - it->first);
+        size_t nul = rest.find('\0');
+        if (nul == llvm::StringRef::npos) return std::nullopt;
+        return rest.substr(0, nul).str();
+    }
+    uint32_t ptr_size() const { return ptr_size_; }
+    // Thumb code pointers carry the mode in bit 0; the symbol holds the address without it.
+    uint64_t code_address(uint64_t p) const { return arm32_ ? p & ~1ull : p; }
+
+private:
+    std::map<uint64_t, llvm::StringRef>::const_iterator section_of(uint64_t addr, uint64_t n) const {
+        auto it = sections_.upper_bound(addr);
+        if (it == sections_.begin()) return sections_.end();
+        --it;
+        return addr - it->first + n <= it->second.size() ? it : sections_.end();
+    }
+    const char *at(uint64_t addr, uint64_t n) const {
+        auto it = section_of(addr, n);
+        return it == sections_.end() ? nullptr : it->second.data() + (addr - it->first);
+    }
+    void relocate(const obj::RelocationRef &r, bool rela) {
+        uint64_t type = r.getType();
+        bool relative = type == llvm::ELF::R_X86_64_RELATIVE || type == llvm::ELF::R_AARCH64_RELATIVE ||
+                        type == llvm::ELF::R_ARM_RELATIVE || type == llvm::ELF::R_386_RELATIVE;
+        bool absolute = type == llvm::ELF::R_X86_64_64 || type == llvm::ELF::R_AARCH64_ABS64 ||
+                        type == llvm::ELF::R_X86_64_GLOB_DAT || type == llvm::ELF::R_AARCH64_GLOB_DAT ||
+                        type == llvm::ELF::R_ARM_ABS32 || type == llvm::ELF::R_ARM_GLOB_DAT;
+        if (!relative && !absolute) return;
+        // x86_64 and aarch64 share relocation numbers with other meanings on other machines; the
+        // file's machine decides, and the values above are distinct for the machines read here.
+        int64_t addend = 0;
+        if (rela) {
+            auto a = obj::ELFRelocationRef(r).getAddend();
+            if (!a) {
+                llvm::consumeError(a.takeError());
+                return;
+            }
+            addend = *a;
+        } else if (auto v = pointer(r.getOffset())) {
+            addend = static_cast<int64_t>(*v);  // REL: the addend is stored in place
+        }
+        uint64_t base = 0;
+        if (absolute) {
+            auto sym = r.getSymbol();
+            if (sym == obj::symbol_iterator(obj::SymbolRef())) return;
+            auto a = sym->getAddress();
+            if (!a || *a == 0) {
+                if (!a) llvm::consumeError(a.takeError());
+                return;  // undefined here: not one of this file's methods
+            }
+            base = *a;
+        }
+        patched_[r.getOffset()] = base + static_cast<uint64_t>(addend);
+    }
+
+    std::string path_;
+    uint32_t ptr_size_ = 8;
+    bool arm32_ = false;
+    std::map<uint64_t, llvm::StringRef> sections_;  // loaded sections by address
+    std::map<uint64_t, uint64_t> patched_;          // relocated pointers by address
+};
+
+}  // namespace
+
+CodeRegistration read_code_registration(const std::string &path, const Il2CppMetadata &metadata) {
+    CodeRegistration out;
+    auto bin = obj::createBinary(path);
+    if (!bin) {
+        llvm::consumeError(bin.takeError());
+        return out;
+    }
+    auto *elf = llvm::dyn_cast<obj::ELFObjectFileBase>(bin->getBinary());
+    if (!elf) return out;
+
+    std::vector<std::pair<std::string, uint64_t>> modules;
+    std::multimap<uint64_t, std::string> functions;  // address -> names
+    for (const obj::SymbolRef &sym : elf->symbols()) {
+        auto name = sym.getName();
+        auto addr = sym.getAddress();
+        auto type = sym.getType();
+        if (!name || !addr || !type) {
+            if (!name) llvm::consumeError(name.takeError());
+            if (!addr) llvm::consumeError(addr.takeError());
+            if (!type) llvm::consumeError(type.takeError());
+            continue;
+        }
+        if (name->ends_with("_CodeGenModule") && *type == obj::SymbolRef::ST_Data)
+            modules.emplace_back(name->str(), *addr);
+        else if (*type == obj::SymbolRef::ST_Function && *addr != 0)
+            functions.emplace(*addr, name->str());
+    }
+    if (modules.empty()) return out;
+
+    Image image(*elf, path);
+    const uint64_t p = image.ptr_size();
+    for (const auto &[symbol, addr] : modules) {
+        ++out.modules;
+        auto fail = [&](const std::string &what) {
+            if (out.problem.empty()) out.problem = path + ": " + symbol + ": " + what;
+        };
+        // moduleName, methodPointerCount (padded to a pointer), methodPointers.
+        auto name_ptr = image.pointer(addr);
+        auto count = image.u32(addr + p);
+        auto table = image.pointer(addr + 2 * p);
+        if (!name_ptr || !count || !table) {
+            fail("the module lies outside the file's data (a split debug file has none)");
+            continue;
+        }
+        auto module_name = image.c_string(*name_ptr);
+        if (!module_name) {
+            fail("its moduleName points outside the file's data");
+            continue;
+        }
+        bool matched = false;
+        for (uint32_t i = 0; i < *count; ++i) {
+            auto fn = image.pointer(*table + i * p);
+            if (!fn) {
+                fail("its method pointer " + std::to_string(i) + " lies outside the file's data");
+                break;
+            }
+            if (*fn == 0) continue;  // abstract, or no code generated
+            ++out.pointers;
+            int64_t method = metadata.method_by_token(*module_name, i + 1);
+            if (method < 0) continue;
+            matched = true;
+            std::string spelled = Il2CppMetadata::cpp_escape(metadata.raw_type_name(metadata.declaring_type(method))) + "_" +
+                                  Il2CppMetadata::cpp_escape(metadata.raw_method_name(method));
+            // Only a symbol spelling the method's Type_Method takes it: under identical code
+            // folding the one symbol left at an address may be another method's.
+            auto [b, e] = functions.equal_range(image.code_address(*fn));
+            for (auto it = b; it != e; ++it)
+                if (il2cpp_type_method(it->second) == spelled) out.method_of_symbol.emplace(it->second, method);
+        }
+        out.modules_matched += matched;
+    }
+    return out;
+}
+
+}  // namespace mt::sym

@@ -1,0 +1,143 @@
+// The code-registration path: only the binary (an unstripped libil2cpp.so) and
+// global-metadata.dat kept. Each assembly's Il2CppCodeGenModule links method pointer i to the
+// metadata method whose MethodDef token row is i + 1 (il2cpp_code_registration.h). The fixture
+// library (fixtures/code_registration.c) is built with clang for x86_64 and Android arm64; the
+// metadata comes from metadata_writer.h in each layout that has code registration (2019.1+).
+#include <catch2/catch.hpp>
+
+#include <llvm/Object/ObjectFile.h>
+
+#include <filesystem>
+#include <map>
+
+#include "il2cpp_code_registration.h"
+#include "il2cpp_symbols.h"
+#include "metadata_writer.h"
+#include "support.h"
+
+using namespace mt::sym;
+using mt::test::MdImage;
+using mt::test::MdMethod;
+using mt::test::MdType;
+using mt::test::MetadataLayout;
+
+namespace {
+
+const std::string kMoveNext1 = "Enumerator_MoveNext_m1111111111111111111111111111111111111111";
+const std::string kMoveNext2 = "Enumerator_MoveNext_m2222222222222222222222222222222222222222";
+const std::string kSpawn3 = "Spawner_Spawn_m3333333333333333333333333333333333333333";
+const std::string kSpawn4 = "Spawner_Spawn_m4444444444444444444444444444444444444444";
+const std::string kLambda = "U3CU3Ec_U3CStartU3Eb__5_0_m5555555555555555555555555555555555555555";
+const std::string kAdd = "Inventory_Add_m6666666666666666666666666666666666666666";
+
+// Metadata order differs from token order on purpose: a reader going by position fails.
+std::string metadata(MetadataLayout layout) {
+    std::vector<MdType> types = {
+        {"Inventory", "Game", {}, {1}}, {"Enumerator", "", {}, {}},  // Game.Inventory.Enumerator
+        {"Shop", "Game", {}, {3}},      {"Enumerator", "", {}, {}},  // Game.Shop.Enumerator
+        {"Spawner", "Game", {}, {5}},   {"<>c", "", {}, {}},         // Game.Spawner.<>c
+        {"Inventory", "Game.Core", {}, {}},                          // image Game.Core.dll
+    };
+    std::vector<MdMethod> methods = {
+        {"MoveNext", 1, {}, 4}, {"MoveNext", 3, {}, 3}, {"Spawn", 4, {}, 5}, {"Spawn", 4, {}, 1},
+        {"<Start>b__5_0", 5, {}, 6}, {"Dispose", 4, {}, 2},
+        {"Add", 6, {}, 2}, {"Remove", 6, {}, 1},
+    };
+    return mt::test::write_global_metadata(layout, types, methods, {{"Assembly-CSharp.dll", 6}, {"Game.Core.dll", 1}});
+}
+
+std::map<std::string, uint64_t> function_addresses(const std::string &path) {
+    std::map<std::string, uint64_t> out;
+    auto bin = llvm::object::ObjectFile::createObjectFile(path);
+    REQUIRE(bool(bin));
+    for (const auto &sym : bin->getBinary()->symbols()) {
+        auto name = sym.getName();
+        auto addr = sym.getAddress();
+        if (name && addr) out[name->str()] = *addr;
+        if (!name) llvm::consumeError(name.takeError());
+        if (!addr) llvm::consumeError(addr.takeError());
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("symbolizer: code registration links a binary's functions to the metadata by token", "[il2cpp][metadata]") {
+    for (const char *arch : {"x86_64", "arm64"}) {
+        for (MetadataLayout layout : {MetadataLayout::V24_2019, MetadataLayout::V27, MetadataLayout::V29, MetadataLayout::V31}) {
+            INFO(arch << " layout " << static_cast<int>(layout));
+            Il2CppMetadata md = Il2CppMetadata::parse(metadata(layout), "global-metadata.dat");
+            CHECK(md.images() == 2);
+            // By name alone the two Enumerator.MoveNext are ambiguous: no metadata name.
+            CHECK(md.method_name_for("Enumerator_MoveNext").empty());
+
+            CodeRegistration r = read_code_registration(mt::test::fixture(std::string("codereg/") + arch + "/libil2cpp.so"), md);
+            CHECK(r.modules == 3);
+            CHECK(r.modules_matched == 2);  // Other.dll is not in the metadata
+            CHECK(r.pointers == 7);         // the NULL entries are no method's code
+            auto name = [&](const std::string &native) {
+                auto it = r.method_of_symbol.find(native);
+                return it == r.method_of_symbol.end() ? std::string("(none)") : md.method_name(it->second);
+            };
+            CHECK(name(kMoveNext1) == "Game.Inventory.Enumerator.MoveNext");
+            CHECK(name(kMoveNext2) == "Game.Shop.Enumerator.MoveNext");
+            CHECK(name(kSpawn3) == "Game.Spawner.Spawn");
+            CHECK(name(kSpawn4) == "Game.Spawner.Spawn");
+            CHECK(r.method_of_symbol.at(kSpawn3) == 2);  // overloads: each its own method
+            CHECK(r.method_of_symbol.at(kSpawn4) == 3);
+            CHECK(name(kLambda) == "Game.Spawner.<>c.<Start>b__5_0");
+            CHECK(name(kAdd) == "Game.Core.Inventory.Add");
+            CHECK(r.method_of_symbol.size() == 6);
+        }
+    }
+    // 2018.x metadata has no per-assembly code registration: nothing linked, no error.
+    Il2CppMetadata old = Il2CppMetadata::parse(metadata(MetadataLayout::V24_2018), "global-metadata.dat");
+    CHECK(read_code_registration(mt::test::fixture("codereg/x86_64/libil2cpp.so"), old).method_of_symbol.empty());
+    // Not ELF, or ELF without modules: empty.
+    Il2CppMetadata md = Il2CppMetadata::parse(metadata(MetadataLayout::V31), "global-metadata.dat");
+    CHECK(read_code_registration(mt::test::fixture("libfixture_clang.so"), md).modules == 0);
+    CHECK(read_code_registration(mt::test::fixture_src("code_registration.c"), md).modules == 0);
+    // A split debug file: the symbols without the data. Skipped with the reason, no throw.
+    CodeRegistration split = read_code_registration(mt::test::fixture("codereg/arm64/libil2cpp.so.debug"), md);
+    CHECK(split.modules == 3);
+    CHECK(split.method_of_symbol.empty());
+    CHECK(split.problem.find("outside the file's data") != std::string::npos);
+}
+
+TEST_CASE("symbolizer: binary and metadata only - exact names through the command line", "[il2cpp][metadata][cli]") {
+    const std::string so = mt::test::fixture("codereg/x86_64/libil2cpp.so");
+    auto addr = function_addresses(so);
+    const uint64_t load = 0x7f1200000000;
+    mt::test::TempDir d;
+    {
+        mt::test::RunWriter w(d.file("run.mt"), MT_ARCH_X86_64, MT_FILE_FLAG_AGGREGATE);
+        w.module(0, MT_MODULE_ELF, "/data/app/com.game/lib/arm64/libil2cpp.so", load, 0x10000, load, 0, mt::test::elf_build_id(so));
+        w.thread(0, 1, "main");
+        w.klass(0, "Node", "Game");
+        // Return addresses inside each method (the call sites' next instruction).
+        w.stack(0, {addr.at(kMoveNext1) + 4 + load, addr.at(kMoveNext2) + 4 + load, addr.at(kLambda) + 4 + load,
+                    addr.at(kAdd) + 4 + load});
+        w.aggregate_frame(0, {{0, 0, 1, 64, 64, 1}});
+        w.end();
+        w.flush();
+    }
+    // An unpacked APK's metadata, nothing else of Unity's.
+    std::filesystem::create_directories(d.file("apk/assets/bin/Data/Managed/Metadata"));
+    mt::test::write_file(d.file("apk/assets/bin/Data/Managed/Metadata/global-metadata.dat"), metadata(MetadataLayout::V31));
+    std::string err;
+    // symbols.zip unpacked beside: the .so and a split .debug of it (symbols, no data), found
+    // through --symbols; the .debug's modules are skipped, the run goes on.
+    std::filesystem::create_directories(d.file("symbols"));
+    std::filesystem::copy_file(mt::test::fixture("codereg/arm64/libil2cpp.so.debug"), d.file("symbols/libil2cpp.so.debug"));
+    int rc = mt::test::run_tool({d.file("run.mt"), "--elf", so, "--symbols", d.file("symbols"), "--il2cpp-symbols", d.file("apk"),
+                                 "-o", d.file("run.db")}, &err);
+    INFO(err);
+    REQUIRE(rc == 0);
+    auto rows = mt::test::query(d.file("run.db"), "SELECT s.function, s.csharp FROM stack_frames f JOIN symbols s USING(addr_id) "
+                                                  "WHERE s.depth = 0 ORDER BY f.pos");
+    REQUIRE(rows.size() == 4);
+    CHECK(rows[0] == std::vector<std::string>{kMoveNext1, "Game.Inventory.Enumerator.MoveNext"});
+    CHECK(rows[1] == std::vector<std::string>{kMoveNext2, "Game.Shop.Enumerator.MoveNext"});
+    CHECK(rows[2] == std::vector<std::string>{kLambda, "Game.Spawner.<>c.<Start>b__5_0"});
+    CHECK(rows[3] == std::vector<std::string>{kAdd, "Game.Core.Inventory.Add"});
+}
