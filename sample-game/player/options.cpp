@@ -4,9 +4,26 @@
 
 #include <memtracer/cli.h>
 
+#include <charconv>
 #include <cmath>
 
 namespace mtsample {
+
+namespace {
+
+// A decimal such as 1.2 with at most three decimals, in (0, 10], as thousandths.
+bool parse_permille(const std::string &text, uint32_t &out) {
+    const char *b = text.data(), *e = b + text.size();
+    double v = 0;
+    auto [p, ec] = std::from_chars(b, e, v);
+    if (ec != std::errc() || p != e || p == b || !(v > 0) || v > 10) return false;
+    const double m = v * 1000;
+    if (std::fabs(m - std::round(m)) > 1e-6 || std::round(m) < 1) return false;
+    out = static_cast<uint32_t>(std::round(m));
+    return true;
+}
+
+}  // namespace
 
 uint64_t ticks_in_frame(uint32_t alloc_permille, uint64_t frame) {
     return ((frame + 1) * alloc_permille) / 1000 - (frame * alloc_permille) / 1000;
@@ -27,7 +44,7 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
     mt::cli::Parser cli({"memtracer-sample-game", "[options]", 1, usage()});
     CLI::App &app = cli.app();
     bool no_trace = false;
-    double alloc_scale = 1.0;
+    std::string alloc_scale;
     app.add_option("--frames", o.frames, "frames to run")->check(range(0, 10'000'000));
     app.add_option("--workers", o.workers, "job worker threads")->check(range(0, 64));
     app.add_option("--jobs", o.jobs, "C# jobs per frame")->check(range(0, 1024));
@@ -53,16 +70,17 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
     app.add_option("--connect", o.connect, "stream live to a host listening at ADDR");
     app.add_option("--token", o.token, "the live host's token");
     app.add_option("--fps", o.fps, "pace frames to N per second; 0 = as fast as it can")->check(range(0, 1000));
-    auto *scale = app.add_option("--alloc-scale", alloc_scale, "F x the game's work per frame, (0, 10], 3 decimals");
+    app.add_option("--alloc-scale", alloc_scale, "F x the game's work per frame, (0, 10], 3 decimals")
+        ->check(CLI::Validator(
+            [&o](std::string &v) {
+                return parse_permille(v, o.alloc_permille)
+                           ? std::string()
+                           : "'" + v + "' is not a number in (0, 10] with at most three decimals";
+            },
+            "F"));
     if (auto code = cli.parse(argc, argv)) return code;
     o.trace = !no_trace;
     if (o.jobs == 0) return cli.usage_error("--jobs: must be at least 1");
-    if (scale->count()) {
-        const double m = alloc_scale * 1000;
-        if (!(alloc_scale > 0) || alloc_scale > 10 || std::fabs(m - std::round(m)) > 1e-6 || std::round(m) < 1)
-            return cli.usage_error("--alloc-scale: not a number in (0, 10] with at most three decimals");
-        o.alloc_permille = static_cast<uint32_t>(std::round(m));
-    }
     return std::nullopt;
 }
 
