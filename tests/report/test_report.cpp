@@ -1,8 +1,6 @@
 // memtracer-report on the fixture database: run 2's death_sites are hand-written rows
 // (make_fixture_db.py DEATH_SITES), so leaks and temporaries have literal expected numbers;
 // allocation totals come from SQL on the same file. Exit codes through the real executable.
-#include <sqlite3.h>
-
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
@@ -10,6 +8,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "memtracer/store/db.h"
 #include "process.h"
 
 using namespace mt::report;
@@ -20,15 +19,10 @@ namespace {
 const std::string kDb = MT_VIEWER_FIXTURE_DB;
 
 double sql_real(const std::string &sql) {
-    sqlite3 *db = nullptr;
-    REQUIRE(sqlite3_open_v2(kDb.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
-    sqlite3_stmt *s = nullptr;
-    REQUIRE(sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK);
-    REQUIRE(sqlite3_step(s) == SQLITE_ROW);
-    double v = sqlite3_column_double(s, 0);
-    sqlite3_finalize(s);
-    sqlite3_close(db);
-    return v;
+    auto db = mt::store::Db::open_readonly(kDb, 1000);
+    auto s = db.prepare(sql);
+    REQUIRE(s.step());
+    return s.f64(0);
 }
 
 std::string rendered(const Table &t, Format f) {
