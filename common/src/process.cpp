@@ -38,12 +38,25 @@ struct FileActions {
 
 }  // namespace
 
-Child Child::spawn(const std::vector<std::string> &argv, int stderr_fd) {
+// Spawns argv with the given posix_spawn file actions; returns the pid or throws SpawnError.
+int Child::start(const std::vector<std::string> &argv, const void *file_actions) {
     if (argv.empty()) throw SpawnError("cannot start a child: no program given");
     // Checked first as well: under qemu-user (the arm64 stage) posix_spawn cannot report a
     // failed exec, and the child would just exit 127.
     if (argv[0].find('/') != std::string::npos ? access(argv[0].c_str(), X_OK) != 0 : find_executable({argv[0]}).empty())
         throw SpawnError("cannot start " + argv[0] + ": " + strerror(argv[0].find('/') != std::string::npos ? errno : ENOENT));
+    std::vector<char *> args;
+    for (const std::string &a : argv) args.push_back(const_cast<char *>(a.c_str()));
+    args.push_back(nullptr);
+    pid_t pid = -1;
+    // glibc reports a failed exec (not found, not executable) here, not as exit status 127.
+    int rc = posix_spawnp(&pid, args[0], static_cast<const posix_spawn_file_actions_t *>(file_actions), nullptr,
+                          args.data(), environ);
+    if (rc != 0) throw SpawnError("cannot start " + argv[0] + ": " + strerror(rc));
+    return pid;
+}
+
+Child Child::spawn(const std::vector<std::string> &argv, int stderr_fd) {
     auto [in_r, in_w] = make_pipe();
     auto [out_r, out_w] = make_pipe();
     FileActions actions;
@@ -51,18 +64,22 @@ Child Child::spawn(const std::vector<std::string> &argv, int stderr_fd) {
     posix_spawn_file_actions_adddup2(&actions.fa, in_r.get(), 0);
     posix_spawn_file_actions_adddup2(&actions.fa, out_w.get(), 1);
     if (stderr_fd >= 0) posix_spawn_file_actions_adddup2(&actions.fa, stderr_fd, 2);
-    std::vector<char *> args;
-    for (const std::string &a : argv) args.push_back(const_cast<char *>(a.c_str()));
-    args.push_back(nullptr);
-    pid_t pid = -1;
-    // glibc reports a failed exec (not found, not executable) here, not as exit status 127.
-    int rc = posix_spawnp(&pid, args[0], &actions.fa, nullptr, args.data(), environ);
-    if (rc != 0) throw SpawnError("cannot start " + argv[0] + ": " + strerror(rc));
     Child c;
-    c.pid_ = pid;
+    c.pid_ = start(argv, &actions.fa);
     c.program_ = argv[0];
     c.in_ = std::move(in_w);
     c.out_ = std::move(out_r);
+    return c;
+}
+
+Child Child::spawn_logged(const std::vector<std::string> &argv, const std::string &log_path) {
+    FileActions actions;
+    posix_spawn_file_actions_addopen(&actions.fa, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions.fa, 1, 2);
+    posix_spawn_file_actions_addopen(&actions.fa, 0, "/dev/null", O_RDONLY, 0);
+    Child c;
+    c.pid_ = start(argv, &actions.fa);
+    c.program_ = argv.front();
     return c;
 }
 
@@ -160,7 +177,8 @@ std::string Child::read_all() {
     return rest;
 }
 
-int Child::wait() {
+int Child::wait(bool *signaled) {
+    if (signaled) *signaled = false;
     if (pid_ <= 0) return -1;
     in_.reset();
     int status = 0;
@@ -169,7 +187,10 @@ int Child::wait() {
     pid_ = -1;
     out_.reset();
     if (WIFEXITED(status)) return WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    if (WIFSIGNALED(status)) {
+        if (signaled) *signaled = true;
+        return 128 + WTERMSIG(status);
+    }
     return -1;
 }
 

@@ -6,7 +6,12 @@
 
 #include <signal.h>
 
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 using mt::proc::Child;
@@ -80,4 +85,23 @@ TEST_CASE("common process: writing to a child that has gone is false, not SIGPIP
     std::string big(1 << 20, 'x');
     CHECK_FALSE(c.write_all(big));
     CHECK(c.wait() == 0);
+}
+
+TEST_CASE("common process: a logged child writes stdout and stderr to its log, reads /dev/null", "[process]") {
+    const std::string log = "/tmp/mt-proc-log-" + std::to_string(::getpid()) + ".log";
+    bool signaled = true;
+    Child c = Child::spawn_logged({"sh", "-c", "echo out; echo err >&2; cat; exit 3"}, log);
+    CHECK(c.pid() > 0);
+    CHECK(c.wait(&signaled) == 3);  // `cat` ended at once: stdin is /dev/null
+    CHECK_FALSE(signaled);
+    std::ifstream in(log);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(text == "out\nerr\n");
+    std::remove(log.c_str());
+
+    Child k = Child::spawn_logged({"sh", "-c", "kill -15 $$"}, "/dev/null");
+    CHECK(k.wait(&signaled) == 128 + 15);
+    CHECK(signaled);
+    CHECK_THROWS_WITH(Child::spawn_logged({"memtracer-no-such-tool"}, "/dev/null"),
+                      Catch::Matchers::Contains("cannot start memtracer-no-such-tool"));
 }

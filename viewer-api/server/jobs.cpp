@@ -1,9 +1,6 @@
 #include "jobs.h"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -17,10 +14,10 @@
 
 #include <memtracer/reader.h>
 
+#include "memtracer/process.h"
 #include "memtracer/store/queries.h"
 #include "memtracer/viewer/jobs_view.h"
 
-extern char **environ;
 
 namespace mt::viewer {
 
@@ -170,25 +167,25 @@ void Jobs::run_job(int64_t id) {
         run_path = fs::absolute(fs::path(cfg_.data_dir) / j.file).string();
         log_path = (fs::path(cfg_.data_dir) / j.log).string();
     }
-    auto argv_s = symbolizer_argv(cfg_, run_path);
-    std::vector<char *> argv;
-    for (auto &s : argv_s) argv.push_back(s.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    pid_t pid = 0;
-    int rc;
+    // The child is started under the lock so that stop() either sees its pid or has already
+    // refused the start; it is waited for outside the lock.
+    mt::proc::Child child;
+    std::string spawn_error;
     {
         std::lock_guard lk(mu_);
-        rc = stopping_ ? ECANCELED : posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
-        if (rc == 0) child_pid_ = pid;
+        if (stopping_) {
+            spawn_error = std::strerror(ECANCELED);
+        } else {
+            try {
+                child = mt::proc::Child::spawn_logged(symbolizer_argv(cfg_, run_path), log_path);
+                child_pid_ = child.pid();
+            } catch (const mt::proc::SpawnError &e) {
+                spawn_error = e.what();
+            }
+        }
     }
-    posix_spawn_file_actions_destroy(&fa);
-    int status = 0;
-    if (rc == 0) waitpid(pid, &status, 0);
+    bool signaled = false;
+    const int code = spawn_error.empty() ? child.wait(&signaled) : -1;
     // Before the job's end is published: whoever sees it done (or failed) and asks again is
     // answered from the database as the symbolizer left it.
     if (on_done_) on_done_();
@@ -196,17 +193,17 @@ void Jobs::run_job(int64_t id) {
     child_pid_ = 0;
     auto &j = jobs_[id];
     j.finished_ns = now_ns();
-    if (rc != 0) {
+    if (!spawn_error.empty()) {
         j.state = "failed";
-        j.error = "cannot start " + cfg_.symbolizer + ": " + std::strerror(rc);
+        j.error = spawn_error.rfind("cannot start", 0) == 0 ? spawn_error : "cannot start " + cfg_.symbolizer + ": " + spawn_error;
         return discard_upload(j);
     }
-    if (WIFSIGNALED(status)) {
+    if (signaled) {
         j.state = "failed";
-        j.error = "symbolizer killed by signal " + std::to_string(WTERMSIG(status));
+        j.error = "symbolizer killed by signal " + std::to_string(code - 128);
         return discard_upload(j);
     }
-    j.exit_code = WEXITSTATUS(status);
+    j.exit_code = code;
     if (j.exit_code != 0) {
         j.state = "failed";
         j.error = "symbolizer exited with " + std::to_string(j.exit_code) + ": " + tail_line(log_path);

@@ -54,12 +54,16 @@ public:
     // stderr is inherited, or goes to `stderr_fd` when given. Throws SpawnError ("cannot start
     // <argv[0]>: <reason>") if it cannot be started.
     static Child spawn(const std::vector<std::string> &argv, int stderr_fd = -1);
+    // Starts argv with stdin on /dev/null and stdout and stderr both written to `log_path`
+    // (created or truncated): for a job whose output is kept for the user rather than read.
+    static Child spawn_logged(const std::vector<std::string> &argv, const std::string &log_path);
     Child() = default;
     Child(Child &&) noexcept;
     Child &operator=(Child &&) noexcept;  // kills and reaps a child still held
     ~Child();
 
     bool running() const { return pid_ > 0; }  // started and not yet waited for
+    int pid() const { return pid_; }  // to signal it from another thread while one waits
     const std::string &program() const { return program_; }
     // Writes all of `data` to the child's stdin; false if the child closed it (never SIGPIPE).
     bool write_all(std::string_view data);
@@ -68,12 +72,13 @@ public:
     bool read_line(std::string &line);
     // Reads everything until end of output.
     std::string read_all();
-    // Waits for the exit; returns the exit status, or 128+signal.
-    int wait();
+    // Waits for the exit; returns the exit status, or 128+signal (`*signaled` tells which).
+    int wait(bool *signaled = nullptr);
 
 private:
     bool fill();
     void kill_and_reap();
+    static int start(const std::vector<std::string> &argv, const void *file_actions);
     int pid_ = -1;
     std::string program_;
     Fd in_, out_;
