@@ -1,13 +1,15 @@
 // main.cpp — memtracer-capture ADDR -o run.mt [--token T] ...: see capture.h and docs/live.md.
-#include <CLI/CLI.hpp>
+#include <memtracer/cli.h>
 
 #include "capture.h"
 
 int main(int argc, char **argv) {
     mt::live::CaptureOptions o;
-    CLI::App app{"memtracer-capture: receive a live MemTracer capture into run.mt"};
-    app.add_option("address", o.address, "host:port of the game (MEMTRACER_LISTEN), or where to listen with --listen")
-        ->required();
+    // Usage errors exit 2, as the tool's other refusals do (docs/live.md).
+    mt::cli::Parser cli({"memtracer-capture", "ADDR -o run.mt [--token T] [--listen] [--resume] [options]", 2});
+    CLI::App &app = cli.app();
+    app.description("memtracer-capture: receive a live MemTracer capture into run.mt");
+    app.add_option("address", o.address, "host:port of the game (MEMTRACER_LISTEN), or where to listen with --listen");
     app.add_option("-o,--out", o.out, "run.mt to write (whole chunks only; kill-tolerant)");
     app.add_option("--token", o.token, "the game's MEMTRACER_TOKEN");
     app.add_flag("--listen", o.listen, "listen at ADDR for a game that connects out (MEMTRACER_CONNECT)");
@@ -20,7 +22,8 @@ int main(int argc, char **argv) {
     app.add_flag("--latency", o.latency, "print mt_frame_end -> stored latency (p50/p95) and events/s at the end");
     bool no_commands = false;
     app.add_flag("--no-commands", no_commands, "do not read pause/resume/stop/mark NAME from stdin");
-    CLI11_PARSE(app, argc, argv);
+    if (auto code = cli.parse(argc, argv)) return *code;
+    if (o.address.empty()) return cli.usage_error("ADDR: the game's host:port is required");
     o.commands = !no_commands;
     return mt::live::run_capture(o);
 }

@@ -1,7 +1,7 @@
 // memtracer-report — MemTracer's answers in a terminal or a CI job, over a run.db (docs/report.md).
 // Exit status: 0 done (gate passed), 1 gate failed, 2 bad command line or input, 3 the run has
 // no lifetimes (leaks, temporaries).
-#include <CLI/CLI.hpp>
+#include <memtracer/cli.h>
 
 #include <iostream>
 
@@ -59,6 +59,8 @@ Query query_of(const Args &a) {
 int main(int argc, char **argv) {
     CLI::App app{"memtracer-report: allocations, leaks, temporaries and regressions of MemTracer runs"};
     app.require_subcommand(1);
+    // The --version every MemTracer tool answers (common/'s mt::cli); subcommands keep CLI11's own parse.
+    app.set_version_flag("--version", std::string("memtracer-report ") + mt::cli::project_version());
     Args a;
     auto *top_cmd = one_run(app, "top", "what allocated most, by class, site or stack", a, true);
     auto *frames_cmd = one_run(app, "frames", "the per-frame series, with the live and GC heap peaks", a, false);
