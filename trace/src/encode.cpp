@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -165,9 +166,9 @@ size_t TraceWriter::begin_chunk(uint16_t type) {
     size_t at = batch_.size();
     uint8_t *h = batch_.reserve(sizeof(mt_chunk_header));
     if (!h) return at;
-    codec::put_le32(h, MT_CHUNK_MAGIC);
-    codec::put_le16(h + 4, type);
-    codec::put_le16(h + 6, 0);
+    codec::put_le32(h + offsetof(mt_chunk_header, magic), MT_CHUNK_MAGIC);
+    codec::put_le16(h + offsetof(mt_chunk_header, type), type);
+    codec::put_le16(h + offsetof(mt_chunk_header, flags), 0);
     batch_.commit(sizeof(mt_chunk_header));
     return at;
 }
@@ -181,25 +182,29 @@ void TraceWriter::end_chunk(size_t at) {
         return;
     }
     uint32_t size = static_cast<uint32_t>(payload);
-    codec::put_le32(h + 8, size);
-    codec::put_le32(h + 12, chunk_crc_fast(codec::get_le16(h + 4), 0, size, h + sizeof(mt_chunk_header)));
+    codec::put_le32(h + offsetof(mt_chunk_header, size), size);
+    codec::put_le32(h + offsetof(mt_chunk_header, crc),
+                    chunk_crc_fast(codec::get_le16(h + offsetof(mt_chunk_header, type)), 0, size, h + sizeof(mt_chunk_header)));
 }
 
 void TraceWriter::header(const FileHeaderParams &p) {
     uint8_t *h = batch_.reserve(sizeof(mt_file_header));
     if (!h) return;
     memset(h, 0, sizeof(mt_file_header));
-    memcpy(h, MT_FORMAT_MAGIC, 8);
-    codec::put_le32(h + 8, MT_FORMAT_VERSION);
-    codec::put_le32(h + 12, sizeof(mt_file_header));
-    for (int i = 0; i < 8; ++i) h[16 + i] = static_cast<uint8_t>(p.start_unix_ns >> (8 * i));
-    for (int i = 0; i < 8; ++i) h[24 + i] = static_cast<uint8_t>(p.sample_interval_bytes >> (8 * i));
-    codec::put_le32(h + 32, p.flags);
-    codec::put_le32(h + 36, p.pid ? p.pid : static_cast<uint32_t>(getpid()));
-    codec::put_le16(h + 40, p.pointer_size);
-    codec::put_le16(h + 42, p.max_stack_depth);
-    codec::put_le32(h + 44, p.arch);
-    codec::put_le32(h + 60, codec::crc32c_update(0, h, 60));
+    // Offsets from format.h's struct (never restated here); little-endian whatever the host.
+#define MT_AT(field) (h + offsetof(mt_file_header, field))
+    memcpy(MT_AT(magic), MT_FORMAT_MAGIC, 8);
+    codec::put_le32(MT_AT(version), MT_FORMAT_VERSION);
+    codec::put_le32(MT_AT(header_size), sizeof(mt_file_header));
+    for (int i = 0; i < 8; ++i) MT_AT(start_unix_ns)[i] = static_cast<uint8_t>(p.start_unix_ns >> (8 * i));
+    for (int i = 0; i < 8; ++i) MT_AT(sample_interval_bytes)[i] = static_cast<uint8_t>(p.sample_interval_bytes >> (8 * i));
+    codec::put_le32(MT_AT(flags), p.flags);
+    codec::put_le32(MT_AT(pid), p.pid ? p.pid : static_cast<uint32_t>(getpid()));
+    codec::put_le16(MT_AT(pointer_size), p.pointer_size);
+    codec::put_le16(MT_AT(max_stack_depth), p.max_stack_depth);
+    codec::put_le32(MT_AT(arch), p.arch);
+    codec::put_le32(MT_AT(header_crc), codec::crc32c_update(0, h, offsetof(mt_file_header, header_crc)));
+#undef MT_AT
     batch_.commit(sizeof(mt_file_header));
 }
 

@@ -1,5 +1,7 @@
 #include "chunk_walker.h"
 
+#include <cstddef>
+
 #include "codec.h"
 #include "text.h"
 
@@ -47,8 +49,10 @@ bool ChunkWalker::next(Chunk &chunk, StopAt &stop) {
                         " without an END chunk: the capture was not stopped (process killed, or still running)");
     const uint8_t *h = data_ + pos_;
     if (!check_header(h, avail, stop)) return false;
-    uint16_t type = codec::get_le16(h + 4), flags = codec::get_le16(h + 6);
-    uint32_t size = codec::get_le32(h + 8), crc = codec::get_le32(h + 12);
+    uint16_t type = codec::get_le16(h + offsetof(mt_chunk_header, type));
+    uint16_t flags = codec::get_le16(h + offsetof(mt_chunk_header, flags));
+    uint32_t size = codec::get_le32(h + offsetof(mt_chunk_header, size));
+    uint32_t crc = codec::get_le32(h + offsetof(mt_chunk_header, crc));
     std::string what = chunk_type_name(type) + " chunk" + at(pos_);
     if (size > MT_MAX_CHUNK_PAYLOAD)
         return fail(stop, Stop::Corrupt,
