@@ -84,3 +84,19 @@ TEST_CASE("viewer: leaks take the class and function filter, whole run and range
     CHECK(error_param(db, "/api/runs/2/leaks?thread=1", 400) == "thread");
     CHECK(error_param(db, "/api/runs/2/temporaries?class=", 400) == "class");
 }
+
+TEST_CASE("viewer: leaks by stack: one `frames` key (the count), the stack as stack_frames", "[viewer][query][lifetimes]") {
+    Database db(fixture_db());
+    auto s = ok(db, "/api/runs/2/leaks?group=stack&to=298");
+    REQUIRE(s["entries"].size() > 0);
+    for (auto &e : s["entries"].a) {
+        INFO("stack " << e["stack_id"].i());
+        CHECK(e["frames"].kind == JValue::Number);
+        CHECK(e["stack_frames"].kind == JValue::Array);
+        CHECK(e["stack_frames"].size() > 0);
+    }
+    // Temporaries have no frame count: their stacks stay `frames`, as TopN's.
+    auto t = ok(db, "/api/runs/2/temporaries?group=stack");
+    REQUIRE(t["entries"].size() > 0);
+    CHECK(t["entries"][0]["frames"].kind == JValue::Array);
+}

@@ -56,9 +56,10 @@ std::vector<Row> sorted(std::unordered_map<int64_t, Row> &groups, LMetric by) {
     return v;
 }
 
-// The group's identity: a class, a site, or a stack with its site and frames.
+// The group's identity: a class, a site, or a stack with its site and frames. Leak entries
+// carry a `frames` count, so there a stack's frames are `stack_frames` (one key, one meaning).
 void write_key(Json &j, Database &db, int64_t run, std::string_view group, int64_t key,
-               const std::unordered_map<int64_t, SiteInfo> &sites) {
+               const std::unordered_map<int64_t, SiteInfo> &sites, bool leaks) {
     if (group == "class") {
         auto c = find_class(db, run, key);
         write_class(j, key, c ? &*c : nullptr);
@@ -68,7 +69,7 @@ void write_key(Json &j, Database &db, int64_t run, std::string_view group, int64
     } else {
         j.kv("stack_id", key).obj("site");
         write_site(j, find_stack_site(db, run, key));
-        j.end_obj().key("frames");
+        j.end_obj().key(leaks ? "stack_frames" : "frames");
         write_frames(j, resolve_stack(db, run, key));
     }
 }
@@ -140,7 +141,7 @@ void write_rows(Json &j, Database &db, const Common &c, const std::vector<Row> &
     for (int64_t i = c.pg.offset; i < static_cast<int64_t>(rows.size()) && i < c.pg.offset + c.pg.limit; ++i) {
         const Row &r = rows[static_cast<size_t>(i)];
         j.obj().kv("rank", i + 1);
-        write_key(j, db, c.run.id, c.g.group, r.key, sites);
+        write_key(j, db, c.run.id, c.g.group, r.key, sites, leaks);
         j.kv("count", r.count).kv("gc_bytes", r.gc_bytes).kv("allocated", r.allocated);
         j.kv("share", total > 0 ? static_cast<double>(r.get(c.by)) / static_cast<double>(total) : 0.0);
         if (leaks) j.kv("oldest_seq", r.oldest_seq).kv("age_frames", c.r.to - r.oldest_seq).kv("frames", r.frames);
