@@ -13,11 +13,12 @@ const std::vector<std::string> kPaths = {
     "/api/runs", "/api/runs/1", "/api/runs/2/frames", "/api/runs/1/frames/3", "/api/runs/1/top",
     "/api/compare", "/api/runs/1/flame", "/api/runs/2/collapsed", "/api/runs/1/trace", "/api/runs/{}",
     "/api/runs/{}/frames/{}", "/api/runs/{}/top", "/api/{}", "/{}", "/api/runs/1/{}", "/api/runs//top",
-    "/api/runs/1/search", "/api/runs/2/search?q={}",
+    "/api/runs/1/search", "/api/runs/2/search?q={}", "/api/runs/2/leaks", "/api/runs/2/temporaries",
+    "/api/runs/{}/leaks", "/api/runs/2/temporaries?within={}",
 };
 const std::vector<std::string> kNames = {"from", "to", "by", "group", "limit", "offset", "a", "b", "a_from",
                                          "a_to", "b_from", "b_to", "match", "normalize", "only", "min_share",
-                                         "classes", "max_nodes", "class", "function", "thread", "q", "x", "", "%00", "from%00", "FROM"};
+                                         "classes", "max_nodes", "class", "function", "thread", "within", "q", "x", "", "%00", "from%00", "FROM"};
 const std::vector<std::string> kValues = {
     "", "0", "1", "2", "-1", "239", "240", "299", "9223372036854775807", "9223372036854775808",
     "-9223372036854775808", "1e9", "0x10", "%00", "%zz", "%", "%%", "%2", "NaN", "nan", "inf", "-inf", "1.5",

@@ -2,8 +2,11 @@
 // temporaries (objects that died within N frames), by class, allocation site or stack.
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
 
 #include "endpoints.h"
+#include "filter.h"
 #include "lifetimes_model.h"
 #include "sqlite.h"
 #include "stacks.h"
@@ -53,9 +56,10 @@ std::vector<Row> sorted(std::unordered_map<int64_t, Row> &groups, LMetric by) {
     return v;
 }
 
-// The group's identity: a class, a site, or a stack with its site and frames.
+// The group's identity: a class, a site, or a stack with its site and frames. Leak entries
+// carry a `frames` count, so there a stack's frames are `stack_frames` (one key, one meaning).
 void write_key(Json &j, Database &db, int64_t run, std::string_view group, int64_t key,
-               const std::unordered_map<int64_t, SiteInfo> &sites) {
+               const std::unordered_map<int64_t, SiteInfo> &sites, bool leaks) {
     if (group == "class") {
         auto c = find_class(db, run, key);
         write_class(j, key, c ? &*c : nullptr);
@@ -65,7 +69,7 @@ void write_key(Json &j, Database &db, int64_t run, std::string_view group, int64
     } else {
         j.kv("stack_id", key).obj("site");
         write_site(j, find_stack_site(db, run, key));
-        j.end_obj().key("frames");
+        j.end_obj().key(leaks ? "stack_frames" : "frames");
         write_frames(j, resolve_stack(db, run, key));
     }
 }
@@ -82,6 +86,12 @@ void write_main_class(Json &j, Database &db, int64_t run, const Row &r) {
     j.kv("gc_bytes", best->second).kv("class_count", static_cast<int64_t>(r.class_bytes.size())).end_obj();
 }
 
+struct PairKeyHash {
+    size_t operator()(const std::pair<int64_t, int64_t> &p) const {
+        return std::hash<int64_t>()(p.first * 1000003 ^ p.second);
+    }
+};
+
 struct Common {
     RunRow run;
     Range r;
@@ -89,6 +99,13 @@ struct Common {
     Page pg;
     Grouping g;
     LifetimeSupport support;
+    Filter filter;
+    // The (class, stack) pairs the filter keeps, from run_class_stack: lifetimes are kept per
+    // (class, stack), so filtering them is filtering these pairs. Unused when the filter is inactive.
+    std::unordered_set<std::pair<int64_t, int64_t>, PairKeyHash> keep;
+    bool kept(int64_t class_id, int64_t stack_id) const {
+        return !filter.active() || keep.count({class_id, stack_id}) > 0;
+    }
 };
 
 Common common(Database &db, const Params &p, int64_t run_id, bool leaks) {
@@ -99,6 +116,10 @@ Common common(Database &db, const Params &p, int64_t run_id, bool leaks) {
     c.r = frame_range(p, c.run);
     c.g = grouping(p, db, run_id);
     c.support = lifetime_support(db, run_id);
+    c.filter = parse_filter(p, db, c.run);
+    if (c.filter.active())
+        for (const auto &cs : filtered_class_stacks(db, c.run, Range{0, c.run.frames - 1, true}, c.filter))
+            c.keep.emplace(cs.class_id, cs.stack_id);
     return c;
 }
 
@@ -108,6 +129,7 @@ void write_head(Json &j, const Common &c, bool available) {
     j.kv("group", c.g.group);
     j.kv("lifetimes", available).key("note");
     available ? j.null() : j.val(c.support.why);
+    write_filter(j, c.filter);
 }
 
 void write_rows(Json &j, Database &db, const Common &c, const std::vector<Row> &rows, bool leaks) {
@@ -119,7 +141,7 @@ void write_rows(Json &j, Database &db, const Common &c, const std::vector<Row> &
     for (int64_t i = c.pg.offset; i < static_cast<int64_t>(rows.size()) && i < c.pg.offset + c.pg.limit; ++i) {
         const Row &r = rows[static_cast<size_t>(i)];
         j.obj().kv("rank", i + 1);
-        write_key(j, db, c.run.id, c.g.group, r.key, sites);
+        write_key(j, db, c.run.id, c.g.group, r.key, sites, leaks);
         j.kv("count", r.count).kv("gc_bytes", r.gc_bytes).kv("allocated", r.allocated);
         j.kv("share", total > 0 ? static_cast<double>(r.get(c.by)) / static_cast<double>(total) : 0.0);
         if (leaks) j.kv("oldest_seq", r.oldest_seq).kv("age_frames", c.r.to - r.oldest_seq).kv("frames", r.frames);
@@ -133,7 +155,7 @@ void write_rows(Json &j, Database &db, const Common &c, const std::vector<Row> &
 }  // namespace
 
 Response leaks(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"group", "by", "from", "to", "limit", "offset"});
+    Params p(req, {"group", "by", "from", "to", "limit", "offset", MT_FILTER_PARAMS});
     Common c = common(db, p, run_id, true);
     // Whole-run leaks need only survivors; a range needs death_sites.
     bool available = c.support.recorded && (c.support.per_site || c.r.whole);
@@ -141,6 +163,7 @@ Response leaks(Database &db, const Request &req, int64_t run_id) {
     int64_t alive_count = 0, alive_bytes = 0;
     if (available) {
         for (const auto &a : alive_at_end(db, c.run, c.r, c.support)) {
+            if (!c.kept(a.class_id, a.stack_id)) continue;
             Row &g = groups[c.g.key(a.class_id, a.stack_id)];
             g.key = c.g.key(a.class_id, a.stack_id);
             g.count += a.count;
@@ -152,9 +175,11 @@ Response leaks(Database &db, const Request &req, int64_t run_id) {
             alive_bytes += a.gc_bytes;
         }
         // Everything the group allocated in the range, not only its stacks with objects alive.
-        for (const auto &cs : class_stacks(db, c.run, c.r))
+        for (const auto &cs : class_stacks(db, c.run, c.r)) {
+            if (!c.kept(cs.class_id, cs.stack_id)) continue;
             if (auto it = groups.find(c.g.key(cs.class_id, cs.stack_id)); it != groups.end())
                 it->second.allocated += cs.t.count;
+        }
     }
     auto rows = sorted(groups, c.by);
     Json j;
@@ -166,7 +191,7 @@ Response leaks(Database &db, const Request &req, int64_t run_id) {
 }
 
 Response temporaries(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"group", "by", "from", "to", "limit", "offset", "within"});
+    Params p(req, {"group", "by", "from", "to", "limit", "offset", "within", MT_FILTER_PARAMS});
     Common c = common(db, p, run_id, false);
     int64_t within = p.integer("within", 1, 0, 1000000);
     bool available = c.support.recorded && c.support.per_site;
@@ -174,6 +199,7 @@ Response temporaries(Database &db, const Request &req, int64_t run_id) {
     int64_t temp_count = 0, temp_bytes = 0, alloc_count = 0;
     if (available) {
         for (const auto &t : temporaries_in(db, c.run, c.r, within)) {
+            if (!c.kept(t.class_id, t.stack_id)) continue;
             Row &g = groups[c.g.key(t.class_id, t.stack_id)];
             g.key = c.g.key(t.class_id, t.stack_id);
             g.count += t.count;
@@ -183,6 +209,7 @@ Response temporaries(Database &db, const Request &req, int64_t run_id) {
             temp_bytes += t.gc_bytes;
         }
         for (const auto &cs : class_stacks(db, c.run, c.r)) {
+            if (!c.kept(cs.class_id, cs.stack_id)) continue;
             alloc_count += cs.t.count;
             auto it = groups.find(c.g.key(cs.class_id, cs.stack_id));
             if (it != groups.end()) it->second.allocated += cs.t.count;

@@ -10,8 +10,9 @@ import { renderFlame, opts as flameOpts } from './flame.js';
 import { renderCallers, opts as callerOpts } from './callers.js';
 import { FilterBar, filterQuery } from './filter_bar.js';
 import { qs } from './util.js';
+import { renderLeaks, renderTemps, leakOpts, tempOpts } from './leaks.js';
 
-const TABS = ['frame', 'top', 'compare', 'flame', 'callers'];
+const TABS = ['frame', 'top', 'compare', 'flame', 'callers', 'leaks', 'temps'];
 const state = { runs: [], run: null, frame: null, range: null, tab: 'frame', filter: { class: '', function: '' } };
 // Every view's own choices, in the URL under these names: a link reproduces the view.
 const VIEW_KEYS = [
@@ -20,6 +21,8 @@ const VIEW_KEYS = [
   [callerOpts, 'by', 'callers_by'], [callerOpts, 'frames', 'callers_frames'],
   [cmpOpts, 'a', 'a'], [cmpOpts, 'b', 'b'], [cmpOpts, 'group', 'cmp_group'], [cmpOpts, 'by', 'cmp_by'],
   [cmpOpts, 'normalize', 'cmp_normalize'],
+  [leakOpts, 'group', 'leak_group'], [leakOpts, 'by', 'leak_by'],
+  [tempOpts, 'group', 'temp_group'], [tempOpts, 'by', 'temp_by'], [tempOpts, 'within', 'within'],
 ];
 const VIEW_DEFAULTS = VIEW_KEYS.map(([o, k]) => o[k]);
 const $ = (id) => document.getElementById(id);
@@ -166,6 +169,9 @@ function renderTab() {
   if (state.tab === 'top') return renderTop(el, state.run, state.range, again, f);
   if (state.tab === 'compare') return renderCompare(el, state.runs, state.run, again, f);
   if (state.tab === 'callers') return renderCallers(el, state.run, state.range, again, f);
+  const jump = (more, tab) => setFilter({ ...state.filter, ...more }, tab);
+  if (state.tab === 'leaks') return renderLeaks(el, state.run, state.range, again, f, jump);
+  if (state.tab === 'temps') return renderTemps(el, state.run, state.range, again, f, jump);
   return renderFlame(el, state.run, state.range, again, f);
 }
 

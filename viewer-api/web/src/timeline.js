@@ -3,6 +3,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { bytes, num } from './util.js';
+import { drawPeaks, liveSeries, showPeaks } from './live_heap.js';
 
 const BLUE = '#2563eb', SLATE = '#64748b', ORANGE = '#ea580c', INK = '#0f172a';
 
@@ -26,7 +27,10 @@ export class Timeline {
     this.selected = null;
     const many = series.seq.length > 1500;
     const hasHeap = series.heap_size.some((v) => v > 0);  // some captures carry no heap figures
-    const data = [series.seq, series.requested_bytes, series.gc_bytes, series.heap_size];
+    const live = liveSeries(series);
+    this.series = series;
+    showPeaks(series);
+    const data = [series.seq, series.requested_bytes, series.gc_bytes, series.heap_size, live.data];
     const fmtBytes = (u, vals) => vals.map((v) => (v === null ? '' : bytes(v)));
     const opts = {
       ...this.size(),
@@ -37,16 +41,17 @@ export class Timeline {
           paths: many ? undefined : uPlot.paths.bars({ size: [0.8, 40] }), value: (u, v) => bytes(v), points: { show: false } },
         { label: 'GC bytes', stroke: '#0ea5e9', width: 1, show: false, value: (u, v) => bytes(v), points: { show: false } },
         { label: 'Heap', stroke: SLATE, width: 1.5, dash: [4, 3], scale: 'heap', show: hasHeap, value: (u, v) => bytes(v), points: { show: false } },
+        live.opts,
       ],
       axes: [
         { stroke: SLATE, grid: { stroke: '#e2e8f0' }, ticks: { stroke: '#cbd5e1' }, label: 'frame', labelSize: 18 },
         { stroke: SLATE, grid: { stroke: '#e2e8f0' }, ticks: { stroke: '#cbd5e1' }, values: fmtBytes, size: 70 },
-        { scale: 'heap', side: 1, stroke: SLATE, grid: { show: false }, values: fmtBytes, size: 70, show: hasHeap },
+        { scale: 'heap', side: 1, stroke: SLATE, grid: { show: false }, values: fmtBytes, size: 70, show: hasHeap || live.has },
       ],
       cursor: { drag: { x: true, y: false, setScale: false }, points: { show: false } },
       legend: { live: true },
       hooks: {
-        draw: [(u) => this.drawMarkers(u)],
+        draw: [(u) => this.drawMarkers(u), (u) => drawPeaks(u, this.series)],
         setSelect: [(u) => this.selectDone(u)],
         ready: [(u) => u.over.addEventListener('click', () => this.click(u))],
       },
