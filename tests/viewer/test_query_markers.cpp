@@ -24,7 +24,7 @@ TEST_CASE("viewer: markers: the run's mt_mark labels in frame order", "[viewer][
     CHECK(error_param(db, "/api/runs/9/markers", 404) == "run");
 }
 
-TEST_CASE("viewer: markers as frame range ends, first occurrence; an unknown one is named", "[viewer][query][markers]") {
+TEST_CASE("viewer: markers as frame range ends - the first occurrence - an unknown one is named", "[viewer][query][markers]") {
     Database db(fixture_db());
     auto by_marker = ask(db, "/api/runs/1/top?from=marker:level%20loaded&to=marker:boss%20spawned");
     auto by_seq = ask(db, "/api/runs/1/top?from=0&to=120");
