@@ -169,6 +169,16 @@ CREATE TABLE IF NOT EXISTS gc_events (
 );
 -- gc_events_by_frame: created after the bulk load (end of file).
 
+-- mt_mark labels (run.mt MARKS chunks): few per run, read whole or looked up by label for a
+-- frame range's end ("from=marker:level loaded"). A label may repeat, also within a frame.
+CREATE TABLE IF NOT EXISTS markers (
+    run_id  INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    seq     INTEGER NOT NULL,                    -- frame open when mt_mark was called
+    ns      INTEGER NOT NULL,                    -- when, relative to the run's start
+    label   TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS markers_by_run ON markers(run_id, seq);
+
 -- Per frame aggregates: what the original tool recorded per frame, and what every view reads.
 -- Raw-mode runs are aggregated at ingest; the primary key serves "one frame" and frame ranges.
 CREATE TABLE IF NOT EXISTS allocs (

@@ -1,5 +1,7 @@
 #include "commands.h"
 
+#include <map>
+
 namespace mt::report {
 
 using simdjson::dom::element;
@@ -53,6 +55,15 @@ Table frames(Source &s, const Query &q) {
          gb = col("gc_bytes"), gc = col("collections"), heap = col("heap_size");
     element live_el = d["live_bytes"];
     bool has_live = !live_el.is_null();
+    // mt_mark labels name the frames the game marked ("level loaded"): shown beside the peaks.
+    Doc marks = s.get(s.run_path("markers"));
+    std::map<int64_t, std::string> marked;
+    int64_t n_marks = 0;
+    for (element m : marks["markers"].get_array().value()) {
+        std::string &l = marked[num(m, "seq")];
+        l += (l.empty() ? "" : ", ") + std::string("marker '") + str(m, "label") + "'";
+        ++n_marks;
+    }
     for (size_t i = 0; i < seq.size(); ++i) {
         int64_t sq = seq.at(i).get_int64().value();
         Cell live = std::string("");
@@ -62,12 +73,14 @@ Table frames(Source &s, const Query &q) {
         }
         std::string mark = sq == live_peak ? "live peak" : "";
         if (sq == heap_peak) mark += mark.empty() ? "heap peak" : ", heap peak";
+        if (auto it = marked.find(sq); it != marked.end()) mark += (mark.empty() ? "" : ", ") + it->second;
         t.add({sq, idx.at(i).get_int64().value(), n.at(i).get_int64().value(), rb.at(i).get_int64().value(),
                gb.at(i).get_int64().value(), gc.at(i).get_int64().value(), heap.at(i).get_int64().value(), live, mark});
     }
     t.notes.push_back(s.label() + ": " + std::to_string(seq.size()) + " frames" +
                       (live_peak >= 0 ? ", live peak at " + std::to_string(live_peak) : ", no lifetimes") +
-                      (heap_peak >= 0 ? ", heap peak at " + std::to_string(heap_peak) : ""));
+                      (heap_peak >= 0 ? ", heap peak at " + std::to_string(heap_peak) : "") + ", " +
+                      std::to_string(n_marks) + (n_marks == 1 ? " marker in the run" : " markers in the run"));
     return t;
 }
 

@@ -129,6 +129,7 @@ extern "C" MT_API const char *mt_status_string(mt_status s) {
     case MT_ERR_NO_MEMORY: return "MT_ERR_NO_MEMORY: could not reserve the capture's memory";
     case MT_ERR_THREAD: return "MT_ERR_THREAD: could not start the writer thread";
     case MT_ERR_ARGUMENT: return "MT_ERR_ARGUMENT: a NULL or out-of-range argument";
+    case MT_ERR_MARKS_FULL: return "MT_ERR_MARKS_FULL: too many marks are waiting for the writer; this one was dropped";
     case MT_ERR_IL2CPP_NOT_FOUND: return "MT_ERR_IL2CPP_NOT_FOUND: il2cpp's profiler API was not found";
     }
     return "unknown mt_status";

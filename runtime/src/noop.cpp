@@ -12,6 +12,7 @@ MT_API mt_status mt_frame_end(uint64_t) { return MT_ERR_NOOP_BUILD; }
 MT_API mt_status mt_set_thread_name(const char *) { return MT_ERR_NOOP_BUILD; }
 MT_API mt_status mt_name_thread(uint64_t, const char *) { return MT_ERR_NOOP_BUILD; }
 MT_API void mt_on_alloc(void *, void *, size_t) {}
+MT_API mt_status mt_mark(const char *) { return MT_ERR_NOOP_BUILD; }
 MT_API mt_status mt_get_counters(mt_counters *) { return MT_ERR_NOOP_BUILD; }
 MT_API const char *mt_status_string(mt_status) { return "MT_ERR_NOOP_BUILD: memtracer was compiled out"; }
 MT_API const char *mt_last_error(void) { return "memtracer compiled out (MEMTRACER_NOOP)"; }

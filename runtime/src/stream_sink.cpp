@@ -354,8 +354,7 @@ void StreamSink::apply_controls() {
             break;
         case MT_LIVE_CTL_MARK:
             ++marks_;
-            // LEAD-WIRE-MT-MARK: result = mt_mark(pending_mark_) == MT_OK ? MT_LIVE_ACK_APPLIED : MT_LIVE_ACK_REFUSED;
-            result = MT_LIVE_ACK_UNSUPPORTED;
+            result = mt_mark(pending_mark_) == MT_OK ? MT_LIVE_ACK_APPLIED : MT_LIVE_ACK_REFUSED;
             break;
         }
         if (result < 0) {

@@ -8,6 +8,7 @@
 
 #include "classes.h"
 #include "clock.h"
+#include "marks.h"
 #include "rt_math.h"
 #include "stream_sink.h"
 
@@ -85,6 +86,7 @@ void Writer::iterate(bool final) {
     for (uint32_t i = 0; i < g.max_threads && !failed(); ++i) drain_slot(g.slots[i]);
     if (lifetimes_) lifetimes_sync(drain_req);
     pop_gc_events();
+    pop_marks();
     commit_ready(final);
     if (!failed() && (staged_bytes_ > kStageBound || d_stacks_.bytes() + d_classes_.bytes() > kDictBound))
         flush_staging();
@@ -205,6 +207,7 @@ void Writer::open_frame(uint64_t seq, uint64_t start_tick) {
     f.staged.begin(start_tick);
     f.gcs.begin();
     f.deaths.begin();
+    f.marks.begin();
     f.agg_index.clear();
     f.agg.clear();
 }
@@ -254,6 +257,17 @@ void Writer::pop_gc_events() {
         uint32_t n = gc_events_pop(ev, 64);
         for (uint32_t i = 0; i < n; ++i) frame_for(ev[i].epoch).gcs.add(ev[i].rec);
         if (n < 64) return;
+    }
+}
+
+// A mark belongs to the frame open at its call (late ones: the oldest open frame, as events).
+void Writer::pop_marks() {
+    PendingMark m[16];
+    for (;;) {
+        uint32_t n = marks_pop(m, 16);
+        for (uint32_t i = 0; i < n; ++i)
+            if (m[i].gen == cfg_.gen) frame_for(m[i].epoch).marks.add(MarkRecord{m[i].tick, m[i].label});
+        if (n < 16) return;
     }
 }
 

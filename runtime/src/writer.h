@@ -63,6 +63,7 @@ struct OpenFrame {
     ListEncoder staged;  // raw EVENTS body
     ListEncoder gcs;
     ListEncoder deaths;  // MT_FLAG_LIFETIMES: objects found dead by collections in this frame
+    ListEncoder marks;   // mt_mark calls made while this frame was open
     U64Map agg_index;    // (class << 32 | stack) + 1 -> index in agg
     Vec<AggEntry> agg;
 };
@@ -101,6 +102,7 @@ private:
     void open_frame(uint64_t seq, uint64_t start_tick);
     void pop_frame_ends();
     void pop_gc_events();
+    void pop_marks();
     void lifetimes_sync(uint64_t drain_req);
     void take_deaths();
     static void stage_deaths(void *ctx, const PendingDeath *d, uint32_t n);

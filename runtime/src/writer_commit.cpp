@@ -101,6 +101,7 @@ void Writer::commit(OpenFrame &f, uint32_t extra_flags) {
     }
     if (f.gcs.count()) out_.frame_list(MT_CHUNK_GC, f.seq, f.gcs);
     if (f.deaths.count()) out_.frame_list(MT_CHUNK_DEATHS, f.seq, f.deaths);
+    if (f.marks.count()) out_.frame_list(MT_CHUNK_MARKS, f.seq, f.marks);
     uint64_t dropped = dropped_total();
     FrameRecord fr;
     fr.seq = f.seq;

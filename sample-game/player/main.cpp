@@ -129,6 +129,10 @@ int main(int argc, char **argv) {
         for (uint64_t frame = 0; frame < o.frames; ++frame) {
             // --fps: frame N starts at t0 + N/fps, as a vsync'd player loop does (no catch-up burst).
             if (o.fps) std::this_thread::sleep_until(t0 + std::chrono::microseconds(frame * 1000000 / o.fps));
+            // Scripted markers, so a demo's timeline has labelled points to range over.
+            if (o.trace && frame == 0) g_mt.mark("level loaded");
+            if (o.trace && frame == o.frames / 2) g_mt.mark("boss spawned");
+            if (o.trace && frame == o.leak_from) g_mt.mark("leak starts");
             for (uint64_t t = ticks_in_frame(o.alloc_permille, frame); t > 0; --t, ++tick) {
                 PlayerLoop::Update(lib, tick);
                 jobs.run_frame(tick);

@@ -21,6 +21,7 @@ bool resolve_all(void *handle, const std::string &from, Tracer &t, std::string &
     resolve(t.get_counters, "mt_get_counters");
     resolve(t.status_string, "mt_status_string");
     resolve(t.last_error, "mt_last_error");
+    resolve(t.mark, "mt_mark");
     t.handle = handle;
     t.from = from;
     return resolve.ok;
@@ -31,7 +32,8 @@ bool resolve_all(void *handle, const std::string &from, Tracer &t, std::string &
 #ifdef MTSAMPLE_LINKED_GAME_ASSEMBLY
 bool load_tracer(const std::string &, const std::string &, const GameLibrary &, Tracer &t, std::string &) {
     t = Tracer{nullptr,         "(linked in)",  mt_config_init,     mt_start,         mt_attach_il2cpp, mt_stop,
-               mt_frame_end,    mt_set_thread_name, mt_get_counters, mt_status_string, mt_last_error};
+               mt_frame_end,    mt_set_thread_name, mt_get_counters, mt_status_string, mt_last_error,
+               mt_mark};
     return true;
 }
 #else

@@ -26,6 +26,7 @@ struct Tracer {
     mt_status (*get_counters)(mt_counters *) = nullptr;
     const char *(*status_string)(mt_status) = nullptr;
     const char *(*last_error)() = nullptr;
+    mt_status (*mark)(const char *) = nullptr;
 };
 
 // runtime: "separate" (runtime_lib, or the build's libmemtracer) or "in-game" (from lib).

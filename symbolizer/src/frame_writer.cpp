@@ -27,6 +27,7 @@ FrameWriter::FrameWriter(Db &db, int64_t run_id, const mt::reader::Header &h)
       death_(db.prepare(store::sql::kInsertDeath)),
       rcs_(db.prepare(store::sql::kInsertRunClassStack)),
       survivor_(db.prepare(store::sql::kInsertSurvivor)),
+      marker_(db.prepare(store::sql::kInsertMarker)),
       allocs_(db, store::sql::kInsertAllocs, 7) {
     if (h.flags & MT_FILE_FLAG_LIFETIMES) {
         lifetimes_.emplace();
@@ -112,6 +113,8 @@ void FrameWriter::add(const mt::reader::Frame &f) {
     aggregate_events(f);
     write_allocs(f.seq);
     write_deaths(f);
+
+    for (const auto &m : f.marks) marker_.bind(1, run_id_).bind(2, f.seq).bind(3, ns(m.tick)).bind(4, m.label).run();
 
     uint64_t gc_ticks = 0;
     for (const auto &g : f.gcs) {

@@ -51,7 +51,7 @@ private:
     double ns_per_tick_;
     double sample_interval_;
     bool aggregate_mode_;
-    Stmt frame_, gc_, death_, rcs_, survivor_;
+    Stmt frame_, gc_, death_, rcs_, survivor_, marker_;
     BatchInsert allocs_;
     std::unordered_map<uint64_t, Agg> frame_aggs_;     // (class << 32 | stack), reused per frame
     std::vector<std::pair<uint64_t, Agg>> sorted_;

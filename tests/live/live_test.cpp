@@ -214,7 +214,7 @@ TEST_CASE("live: a host that is not a runtime's peer makes memtracer-capture fai
     CHECK(access((dir + "/x.mt").c_str(), F_OK) != 0);
 }
 
-TEST_CASE("live: pause and resume from the host apply at the next drain", "[live]") {
+TEST_CASE("live: pause, resume and mark from the host apply at the next drain", "[live]") {
     std::string dir = temp_dir("pause");
     RemoveOnExit cleanup{dir};
     Game game(dir, 1000000, 60);
@@ -230,7 +230,8 @@ TEST_CASE("live: pause and resume from the host apply at the next drain", "[live
     REQUIRE(resumed_before >= paused_after + 10);
     REQUIRE(eventually([&] { return frames_in(dir + "/host.mt") >= resumed_after + 10; }));
     host.write_line("mark boss-fight");
-    REQUIRE(eventually([&] { return contains(host.log(), "mark "); }));
+    uint64_t mark_before = 0, mark_after = 0;
+    REQUIRE(eventually([&] { return ack_frames(host.log(), "mark", mark_before, mark_after); }));
     host.write_line("stop");
     REQUIRE(host.wait() == 0);
     auto run = mt::reader::load_file(dir + "/host.mt");
@@ -243,6 +244,18 @@ TEST_CASE("live: pause and resume from the host apply at the next drain", "[live
     for (uint64_t i = paused_after + 1; i < resumed_before; ++i) CHECK(run.frames[i].events == 0);
     for (uint64_t i = resumed_after + 1; i < resumed_after + 9; ++i) CHECK(run.frames[i].events > 0);
     for (uint64_t i = 1; i < before; ++i) CHECK(run.frames[i].events > 0);
+    // The mark reached the host's file, in the frame that was open when the game applied it
+    // (the game's own scripted "level loaded" is in frame 0).
+    std::vector<uint64_t> marked;
+    for (const auto &f : run.frames)
+        for (const auto &m : f.marks)
+            if (m.label == "boss-fight") marked.push_back(f.seq);
+    REQUIRE(!run.frames.empty());
+    REQUIRE(run.frames[0].marks.size() == 1);
+    CHECK(run.frames[0].marks[0].label == "level loaded");
+    REQUIRE(marked.size() == 1);
+    CHECK(marked[0] >= mark_before);
+    CHECK(marked[0] <= mark_after);
     game.child.kill9();
 }
 

@@ -34,13 +34,15 @@ def sample(name):
 def test_text():
     code, out, err = dump(sample("complete"))
     check(code == 0 and err == "", f"complete: exit {code}, stderr {err!r}")
-    for want in ["format version     1", "start time         2023-11-14T22:13:20.123456789Z", "pid                4242",
+    for want in ["format version     2", "start time         2023-11-14T22:13:20.123456789Z", "pid                4242",
                  "arch               x86_64, 8-byte pointers", "mode               events",
                  "flags              lifetimes, gc-events (0x18)", "process            SampleGame",
                  "deadbeef0102030405060708090a0b0c0d0e0f10  /opt/game/libil2cpp.so", "worker-renamed",
                  "Game.Weapons.Bullet [value-type]", "frames (6 committed, 6 shown)", "allocations seen   40",
                  f"stop               end at offset {os.path.getsize(sample('complete'))}",
-                 "end reason         stopped: mt_stop", "loader\\xff"]:
+                 "end reason         stopped: mt_stop", "loader\\xff", "marks (2)",
+                 "  frame       2  index       104  +0.050 ms  level loaded",
+                 "  frame       3  index       106  +0.050 ms  boss spawned"]:
         check(want in out, f"complete text lacks {want!r}")
     rows = [l for l in out.splitlines() if l.startswith("        ") and l.split()[0].isdigit()]
     check(len(rows) == 6, f"6 frame rows expected, got {len(rows)}")
@@ -53,7 +55,7 @@ def test_json():
     code, out, err = dump(sample("complete"), "--json", "--all-frames", "--events")
     check(code == 0, f"json exit {code}")
     doc = json.loads(out)
-    check(doc["header"]["version"] == 1 and doc["header"]["pid"] == 4242, "json header")
+    check(doc["header"]["version"] == 2 and doc["header"]["pid"] == 4242, "json header")
     check(doc["info"]["session_label"] == 'level "1"\n\tGr\u00f6\u00dfe \\ \x01', "json escaping round-trips")
     check(doc["threads"][2]["name"] == "loader\ufffd", "invalid UTF-8 becomes U+FFFD")
     check([m["build_id"] for m in doc["modules"]][:2] == ["deadbeef0102030405060708090a0b0c0d0e0f10",
@@ -64,6 +66,9 @@ def test_json():
     check(frames["totals"]["events"] == 36 and frames["totals"]["dropped"] == 3, "json totals")
     check(frames["rows"][4]["death_list"][0]["address"] == "0x7f4400010100", "json deaths")
     check(doc["counters"]["allocations_seen"] == 40, "json counters")
+    check(doc["marks"] == [{"frame_seq": 2, "frame_index": 104, "tick": 1000 + 2 * 16667 + 50, "label": "level loaded"},
+                           {"frame_seq": 3, "frame_index": 106, "tick": 1000 + 3 * 16667 + 50, "label": "boss spawned"}],
+          "json marks")
     check(doc["end"]["stop"] == "end" and doc["end"]["end_message"] == "mt_stop", "json end")
     code, out, _ = dump(sample("aggregate"), "--json", "--events")
     doc = json.loads(out)
@@ -92,7 +97,7 @@ def test_unreadable_and_usage():
     code, out, err = dump(sample("foreign"))
     check(code == 2 and out == "" and "not a run.mt: magic is 'PK\\x03\\x04" in err, f"foreign: {code} {err!r}")
     code, out, err = dump(sample("version7"), "--json")
-    check(code == 2 and out == "" and "format version 7, this reader knows 1" in err, f"version: {code} {err!r}")
+    check(code == 2 and out == "" and "format version 7, this reader knows 1 to 2" in err, f"version: {code} {err!r}")
     code, _, err = dump(os.path.join(WORK, "missing.mt"))
     check(code == 2 and "No such file or directory" in err, "missing file")
     for args, want in [([], "no run.mt given"), (["--bogus", "x.mt"], "--bogus: unknown option"),

@@ -2,6 +2,8 @@
 // Corrupt at that chunk's offset with a message naming the field, and nothing of it is used.
 #include "trace_fixture.h"
 
+#include "codec.h"
+
 #include <catch2/catch.hpp>
 #include <memtracer/format.h>
 
@@ -141,7 +143,7 @@ TEST_CASE("reader: frames out of order and data for a committed frame are Corrup
 }
 
 TEST_CASE("reader: an unknown chunk type and a late INFO are Corrupt", "[reader][decode]") {
-    check_corrupt(read_with(99, test::Payload().u(0)), "unknown type 99", "unknown chunk type (this reader knows 1 to 12)");
+    check_corrupt(read_with(99, test::Payload().u(0)), "unknown type 99", "unknown chunk type (this reader knows 1 to 13)");
     check_corrupt(read_with(MT_CHUNK_INFO, test::Payload().u(0)), "INFO", "INFO must be the first chunk and appear once");
 }
 
@@ -209,4 +211,30 @@ TEST_CASE("reader: frame data chunks the header rules out are Corrupt", "[reader
                   "the file header does not set GC events (flag 0x10), so no GC chunk may appear");
     check_corrupt(read_with(MT_CHUNK_DEATHS, test::Payload().u(1).u(0), kEvents & ~MT_FILE_FLAG_LIFETIMES), "DEATHS",
                   "the file header does not set lifetimes (flag 0x8), so no DEATHS chunk may appear");
+}
+
+TEST_CASE("reader: MARKS are read into their frame, and a version 1 file cannot carry them", "[reader][decode]") {
+    test::Payload mark = test::Payload().u(1).u(1).u(77).str("boss spawned");
+    std::vector<uint8_t> file = good_prefix();
+    test::raw_chunk(file, MT_CHUNK_MARKS, mark.b);
+    test::raw_chunk(file, MT_CHUNK_FRAME, test::Payload().u(1).u(0).u(50).u(0).u(0).u(0).u(0).u(0).u(0).u(0).u(0).b);
+    reader::Run run = reader::load_buffer(file.data(), file.size());
+    REQUIRE(run.frames.size() == 2);
+    REQUIRE(run.frames[1].marks.size() == 1);
+    CHECK(run.frames[1].marks[0].tick == 77);
+    CHECK(run.frames[1].marks[0].label == "boss spawned");
+
+    // Version 1 files (written before mt_mark) are still read; a MARKS chunk in one is damage.
+    std::vector<uint8_t> v1 = good_prefix();
+    codec::put_le32(v1.data() + 8, 1);
+    test::fix_header_crc(v1);
+    CHECK(reader::load_buffer(v1.data(), v1.size()).frames.size() == 1);
+    uint64_t at = v1.size();
+    test::raw_chunk(v1, MT_CHUNK_MARKS, mark.b);
+    test::raw_chunk(v1, MT_CHUNK_END, test::Payload().u(0).str("").b);
+    check_corrupt({reader::load_buffer(v1.data(), v1.size()), at}, "MARKS",
+                  "MARKS chunks appear from format version 2 on, this file is version 1");
+
+    check_corrupt(read_with(MT_CHUNK_MARKS, test::Payload().u(1).u(1).u(77).u(40).raw({'a', 'b'})), "MARKS",
+                  "mark 0");
 }

@@ -199,6 +199,12 @@ void SampleBuilder::frame(uint64_t seq) {
         t_.chunk();
         pending_[seq].gcs.push_back({g.start_tick, g.end_tick, g.heap_size, g.free_bytes, g.reclaimed_bytes, g.gc_no});
     }
+    if (seq == 2 || seq == 3) {  // frame 3 has nothing but its mark
+        rt::MarkRecord m{start + 50, seq == 2 ? "level loaded" : "boss spawned"};
+        t_.w.marks(seq, &m, 1);
+        t_.chunk();
+        pending_[seq].marks.push_back({m.tick, m.label});
+    }
     if (seq == 4) {
         rt::DeathRecord d[2] = {{0x7f4400010100, 1, 0, 0, 48}, {0x7f4400000000, 0, 1, 1, 112}};
         t_.w.deaths(seq, d, 2);

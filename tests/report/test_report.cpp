@@ -190,3 +190,23 @@ TEST_CASE("report: leaks by stack read the frame count, not the stack's frames",
     CHECK(node == static_cast<int64_t>(sql_real(
                       "SELECT sum(count) FROM allocs WHERE run_id=2 AND stack_id IN (0, 1) AND seq <= 298")) - 7);
 }
+
+TEST_CASE("report: frames name the frames the game marked", "[report]") {
+    Source s(kDb, 1);  // run 1: "level loaded" at 0, "boss spawned" at 120 and 239
+    Query q;
+    q.from = 0;
+    q.to = 130;
+    Table t = frames(s, q);
+    REQUIRE(t.rows.size() == 131);
+    std::vector<std::pair<int64_t, std::string>> marked;
+    for (const auto &r : t.rows) {
+        const std::string &m = std::get<std::string>(r[8]);
+        if (m.find("marker") != std::string::npos) marked.emplace_back(std::get<int64_t>(r[0]), m);
+    }
+    REQUIRE(marked.size() == 2);
+    CHECK(marked[0].first == 0);
+    CHECK(marked[0].second.find("marker 'level loaded'") != std::string::npos);
+    CHECK(marked[1].first == 120);
+    CHECK(marked[1].second.find("marker 'boss spawned'") != std::string::npos);
+    CHECK(t.notes.back().find("3 markers in the run") != std::string::npos);
+}

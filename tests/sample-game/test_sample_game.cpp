@@ -67,6 +67,21 @@ TEST_CASE("run.mt holds exactly what the game allocated, frame by frame and clas
     CHECK(boundaries.back() == 149);
     CHECK(first_difference(fold(truth, boundaries), recorded_by_klass(run)) == "");
     CHECK(events_in_final_frames(run) == 0);
+    // The game's scripted mt_mark calls: "level loaded" before frame 0's work, "boss spawned"
+    // before frame 75's; each in the frame whose mt_frame_end(index) closed that game frame
+    // (a merged frame covers several indices, so: the first frame with index >= the game frame).
+    std::vector<std::pair<std::string, uint64_t>> marks;
+    for (size_t i = 0; i < run.frames.size(); ++i)
+        for (const auto &m : run.frames[i].marks) {
+            uint64_t prev = i == 0 ? 0 : run.frames[i - 1].index + 1;  // first game frame this one holds
+            marks.emplace_back(m.label, prev);
+            CHECK(run.frames[i].index >= (m.label == "level loaded" ? 0u : 75u));
+        }
+    REQUIRE(marks.size() == 2);
+    CHECK(marks[0].first == "level loaded");
+    CHECK(marks[0].second == 0);
+    CHECK(marks[1].first == "boss spawned");
+    CHECK(marks[1].second <= 75);
 
     // The file's class dictionary agrees with libil2cpp on names, exactly: the full C# names
     // il2cpp_type_get_name gives, so two classes never share one (no " #2" fallback needed).

@@ -238,6 +238,30 @@ TEST_CASE("symbolizer: Lifetimes: deaths per frame - live bytes - survivors", "[
           std::vector<std::vector<std::string>>{{"0", "0", "1", "32", "0"}, {"1", "1", "1", "64", "0"}});
 }
 
+TEST_CASE("symbolizer: mt_mark labels become markers rows - frame and ns from the run's start", "[ingest][markers]") {
+    mt::test::TempDir d;
+    {
+        mt::test::RunWriter w(d.file("run.mt"));
+        w.thread(0, 1, "main");
+        w.klass(0, "String", "System");
+        w.stack(0, {0x1000});
+        // Ticks are nanoseconds (1 GHz); frame N starts at 1000 + N * 16 ms.
+        mt::rt::MarkRecord m0{1500, "level loaded"};
+        w.w.marks(0, &m0, 1);
+        w.frame(0, {{0, 1010, 0, 0, 20, 32, 0xa000}});
+        w.frame(1, {});
+        mt::rt::MarkRecord m2[2] = {{32001000 + 7, "boss spawned"}, {32001000 + 9, "boss spawned"}};
+        w.w.marks(2, m2, 2);
+        w.frame(2, {});
+        w.end();
+        w.flush();
+    }
+    mt::test::ingest(d.file("run.db"), {d.file("run.mt")}, Config{});
+    CHECK(query(d.file("run.db"), "SELECT run_id, seq, ns, label FROM markers ORDER BY seq, ns") ==
+          std::vector<std::vector<std::string>>{
+              {"1", "0", "500", "level loaded"}, {"1", "2", "32000007", "boss spawned"}, {"1", "2", "32000009", "boss spawned"}});
+}
+
 TEST_CASE("symbolizer: Sampled raw events are weighted by 1/p of the byte-interval sampler", "[ingest][sampling]") {
     mt::test::TempDir d;
     {

@@ -255,6 +255,22 @@ TEST_CASE("DEATHS round-trip, addresses going down and wrapping", "[trace]") {
     }
 }
 
+TEST_CASE("MARKS round-trip, an empty label and the largest tick included", "[trace]") {
+    std::string longest(MT_MAX_MARK_LABEL, 'x');
+    rt::MarkRecord m[] = {{1000, "level loaded"}, {0, ""}, {kMax, longest.c_str()}, {5, "boss spawned"}};
+    Chunk ch = one_chunk(MT_CHUNK_MARKS, [&](rt::TraceWriter &w) { w.marks(12, m, 4); });
+    Cursor c(ch.payload.data(), ch.payload.size());
+    CHECK(c.u("frame_seq") == 12);
+    std::vector<reader::Mark> got;
+    reader::detail::decode_marks(c, got);
+    c.finish();
+    REQUIRE(got.size() == 4);
+    for (size_t i = 0; i < 4; ++i) {
+        CHECK(got[i].tick == m[i].tick);
+        CHECK(got[i].label == m[i].label);
+    }
+}
+
 TEST_CASE("empty list chunks round-trip as empty", "[trace]") {
     auto chunks = written_chunks([](rt::TraceWriter &w) {
         w.modules(nullptr, 0);

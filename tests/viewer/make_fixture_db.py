@@ -251,6 +251,13 @@ def write_run(w, run, frames, n_stacks, rows_per_frame, rng, args):
     db.executemany("INSERT INTO allocs VALUES(?,?,?,?,?,?,?)", alloc_rows)
     db.executemany("INSERT INTO frames VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", frame_rows)
     db.executemany("INSERT INTO gc_events VALUES(?,?,?,?,?,?,?,?)", gc_rows)
+    if run == 1:
+        # mt_mark labels: "boss spawned" twice (a range end names its first occurrence).
+        starts = {r[1]: r[3] for r in frame_rows}
+        half = frames // 2
+        db.executemany("INSERT INTO markers VALUES(?,?,?,?)",
+                       [(run, 0, starts[0] + 100, "level loaded"), (run, half, starts[half] + 200, "boss spawned"),
+                        (run, frames - 1, starts[frames - 1] + 300, "boss spawned")])
     db.executemany("INSERT INTO run_class_stack VALUES(?,?,?,?,?,?,?,?)",
                    [(run, k[0], k[1], v[0], v[1], v[2], v[3], v[4]) for k, v in sorted(totals.items())])
     if run == 2:

@@ -40,6 +40,7 @@ void decode_events(Cursor &c, const DictSizes &d, std::vector<Event> &out);
 void decode_aggregates(Cursor &c, const DictSizes &d, std::vector<Aggregate> &out);
 void decode_gcs(Cursor &c, std::vector<GcEvent> &out);
 void decode_deaths(Cursor &c, const DictSizes &d, std::vector<Death> &out);
+void decode_marks(Cursor &c, std::vector<Mark> &out);
 
 void decode_frame_fields(Cursor &c, Frame &f);  // every FRAME field, frame_seq included
 Counters decode_counters(Cursor &c);

@@ -43,6 +43,8 @@ void decode_gcs(Cursor &c, std::vector<GcEvent> &out) { decode_list(c, nullptr, 
 
 void decode_deaths(Cursor &c, const DictSizes &d, std::vector<Death> &out) { decode_list(c, &d, "death", out); }
 
+void decode_marks(Cursor &c, std::vector<Mark> &out) { decode_list(c, nullptr, "mark", out); }
+
 void decode_frame_fields(Cursor &c, Frame &f) {
     EntryContext x;
     decode_entry(c, x, f);

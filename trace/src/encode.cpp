@@ -59,6 +59,7 @@ MT_ENTRY_ENCODER(EventRecord, MT_EVENT_FIELDS)
 MT_ENTRY_ENCODER(AggregateRecord, MT_AGGREGATE_FIELDS)
 MT_ENTRY_ENCODER(GcRecord, MT_GC_FIELDS)
 MT_ENTRY_ENCODER(DeathRecord, MT_DEATH_FIELDS)
+MT_ENTRY_ENCODER(MarkRecord, MT_MARK_FIELDS)
 MT_ENTRY_ENCODER(FrameRecord, MT_FRAME_FIELDS)
 MT_ENTRY_ENCODER(mt_counters, MT_COUNTERS_FIELDS)
 MT_ENTRY_ENCODER(EndRecord, MT_END_FIELDS)
@@ -89,6 +90,7 @@ MT_LIST_ADD(EventRecord)
 MT_LIST_ADD(AggregateRecord)
 MT_LIST_ADD(GcRecord)
 MT_LIST_ADD(DeathRecord)
+MT_LIST_ADD(MarkRecord)
 
 // ---- TraceWriter: file -------------------------------------------------------------------
 
@@ -261,6 +263,10 @@ void TraceWriter::gc(uint64_t frame_seq, const GcRecord *g, size_t n) {
 }
 void TraceWriter::deaths(uint64_t frame_seq, const DeathRecord *d, size_t n) {
     write_list(*this, MT_CHUNK_DEATHS, true, frame_seq, d, n);
+}
+
+void TraceWriter::marks(uint64_t frame_seq, const MarkRecord *m, size_t n) {
+    write_list(*this, MT_CHUNK_MARKS, true, frame_seq, m, n);
 }
 
 void TraceWriter::frame(const FrameRecord &f) {

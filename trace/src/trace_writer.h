@@ -126,6 +126,11 @@ struct DeathRecord {
     uint64_t gc_size;
 };
 
+struct MarkRecord {
+    uint64_t tick;      // absolute, when mt_mark was called
+    const char *label;  // at most MT_MAX_MARK_LABEL bytes
+};
+
 struct EndRecord {
     uint32_t reason;  // mt_end_reason
     const char *message;
@@ -156,6 +161,7 @@ public:
     void add(const AggregateRecord &a);
     void add(const GcRecord &g);
     void add(const DeathRecord &d);
+    void add(const MarkRecord &m);
 
     // The previous entry's values of the DELTA fields (format.h), named as those fields.
     struct Deltas {
@@ -191,13 +197,14 @@ public:
     void aggregates(uint64_t frame_seq, const AggregateRecord *a, size_t n);
     void gc(uint64_t frame_seq, const GcRecord *g, size_t n);
     void deaths(uint64_t frame_seq, const DeathRecord *d, size_t n);
+    void marks(uint64_t frame_seq, const MarkRecord *m, size_t n);
     void frame(const FrameRecord &f);
     void counters(const mt_counters &c);
     void end(uint32_t reason, const char *message);
 
     // Dictionary chunks from an encoder (type: MT_CHUNK_MODULES/THREADS/CLASSES/STACKS).
     void dict_list(uint16_t type, const ListEncoder &l);
-    // Frame-scoped chunks from an encoder (MT_CHUNK_EVENTS/AGGREGATES/GC/DEATHS).
+    // Frame-scoped chunks from an encoder (MT_CHUNK_EVENTS/AGGREGATES/GC/DEATHS/MARKS).
     void frame_list(uint16_t type, uint64_t frame_seq, const ListEncoder &l);
 
     // Writes the batch. False on a write error or an earlier allocation failure (the batch is

@@ -48,6 +48,7 @@ typedef enum mt_status {
     MT_ERR_NO_MEMORY = 31,        /* could not reserve the capture's memory */
     MT_ERR_THREAD = 32,           /* could not start the writer thread */
     MT_ERR_ARGUMENT = 33,         /* a NULL or out-of-range argument to a non-config call */
+    MT_ERR_MARKS_FULL = 34,       /* mt_mark: MT_MAX_PENDING_MARKS marks await the writer; this one is dropped */
     MT_ERR_IL2CPP_NOT_FOUND = 40  /* mt_attach_il2cpp: profiler API symbols not found */
 } mt_status;
 
@@ -78,6 +79,8 @@ typedef enum mt_full_policy {
 #define MT_MAX_STACK_DEPTH 128
 #define MT_MAX_THREADS 1024
 #define MT_MAX_SAMPLE_INTERVAL (1ull << 30)
+#define MT_MAX_MARK_LABEL 63        /* mt_mark keeps at most this many bytes of a label */
+#define MT_MAX_PENDING_MARKS 64     /* marks called but not yet taken by the writer */
 
 typedef struct mt_config {
     uint32_t struct_size;            /* sizeof(mt_config); set by mt_config_init */
@@ -172,6 +175,9 @@ MT_API mt_status mt_name_thread(uint64_t native_thread_id, const char *name);
 /* The allocation hook: obj was just allocated for klass (an Il2CppClass*) with requested_size. */
 MT_API void mt_on_alloc(void *obj, void *klass, size_t requested_size);
 
+/* Labels the frame open now ("level loaded"): any thread, copied (MT_MAX_MARK_LABEL bytes kept), never blocks. */
+MT_API mt_status mt_mark(const char *label);
+
 /* Copies the live counters into *out (allowed before, during and after a capture). */
 MT_API mt_status mt_get_counters(mt_counters *out);
 
@@ -203,6 +209,7 @@ static inline mt_status mt_frame_end(uint64_t f) { (void)f; return MT_ERR_NOOP_B
 static inline mt_status mt_set_thread_name(const char *n) { (void)n; return MT_ERR_NOOP_BUILD; }
 static inline mt_status mt_name_thread(uint64_t t, const char *n) { (void)t; (void)n; return MT_ERR_NOOP_BUILD; }
 static inline void mt_on_alloc(void *o, void *k, size_t s) { (void)o; (void)k; (void)s; }
+static inline mt_status mt_mark(const char *l) { (void)l; return MT_ERR_NOOP_BUILD; }
 static inline mt_status mt_get_counters(mt_counters *o) { (void)o; return MT_ERR_NOOP_BUILD; }
 static inline const char *mt_status_string(mt_status s) { (void)s; return "MT_ERR_NOOP_BUILD"; }
 static inline const char *mt_last_error(void) { return "memtracer compiled out (MT_NOOP)"; }

@@ -97,6 +97,13 @@ void frames(Json &j, const Summary &s, const Options &opts, std::ostream &out) {
     j.kv("max_heap_size", t.max_heap).end_obj().end_obj();
 }
 
+void marks(Json &j, const Summary &s) {
+    j.key("marks").arr();
+    for (const MarkRow &m : s.marks)
+        j.obj().kv("frame_seq", m.seq).kv("frame_index", m.index).kv("tick", m.tick).kv("label", m.label).end_obj();
+    j.end_arr();
+}
+
 void counters(Json &j, const Summary &s) {
     j.key("counters");
     if (!s.result.has_counters) {
@@ -131,6 +138,7 @@ void print_json(const Summary &s, const Options &opts, std::ostream &out) {
     header(j, s);
     dictionaries(j, s);
     frames(j, s, opts, out);
+    marks(j, s);
     counters(j, s);
     end(j, s);
     j.end_obj();

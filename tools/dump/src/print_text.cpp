@@ -87,6 +87,14 @@ void print_frames(const Summary &s, std::ostream &out) {
     out << "  (heap: the largest)\n";
 }
 
+void print_marks(const Summary &s, std::ostream &out) {
+    out << "marks (" << s.marks.size() << ")\n";
+    for (const MarkRow &m : s.marks)
+        out << strf("  frame %7llu  index %9llu  +%.3f ms  ", static_cast<unsigned long long>(m.seq),
+                    static_cast<unsigned long long>(m.index), ticks_to_ms(s, m.tick - m.frame_start_tick))
+            << printable(m.label) << '\n';
+}
+
 void print_frame_detail(const Summary &s, const reader::Frame &f, std::ostream &out) {
     out << "frame " << f.seq << " (index " << f.index << "): " << f.event_list.size() << " events, "
         << f.aggregates.size() << " aggregates, " << f.gcs.size() << " GCs, " << f.deaths.size() << " deaths\n";
@@ -146,6 +154,7 @@ void print_text(const Summary &s, const Options &opts, std::ostream &out) {
     print_header(s, out);
     print_dictionaries(s, out);
     print_frames(s, out);
+    print_marks(s, out);
     if (opts.events)
         for (const FrameRow &r : s.rows) print_frame_detail(s, r.frame, out);
     print_counters(s, out);

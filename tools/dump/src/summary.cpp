@@ -41,6 +41,7 @@ void SummaryCollector::on_frame(const reader::Frame &f) {
     t.gcs += f.gcs.size();
     t.deaths += f.deaths.size();
     t.max_heap = std::max(t.max_heap, f.heap_size);
+    for (const reader::Mark &m : f.marks) s_.marks.push_back({f.seq, f.index, m.tick, f.start_tick, m.label});
     ++s_.committed;
     if (s_.rows.size() >= opts_.frames) return;
     s_.rows.push_back({opts_.events ? f : fields_of(f), records, f.gcs.size(), f.deaths.size()});

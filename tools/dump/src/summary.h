@@ -24,6 +24,13 @@ struct FrameRow {
     uint64_t records = 0, gcs = 0, deaths = 0;  // list sizes as read
 };
 
+// Every mark of the run, shown whatever --frames says: there are few and they name the frames worth
+// a look.
+struct MarkRow {
+    uint64_t seq = 0, index = 0, tick = 0, frame_start_tick = 0;
+    std::string label;
+};
+
 struct Totals {
     uint64_t ticks = 0, events = 0, records = 0, requested_bytes = 0, gc_bytes = 0, dropped = 0, gcs = 0,
              deaths = 0, max_heap = 0;
@@ -36,6 +43,7 @@ struct Summary {
     std::vector<reader::Class> classes;
     uint64_t stacks = 0, stack_frames = 0, max_stack_depth = 0;
     std::vector<FrameRow> rows;  // the first opts.frames committed frames
+    std::vector<MarkRow> marks;
     uint64_t committed = 0;
     Totals totals;
     reader::ReadResult result;

@@ -23,7 +23,8 @@
 #include <stdint.h>
 
 #define MT_FORMAT_MAGIC "MEMTRACE"      /* 8 bytes, no NUL stored */
-#define MT_FORMAT_VERSION 1u
+#define MT_FORMAT_VERSION 2u           /* 2: MARKS chunks (mt_mark) */
+#define MT_FORMAT_VERSION_MIN 1u       /* oldest version this reader still reads */
 #define MT_CHUNK_MAGIC 0x4B43544Du      /* "MTCK" as bytes 'M','T','C','K' */
 #define MT_MAX_CHUNK_PAYLOAD (64u * 1024u * 1024u)  /* a reader refuses larger */
 
@@ -105,6 +106,9 @@ typedef struct mt_chunk_header {
  *           mt_frame_end), start_tick u, end_tick u, events u, requested_bytes u, gc_bytes u,
  *           dropped u (allocations lost in this frame), heap_size u, free_bytes u,
  *           flags u (mt_frame_flags). Commits the frame.
+ * MARKS     frame_seq u, count u, then per mark: tick u (absolute, when mt_mark was called),
+ *           label str (at most MT_MAX_MARK_LABEL bytes). Version 2 on; a version 1 reader
+ *           refuses the file by its version before reading any chunk.
  * COUNTERS  the mt_counters fields, in declaration order, each as u. Written with END and
  *           optionally mid-run.
  * END       reason u (mt_end_reason), message str. Last chunk of a cleanly stopped capture.
@@ -160,6 +164,8 @@ typedef struct mt_chunk_header {
     F(U, seq, "frame_seq") F(U, index, "frame_index") F(U, start_tick, "start_tick") F(U, end_tick, "end_tick") \
     F(U, events, "events") F(U, requested_bytes, "requested_bytes") F(U, gc_bytes, "gc_bytes") \
     F(U, dropped, "dropped") F(U, heap_size, "heap_size") F(U, free_bytes, "free_bytes") F(U, flags, "flags")
+#define MT_MARK_FIELDS(F) \
+    F(U, tick, "tick") F(STR, label, "label")
 /* mt_counters (memtracer.h) in declaration order; the encoder checks the table covers it. */
 #define MT_COUNTERS_FIELDS(F) \
     F(U, allocations_seen, "counter") F(U, events_recorded, "counter") F(U, events_dropped, "counter") \
@@ -186,7 +192,8 @@ typedef enum mt_chunk_type {
     MT_CHUNK_DEATHS = 9,
     MT_CHUNK_FRAME = 10,
     MT_CHUNK_COUNTERS = 11,
-    MT_CHUNK_END = 12
+    MT_CHUNK_END = 12,
+    MT_CHUNK_MARKS = 13            /* version 2 */
 } mt_chunk_type;
 
 typedef enum mt_module_kind {

@@ -14,6 +14,7 @@ Frame FrameAssembler::commit(Frame &&fields) {
         f.aggregates = std::move(it->second.aggregates);
         f.gcs = std::move(it->second.gcs);
         f.deaths = std::move(it->second.deaths);
+        f.marks = std::move(it->second.marks);
         pending_.erase(it);
     }
     // EVENTS carry ticks relative to the frame start (wrapping arithmetic keeps negative

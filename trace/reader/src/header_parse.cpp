@@ -50,9 +50,9 @@ Header parse_file_header(const uint8_t *data, size_t size) {
     Header h;
     h.version = codec::get_le32(data + offsetof(mt_file_header, version));
     // The version is checked before the rest: a newer writer may lay out the rest differently.
-    if (h.version != MT_FORMAT_VERSION)
+    if (h.version < MT_FORMAT_VERSION_MIN || h.version > MT_FORMAT_VERSION)
         throw FormatError("format version " + std::to_string(h.version) + ", this reader knows " +
-                          std::to_string(MT_FORMAT_VERSION));
+                          std::to_string(MT_FORMAT_VERSION_MIN) + " to " + std::to_string(MT_FORMAT_VERSION));
     check_length(size, sizeof(mt_file_header));
     check_crc(data);
     uint32_t header_size = codec::get_le32(data + offsetof(mt_file_header, header_size));

@@ -65,7 +65,8 @@ void Session::dispatch(const Chunk &chunk, Cursor &c) {
     case MT_CHUNK_EVENTS:
     case MT_CHUNK_AGGREGATES:
     case MT_CHUNK_GC:
-    case MT_CHUNK_DEATHS: return on_frame_data(chunk.type, c);
+    case MT_CHUNK_DEATHS:
+    case MT_CHUNK_MARKS: return on_frame_data(chunk.type, c);
     case MT_CHUNK_FRAME: return on_frame(c);
     case MT_CHUNK_COUNTERS:
         result_.counters = decode_counters(c);
@@ -73,7 +74,7 @@ void Session::dispatch(const Chunk &chunk, Cursor &c) {
         result_.has_counters = true;
         return;
     case MT_CHUNK_END: return on_end(chunk, c);
-    default: c.fail("unknown chunk type (this reader knows 1 to 12)");
+    default: c.fail("unknown chunk type (this reader knows 1 to 13)");
     }
 }
 
@@ -149,6 +150,8 @@ void Session::check_mode(uint16_t type) const {
         why = "the file header does not set GC events (flag 0x10), so no GC chunk may appear";
     else if (type == MT_CHUNK_DEATHS && !(header_.flags & MT_FILE_FLAG_LIFETIMES))
         why = "the file header does not set lifetimes (flag 0x8), so no DEATHS chunk may appear";
+    else if (type == MT_CHUNK_MARKS && header_.version < 2)
+        why = "MARKS chunks appear from format version 2 on, this file is version " + std::to_string(header_.version);
     if (!why.empty()) throw DecodeError(why + " (header flags " + hex32(header_.flags) + ")");
 }
 
@@ -164,6 +167,7 @@ void Session::on_frame_data(uint16_t type, Cursor &c) {
     case MT_CHUNK_AGGREGATES:
         return append_whole(f->aggregates, c, [&](auto &v) { decode_aggregates(c, dicts_, v); });
     case MT_CHUNK_GC: return append_whole(f->gcs, c, [&](auto &v) { decode_gcs(c, v); });
+    case MT_CHUNK_MARKS: return append_whole(f->marks, c, [&](auto &v) { decode_marks(c, v); });
     default: return append_whole(f->deaths, c, [&](auto &v) { decode_deaths(c, dicts_, v); });
     }
 }

@@ -29,8 +29,8 @@ std::string quoted_bytes(const uint8_t *p, size_t n) {
 std::string chunk_type_name(uint32_t type) {
     static const char *const names[] = {nullptr,  "INFO",   "MODULES", "THREADS",    "CLASSES",
                                         "STACKS", "EVENTS", "AGGREGATES", "GC",      "DEATHS",
-                                        "FRAME",  "COUNTERS", "END"};
-    if (type >= MT_CHUNK_INFO && type <= MT_CHUNK_END) return names[type];
+                                        "FRAME",  "COUNTERS", "END", "MARKS"};
+    if (type >= MT_CHUNK_INFO && type <= MT_CHUNK_MARKS) return names[type];
     return "unknown type " + std::to_string(type);
 }
 

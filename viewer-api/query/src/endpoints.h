@@ -22,6 +22,7 @@ Response search(Database &db, const Request &req, int64_t run);            // GE
 Response speedscope(Database &db, const Request &req, int64_t run);        // GET .../speedscope
 Response leaks(Database &db, const Request &req, int64_t run);             // GET .../leaks (ep_leaks.cpp)
 Response temporaries(Database &db, const Request &req, int64_t run);       // GET .../temporaries
+Response markers(Database &db, const Request &req, int64_t run);           // GET .../markers (ep_markers.cpp)
 
 }  // namespace mt::viewer
 

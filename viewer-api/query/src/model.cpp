@@ -22,6 +22,7 @@ RunRow load_run(Database &db, int64_t run_id) {
     auto f = query(db, "SELECT max(seq) FROM frames WHERE run_id=?");
     f.binds(run_id);
     r.frames = f.step() && !f.null(0) ? f.i64(0) + 1 : 0;
+    r.markers = load_markers(db, run_id);
     return r;
 }
 
@@ -33,8 +34,12 @@ Range frame_range(const Params &p, const RunRow &run, const std::string &from, c
         if (f || t) throw ApiError{400, "run " + std::to_string(run.id) + " has no frames", f ? from : to};
         return r;
     }
-    if (f) r.from = parse_int(*f, 0, run.frames - 1, from);
-    if (t) r.to = parse_int(*t, 0, run.frames - 1, to);
+    auto end = [&](std::string_view v, const std::string &name) {
+        if (auto m = marker_end(run, v, name)) return *m;
+        return parse_int(v, 0, run.frames - 1, name);
+    };
+    if (f) r.from = end(*f, from);
+    if (t) r.to = end(*t, to);
     if (r.to < r.from) throw ApiError{400, to + " must not be below " + from, to};
     r.whole = r.from == 0 && r.to == run.frames - 1;
     return r;

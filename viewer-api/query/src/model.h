@@ -17,11 +17,23 @@ namespace mt::viewer {
 
 inline Response ok(Json &j) { return Response{200, j.take(), "application/json", ""}; }
 
+struct MarkerRow {  // one mt_mark (ep_markers.cpp)
+    int64_t seq = 0, frame_index = -1, ns = 0;
+    std::string label;
+};
+
 struct RunRow {
     int64_t id = 0;
     int64_t frames = 0;  // rows in `frames` (seq is dense from 0)
     std::string build_id;
+    std::vector<MarkerRow> markers;  // a handful: range ends may name them
 };
+
+// ep_markers.cpp: the run's markers in frame order; none for a database without the table.
+std::vector<MarkerRow> load_markers(Database &db, int64_t run);
+// The frame of "marker:LABEL" (its first occurrence), nullopt for any other value; 400 naming
+// `param` and the label for an unknown one.
+std::optional<int64_t> marker_end(const RunRow &run, std::string_view value, const std::string &param);
 
 // Parses a path segment as an id: 400 naming `what` if it is not a number.
 int64_t parse_id(std::string_view seg, const std::string &what);

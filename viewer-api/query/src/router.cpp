@@ -53,6 +53,7 @@ Response route(Database &db, const Request &req) {
         if (what == "speedscope") return speedscope(db, req, run);
         if (what == "leaks") return leaks(db, req, run);
         if (what == "temporaries") return temporaries(db, req, run);
+        if (what == "markers") return markers(db, req, run);
     }
     throw ApiError{404, "no such endpoint: " + req.path, ""};
 }

@@ -45,6 +45,9 @@ inline constexpr char kInsertFrame[] =
 inline constexpr char kInsertGcEvent[] =
     "INSERT INTO gc_events(run_id, seq, start_ns, end_ns, heap_size, free_bytes, reclaimed_bytes, gc_no) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+// One mt_mark label.
+inline constexpr char kInsertMarker[] =
+    "INSERT INTO markers(run_id, seq, ns, label) VALUES (?1, ?2, ?3, ?4)";
 // Objects of a class freed in a frame.
 inline constexpr char kInsertDeath[] =
     "INSERT INTO deaths(run_id, seq, class_id, count, gc_bytes) VALUES (?1, ?2, ?3, ?4, ?5)";

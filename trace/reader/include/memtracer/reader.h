@@ -91,6 +91,12 @@ struct Death {
     bool operator==(const Death &) const = default;
 };
 
+struct Mark {  // mt_mark: a label the game put on the frame open at the call
+    uint64_t tick = 0;  // absolute tick of the call
+    std::string label;
+    bool operator==(const Mark &) const = default;
+};
+
 struct Frame {
     uint64_t seq = 0, index = 0, start_tick = 0, end_tick = 0;
     uint64_t events = 0, requested_bytes = 0, gc_bytes = 0, dropped = 0, heap_size = 0, free_bytes = 0;
@@ -99,6 +105,7 @@ struct Frame {
     std::vector<Aggregate> aggregates;   // aggregate mode
     std::vector<GcEvent> gcs;
     std::vector<Death> deaths;
+    std::vector<Mark> marks;             // format version 2 on
     bool operator==(const Frame &) const = default;
 };
 
