@@ -322,11 +322,11 @@ void StreamSink::read_control() {
             }
             if (in_len_ - at < MT_LIVE_MSG_HEADER + len) break;
             if (n_pending_ < 8) {
-                pending_ctl_[n_pending_++] = type;
                 if (type == MT_LIVE_CTL_MARK) {
-                    memcpy(pending_mark_, m + MT_LIVE_MSG_HEADER, len);  // the latest mark's name
-                    pending_mark_[len] = 0;
+                    memcpy(pending_mark_[n_pending_], m + MT_LIVE_MSG_HEADER, len);
+                    pending_mark_[n_pending_][len] = 0;
                 }
+                pending_ctl_[n_pending_++] = type;
             }
             at += MT_LIVE_MSG_HEADER + len;
         }
@@ -354,12 +354,15 @@ void StreamSink::apply_controls() {
             break;
         case MT_LIVE_CTL_MARK:
             ++marks_;
-            result = mt_mark(pending_mark_) == MT_OK ? MT_LIVE_ACK_APPLIED : MT_LIVE_ACK_REFUSED;
+            result = mt_mark(pending_mark_[i]) == MT_OK ? MT_LIVE_ACK_APPLIED : MT_LIVE_ACK_REFUSED;
             break;
         }
         if (result < 0) {
             // Lock busy: this one and every later one wait for the next iteration, in order.
-            for (uint32_t j = i; j < n_pending_; ++j) pending_ctl_[kept++] = pending_ctl_[j];
+            for (uint32_t j = i; j < n_pending_; ++j, ++kept) {
+                if (kept != j) memcpy(pending_mark_[kept], pending_mark_[j], sizeof pending_mark_[0]);
+                pending_ctl_[kept] = pending_ctl_[j];
+            }
             break;
         }
         live_log("host %s: %s %s", peer_,

@@ -94,7 +94,7 @@ private:
     uint8_t *out_ = nullptr;  // kOutCap bytes
     uint32_t out_pos_ = 0, out_len_ = 0;
     uint16_t pending_ctl_[8];
-    char pending_mark_[256] = {0};
+    char pending_mark_[8][256] = {};  // each pending MARK's own label, at its pending_ctl_ index
     uint32_t n_pending_ = 0;
     struct AckItem {
         uint16_t control, result;

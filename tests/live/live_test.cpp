@@ -229,9 +229,16 @@ TEST_CASE("live: pause, resume and mark from the host apply at the next drain", 
     REQUIRE(eventually([&] { return ack_frames(host.log(), "resume", resumed_before, resumed_after); }));
     REQUIRE(resumed_before >= paused_after + 10);
     REQUIRE(eventually([&] { return frames_in(dir + "/host.mt") >= resumed_after + 10; }));
+    // Two marks back to back, usually applied in one pass of the writer: each keeps its own label.
     host.write_line("mark boss-fight");
+    host.write_line("mark boss-phase-2");
     uint64_t mark_before = 0, mark_after = 0;
     REQUIRE(eventually([&] { return ack_frames(host.log(), "mark", mark_before, mark_after); }));
+    REQUIRE(eventually([&] {
+        const std::string log = host.log();
+        const std::regex re("mark applied");
+        return std::distance(std::sregex_iterator(log.begin(), log.end(), re), std::sregex_iterator()) == 2;
+    }));
     host.write_line("stop");
     REQUIRE(host.wait() == 0);
     auto run = mt::reader::load_file(dir + "/host.mt");
@@ -246,10 +253,13 @@ TEST_CASE("live: pause, resume and mark from the host apply at the next drain", 
     for (uint64_t i = 1; i < before; ++i) CHECK(run.frames[i].events > 0);
     // The mark reached the host's file, in the frame that was open when the game applied it
     // (the game's own scripted "level loaded" is in frame 0).
-    std::vector<uint64_t> marked;
+    std::vector<uint64_t> marked, second;
     for (const auto &f : run.frames)
-        for (const auto &m : f.marks)
+        for (const auto &m : f.marks) {
             if (m.label == "boss-fight") marked.push_back(f.seq);
+            if (m.label == "boss-phase-2") second.push_back(f.seq);
+        }
+    REQUIRE(second.size() == 1);
     REQUIRE(!run.frames.empty());
     REQUIRE(run.frames[0].marks.size() == 1);
     CHECK(run.frames[0].marks[0].label == "level loaded");
