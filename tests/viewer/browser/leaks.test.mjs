@@ -3,62 +3,11 @@
 // lifetimes and a deliberate leak, LeakyCache.Remember keeping one System.Single[] a frame; run 2
 // without lifetimes). The test names no class or site to the page: it asserts what the page
 // ranks first. Numbers are the API's own answers. Env as page.test.mjs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 
-const env = (k) => { if (!process.env[k]) throw new Error(`set ${k}`); return process.env[k]; };
-const require = createRequire(join(env('MT_NODE_MODULES'), 'noop.js'));
-const { chromium } = require('playwright-core');
-const artifacts = env('MT_ARTIFACTS');
-mkdirSync(artifacts, { recursive: true });
-
-let server, browser, page, base, profile;
-const consoleErrors = [];
-
-before(async () => {
-  await new Promise((resolve, reject) => {
-    server = spawn(env('MT_VIEWER_BIN'), [env('MT_VIEWER_DB'), '--port', '0', '--threads', '2', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    server.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:(\d+)\//);
-      if (m) { base = `http://127.0.0.1:${m[1]}`; resolve(); }
-    });
-    server.on('exit', (c) => reject(new Error(`viewer exited ${c}: ${out}`)));
-  });
-  profile = mkdtempSync(join(tmpdir(), 'mt-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1400, height: 1000 }, acceptDownloads: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = browser.pages()[0] || await browser.newPage();
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  page.on('request', (r) => { if (!r.url().startsWith(base) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) consoleErrors.push(`off-server request ${r.url()}`); });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
-  if (profile) rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
-});
-
-const shot = (name) => page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
-let loads = 0;
-// A full load of the page at this hash (the query string only forces a new document).
-async function open(hash) {
-  await page.goto(`${base}/?load=${++loads}#${hash}`);
-  await page.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
-}
-const params = (s) => [...new URLSearchParams(s).entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-const hashNow = () => page.evaluate(() => location.hash.slice(1));
-const topCounts = () => page.$$eval('#top-table tbody tr[data-rank]', (r) => r.map((x) => x.querySelector('.cls').textContent));
+import { consoleErrors, hashNow, open, page, params, shot } from './harness.mjs';
 
 
 // The API's answer, fetched from the page's origin (the numbers the view must show).
