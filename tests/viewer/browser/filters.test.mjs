@@ -104,6 +104,20 @@ test('search finds a class and a function and jumps to them', async () => {
   await page.waitForSelector('#search-results', { state: 'hidden' });
 });
 
+test('the game\'s markers are on the timeline, and one click selects a marker\'s range', async () => {
+  await open('run=1&tab=top');
+  // The fixture's run 1 (make_fixture_db.py): "level loaded" at 0, "boss spawned" at 120 and 239.
+  await page.waitForFunction(() => document.querySelectorAll('#timeline-marks button.marker').length === 3, null, { timeout: 20000 });
+  const labels = await page.$$eval('#timeline-marks button.marker', (b) => b.map((x) => x.textContent));
+  assert.deepEqual(labels, ['level loaded @0', 'boss spawned @120', 'boss spawned @239']);
+  await page.click('#timeline-marks button.marker[data-seq="120"]');
+  await page.waitForFunction(() => /(^|&)from=120(&|$)/.test(location.hash) && /(^|&)to=238(&|$)/.test(location.hash), null, { timeout: 20000 });
+  assert.match(await page.textContent('#selection-label'), /frames 120–238/);
+  await page.waitForSelector('#top-table tbody tr');
+  await shot('markers');
+  assert.deepEqual(consoleErrors, []);
+});
+
 test('the flame graph inverts, and keys select, zoom and zoom out', async () => {
   await open('run=1&tab=flame');
   await page.waitForSelector('#flame-canvas');

@@ -3,6 +3,7 @@
 import './style.css';
 import { api, bytes, clear, duration, errorBox, h, num } from './util.js';
 import { Timeline } from './timeline.js';
+import { loadMarkers, showMarkerButtons } from './markers.js';
 import { renderFrame } from './frame_view.js';
 import { renderTop, opts as topOpts } from './topn.js';
 import { renderCompare, opts as cmpOpts } from './compare.js';
@@ -94,6 +95,9 @@ async function loadRun() {
   if (state.range && state.range.to >= s.frames) state.range = null;
   if (state.frame !== null) timeline.selectFrame(state.frame);
   updateSelectionLabel();
+  const marks = await loadMarkers(state.run);
+  timeline.setMarks(marks);
+  showMarkerButtons(marks, s.frames, timeline.onRange);
 }
 
 // Measured or estimated: a no-patch capture estimates GC sizes and may see collections only

@@ -4,6 +4,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { bytes, num } from './util.js';
 import { drawPeaks, liveSeries, showPeaks } from './live_heap.js';
+import { drawMarks } from './markers.js';
 
 const BLUE = '#2563eb', SLATE = '#64748b', ORANGE = '#ea580c', INK = '#0f172a';
 
@@ -14,6 +15,7 @@ export class Timeline {
     this.onRange = onRange;
     this.plot = null;
     this.gcSeqs = [];
+    this.marks = [];  // the run's markers (markers.js), kept across setData
     this.selected = null;
     this.dragged = false;
     new ResizeObserver(() => this.plot && this.plot.setSize(this.size())).observe(el);
@@ -51,7 +53,7 @@ export class Timeline {
       cursor: { drag: { x: true, y: false, setScale: false }, points: { show: false } },
       legend: { live: true },
       hooks: {
-        draw: [(u) => this.drawMarkers(u), (u) => drawPeaks(u, this.series)],
+        draw: [(u) => this.drawMarkers(u), (u) => drawPeaks(u, this.series), (u) => drawMarks(u, this.marks)],
         setSelect: [(u) => this.selectDone(u)],
         ready: [(u) => u.over.addEventListener('click', () => this.click(u))],
       },
@@ -95,6 +97,8 @@ export class Timeline {
     this.selectFrame(u.data[0][idx]);
     this.onFrame(u.data[0][idx]);
   }
+
+  setMarks(marks) { this.marks = marks; if (this.plot) this.plot.redraw(false); }
 
   selectFrame(seq) { this.selected = seq; if (this.plot) this.plot.redraw(false); }
 
