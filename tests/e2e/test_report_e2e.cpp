@@ -17,10 +17,14 @@ namespace {
 
 const std::string kGame = MEMTRACER_SAMPLE_GAME, kSym = MEMTRACER_SYMBOLIZE, kReport = MEMTRACER_REPORT;
 
-// Records and symbolizes a run; returns the database path.
+// Records and symbolizes a run of 60 frames; returns the database path. Fewer frames than the
+// runtime's frame-end queue holds (64): a writer that falls behind on a loaded machine then
+// never merges frames (docs/runtime.md, MT_FRAME_MERGED), so frame numbers and per-frame
+// figures are the same in every run. With 200 frames, one CI run in about twenty merged
+// 200 game frames into 65 and the "same run twice" gate saw -68% bytes per frame.
 std::string record(const fs::path &dir, const std::string &name, const std::string &args) {
     std::string mt = (dir / (name + ".mt")).string(), db = (dir / (name + ".db")).string();
-    auto g = run_process({"sh", "-c", kGame + " --frames 200 --seed 5 --quiet --ring-bytes 16777216 --block-when-full " +
+    auto g = run_process({"sh", "-c", kGame + " --frames 60 --seed 5 --quiet --ring-bytes 16777216 --block-when-full " +
                                           args + " --out " + mt});
     INFO(g.output);
     REQUIRE(g.exit_code == 0);
@@ -68,14 +72,14 @@ bool over(const Csv &c, const std::string &name_prefix) {
 
 TEST_CASE("e2e: memtracer-report leaks ranks the deliberate leak first, by site and by class", "[e2e][report]") {
     fs::path dir = mt::test::make_temp_dir("report-leak");
-    std::string db = record(dir, "leak", "--lifetimes --gc-events --leak-from 60");
+    std::string db = record(dir, "leak", "--lifetimes --gc-events --leak-from 20");
     Csv by_site = report("leaks " + db + " --by site");
     REQUIRE(by_site.exit_code == 0);
     REQUIRE(by_site.rows.size() >= 2);
     CHECK(by_site.rows[0][1] == "site");
     CHECK(by_site.rows[1][1].rfind("LeakyCache.Remember (", 0) == 0);
-    CHECK(by_site.rows[1][3] == "140");  // one Single[1024] a frame, frames 60..199, none died
-    CHECK(by_site.rows[1][6] == "60");   // oldest_seq
+    CHECK(by_site.rows[1][3] == "40");  // one Single[1024] a frame, frames 20..59, none died
+    CHECK(by_site.rows[1][6] == "20");  // oldest_seq
     Csv by_class = report("leaks " + db);
     REQUIRE(by_class.rows.size() >= 2);
     CHECK(by_class.rows[1][1] == "System.Single[]");
@@ -102,8 +106,11 @@ TEST_CASE("e2e: memtracer-report gate fails on 20% more allocations per frame an
     CHECK(by_class.rows[1][0] == "(total)");
     CHECK(by_class.rows[1][6] == "OVER");
     double growth = std::stod(by_class.rows[1][4]);
+    // 1.2 x the ticks: frames 0..59 run ticks 0..71. The 12 extra ticks come from later in the
+    // level, where a tick allocates more than the first 60 do on average, so the total grows
+    // more than 20% per frame (41.5% with this seed, the same every run).
     CHECK(growth > 15);
-    CHECK(growth < 30);
+    CHECK(growth < 60);
     CHECK(over(by_class, "System.String"));
     CHECK(over(by_class, "PathNode[]"));
     Csv by_site = report("gate " + base + " " + more + limits + " --by site");
