@@ -49,19 +49,27 @@ Json &Json::key(std::string_view k) {
     return *this;
 }
 
-Json &Json::val(int64_t v) {
-    sep();
+namespace {
+
+// Signed and unsigned 64-bit values alike: exact decimal digits, never a float's rounding.
+template <class Int>
+void append_integer(std::string &out, Int v) {
     char buf[24];
     auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out_.append(buf, r.ptr);
+    out.append(buf, r.ptr);
+}
+
+}  // namespace
+
+Json &Json::val(int64_t v) {
+    sep();
+    append_integer(out_, v);
     return *this;
 }
 
 Json &Json::val(uint64_t v) {
     sep();
-    char buf[24];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out_.append(buf, r.ptr);
+    append_integer(out_, v);
     return *this;
 }
 
