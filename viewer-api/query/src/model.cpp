@@ -45,6 +45,17 @@ Range frame_range(const Params &p, const RunRow &run, const std::string &from, c
     return r;
 }
 
+int64_t game_frames(Database &db, int64_t run_id, const Range &r) {
+    if (r.to < r.from) return 0;
+    auto s = query(db,
+                   "SELECT coalesce(sum(CASE WHEN (f.flags & 2) != 0 AND f.frame_index > p.frame_index "
+                   "THEN f.frame_index - p.frame_index ELSE 1 END), 0) FROM frames f "
+                   "LEFT JOIN frames p ON p.run_id = f.run_id AND p.seq = f.seq - 1 "
+                   "WHERE f.run_id = ? AND f.seq BETWEEN ? AND ?");
+    s.binds(run_id, r.from, r.to);
+    return s.step() ? s.i64(0) : r.size();
+}
+
 Metric metric_param(const Params &p, std::string_view name) {
     auto m = p.choice(name, {"bytes", "gc_bytes", "count"}, "bytes");
     return m == "count" ? Metric::Count : m == "gc_bytes" ? Metric::GcBytes : Metric::Bytes;

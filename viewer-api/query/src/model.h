@@ -47,6 +47,11 @@ struct Range {
     int64_t size() const { return to - from + 1; }
 };
 Range frame_range(const Params &p, const RunRow &run, const std::string &from = "from", const std::string &to = "to");
+// The game frames a range of committed frames covers: a frame the runtime merged (its frame-end
+// queue was full, MT_FRAME_MERGED) spans every game frame since the one before it, so a run whose
+// writer fell behind is not read as allocating twice or three times per frame. Committed frames
+// when the game's indexes do not say more (not increasing, first frame, no merge).
+int64_t game_frames(Database &db, int64_t run_id, const Range &r);
 
 enum class Metric { Bytes, GcBytes, Count };
 Metric metric_param(const Params &p, std::string_view name = "by");
