@@ -102,8 +102,8 @@ Response compare(Database &db, const Request &req) {
     b.run = load_run(db, need("b"));
     a.range = frame_range(p, a.run, "a_from", "a_to");
     b.range = frame_range(p, b.run, "b_from", "b_to");
-    a.game_frames = game_frames(db, a.run.id, a.range);
-    b.game_frames = game_frames(db, b.run.id, b.range);
+    a.game_frames = game_frames(db, a.run, a.range);
+    b.game_frames = game_frames(db, b.run, b.range);
     a.filter = parse_filter(p, db, a.run);
     b.filter = parse_filter(p, db, b.run);
     bool by_class = p.choice("group", {"class", "site"}, "class") == "class";
