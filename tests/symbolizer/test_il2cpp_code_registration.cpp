@@ -9,6 +9,7 @@
 #include <llvm/Object/ObjectFile.h>
 
 #include <filesystem>
+#include <cstring>
 #include <map>
 
 #include "il2cpp_code_registration.h"
@@ -246,4 +247,71 @@ TEST_CASE("symbolizer: iOS binary, dSYM and metadata only - exact names through 
     CHECK(rows[1] == std::vector<std::string>{kMoveNext2, "Game.Shop.Enumerator.MoveNext"});
     CHECK(rows[2] == std::vector<std::string>{kLambda, "Game.Spawner.<>c.<Start>b__5_0"});
     CHECK(rows[3] == std::vector<std::string>{kAdd, "Game.Core.Inventory.Add"});
+}
+
+namespace {
+
+uint32_t le32(const std::string &b, size_t at) {
+    uint32_t v;
+    std::memcpy(&v, b.data() + at, 4);
+    return v;
+}
+
+// Rewrites a DYLD_CHAINED_PTR_64 image (what ld64.lld writes) as DYLD_CHAINED_PTR_64_OFFSET (what
+// Apple's ld64 writes for arm64 iOS 15+): each rebase's 36-bit target becomes the target's
+// offset from the image base (mach-o/fixup-chains.h: dyld_chained_ptr_64_rebase, the same bits
+// in both formats), and each segment's pointer_format 2 becomes 6.
+std::string as_ptr_64_offset(const std::string &path, uint64_t image_base) {
+    std::string b = mt::test::read_file(path);
+    auto bin = llvm::object::ObjectFile::createObjectFile(path);
+    REQUIRE(bool(bin));
+    auto *m = llvm::dyn_cast<llvm::object::MachOObjectFile>(bin->getBinary());
+    REQUIRE(m);
+    for (const auto &lc : m->load_commands()) {
+        if (lc.C.cmd != llvm::MachO::LC_DYLD_CHAINED_FIXUPS) continue;
+        auto data = m->getLinkeditDataLoadCommand(lc);
+        size_t starts = data.dataoff + le32(b, data.dataoff + 4);  // dyld_chained_fixups_header.starts_offset
+        uint32_t segs = le32(b, starts);                             // dyld_chained_starts_in_image.seg_count
+        for (uint32_t i = 0; i < segs; ++i) {
+            uint32_t info = le32(b, starts + 4 + 4 * i);
+            if (info == 0) continue;
+            uint16_t format = 6;  // dyld_chained_starts_in_segment: size, page_size, pointer_format
+            REQUIRE(static_cast<uint8_t>(b[starts + info + 6]) == 2);
+            std::memcpy(b.data() + starts + info + 6, &format, 2);
+        }
+    }
+    llvm::Error err = llvm::Error::success();
+    size_t rebased = 0;
+    for (const auto &f : m->fixupTable(err)) {
+        if (!f.isRebase()) continue;
+        // The slot's file offset: the segment's file offset plus the slot's offset in it.
+        uint64_t off = 0;
+        for (const auto &s : m->sections())
+            if (f.address() >= s.getAddress() && f.address() < s.getAddress() + s.getSize())
+                off = m->getSection64(s.getRawDataRefImpl()).offset + (f.address() - s.getAddress());
+        REQUIRE(off != 0);
+        uint64_t raw;
+        std::memcpy(&raw, b.data() + off, 8);
+        const uint64_t mask = (1ull << 36) - 1;
+        REQUIRE((raw & mask) == (f.pointerValue() & mask));
+        raw = (raw & ~mask) | ((f.pointerValue() - image_base) & mask);
+        std::memcpy(b.data() + off, &raw, 8);
+        ++rebased;
+    }
+    const bool failed = static_cast<bool>(err);
+    llvm::consumeError(std::move(err));
+    REQUIRE_FALSE(failed);
+    CHECK(rebased == 16);  // 3 moduleNames, 3 tables, 7 method pointers, 3 invoker tables
+    return b;
+}
+
+}  // namespace
+
+TEST_CASE("symbolizer: code registration through DYLD_CHAINED_PTR_64_OFFSET chains", "[il2cpp][metadata][macho]") {
+    const std::string exe = mt::test::fixture("codereg/ios15/exe/UnityFramework");
+    Il2CppMetadata md = Il2CppMetadata::parse(metadata(MetadataLayout::V31), "global-metadata.dat");
+    check_macho_names(read_code_registration(exe, md), md);  // DYLD_CHAINED_PTR_64: targets as addresses
+    mt::test::TempDir d;
+    mt::test::write_file(d.file("UnityFramework"), as_ptr_64_offset(exe, 0x100000000));
+    check_macho_names(read_code_registration(d.file("UnityFramework"), md), md);
 }
