@@ -81,7 +81,7 @@ const Layout &pick_layout(const Reader &r, int version) {
                "nor the 2019.1-2020.1 (264) layout");
     }
     r.fail("metadata version " + std::to_string(version) +
-           " is not supported (24 to 31 and 39: Unity 2018.3 to 6000.3)");
+           " is not supported (24 to 31, 39 and 107: Unity 2018.3 to 6000.5)");
 }
 
 }  // namespace
@@ -121,7 +121,7 @@ Il2CppMetadata Il2CppMetadata::parse(std::string_view bytes, const std::string &
                std::string(bytes.starts_with("version https://git-lfs") ? "; this is a Git LFS pointer, not the file" : "") + ")");
     Il2CppMetadata m;
     m.version_ = r.i32(4);
-    if (m.version_ == 39) return parse_v39(bytes, name);
+    if (m.version_ == 39 || m.version_ == 107) return parse_v39(bytes, name, m.version_);
     const Layout &L = pick_layout(r, m.version_);
     m.layout_ = L.name;
 

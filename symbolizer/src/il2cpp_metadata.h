@@ -12,8 +12,9 @@
 // | 27, 28, 29 (2020.2-2022.3.2x, 6000.0.0-6) | 256 B | 88 B             | 32 B                   |
 // | 31 (2021.3.40+, 2022.3.33+, 6000.0.7-6000.2) | 256 B | 88 B          | 36 B (returnParameterToken) |
 // | 39 (6000.3)                           | 380 B  | 68 B + 3 T + G       | 20 B + D + T + P + G   |
+// | 107 (6000.5)                          | 392 B  | 40 B + 3 T + G + the starts' widths | 20 B + D + T + P + G |
 //
-// Version 39 (il2cpp_metadata_v39.cpp) gives each table's offset, size and record count, and
+// Versions 39 and 107 (il2cpp_metadata_v39.cpp) give each table's offset, size and record count, and
 // writes some indices 1, 2 or 4 bytes wide, the smallest that holds the table's count (T: the
 // binary's Il2CppType table, D: type definitions, G: generic containers, P: parameters); T is not
 // in the file, so it is what the type definitions' record size leaves.
@@ -103,7 +104,7 @@ private:
     std::unordered_map<std::string, uint32_t> image_index_;  // image name -> image
     std::unordered_map<uint64_t, uint32_t> by_token_;        // image << 32 | token row -> method
     static void read_images(const void *reader, const void *layout, Il2CppMetadata &m);
-    static Il2CppMetadata parse_v39(std::string_view bytes, const std::string &name);
+    static Il2CppMetadata parse_v39(std::string_view bytes, const std::string &name, int version);  // 39 or 107
     // Throws if an index read points outside its table (a file read with the wrong layout).
     void check(const std::string &name) const;
     // The overload flags and the Type_Method index, once the tables are read.

@@ -1,8 +1,11 @@
-// global-metadata.dat version 39 (Unity 6000.3), read from the layout its libil2cpp declares:
-// vm/GlobalMetadataFileInternals.h (Il2CppSectionMetadata, Il2CppGlobalMetadataHeader),
-// vm/MetadataDeserialization.cpp (each record's serialized fields and widths) and
-// vm/GlobalMetadata.cpp (`version == 39`, SerializedIndexSizes, GetIndexSize), as a 6000.3.3f1
-// Xcode export ships them in Il2CppOutputProject/IL2CPP/libil2cpp (docs/il2cpp-notes.md).
+// global-metadata.dat versions 39 (Unity 6000.3) and 107 (6000.5), read from the layout their
+// libil2cpp declares: vm/GlobalMetadataFileInternals.h (Il2CppSectionMetadata,
+// Il2CppGlobalMetadataHeader), vm/MetadataDeserialization.cpp (each record's serialized fields
+// and widths) and vm/GlobalMetadata.cpp (`version == N`, SerializedIndexSizes, GetIndexSize), as
+// a 6000.3.3f1 Xcode export and a 6000.5.1f1 Gradle export ship them in their
+// Il2CppOutputProject/IL2CPP/libil2cpp (docs/il2cpp-notes.md). 107 adds a section
+// (typeInlineArrays), narrows the type definition's starts and the image's entry point by their
+// tables' counts, and packs the generic container (int32, uint16, uint8, index).
 //
 // What changed from 31: the header holds {offset, size, count} per table (31 tables, 380 bytes),
 // and four kinds of index are written in 1, 2 or 4 bytes, the smallest holding the table's count
@@ -18,11 +21,11 @@ namespace mt::sym {
 
 namespace {
 
-// Il2CppGlobalMetadataHeader v39: the sections this reader uses, by position.
-constexpr int kStringLiterals = 0, kStrings = 2, kMethods = 5, kParameters = 10, kGenericParameters = 12,
-              kGenericContainers = 14, kNestedTypes = 15, kTypeDefinitions = 19, kImages = 20;
-constexpr int kSections = 31;
-constexpr uint32_t kHeaderSize = 8 + kSections * 12;
+// Il2CppGlobalMetadataHeader v39 and v107: the sections this reader uses, by position (107 adds
+// typeInlineArrays after typeDefinitions, so its images are one further on).
+constexpr int kStringLiterals = 0, kStrings = 2, kEvents = 3, kProperties = 4, kMethods = 5, kDefaultValueData = 8,
+              kParameters = 10, kFields = 11, kGenericParameters = 12, kGenericContainers = 14, kNestedTypes = 15,
+              kInterfaceOffsets = 18, kTypeDefinitions = 19;
 
 int index_size(uint32_t count) { return count <= 0xFF ? 1 : count <= 0xFFFF ? 2 : 4; }
 
@@ -72,14 +75,17 @@ private:
 
 }  // namespace
 
-Il2CppMetadata Il2CppMetadata::parse_v39(std::string_view bytes, const std::string &name) {
+Il2CppMetadata Il2CppMetadata::parse_v39(std::string_view bytes, const std::string &name, int version) {
     V39 r(bytes, name);
     Il2CppMetadata m;
-    m.version_ = 39;
-    m.layout_ = "39 (6000.3)";
-    if (r.u32(8 + kStringLiterals * 12) != kHeaderSize)
-        r.fail("metadata version 39 whose first table starts at byte " + std::to_string(r.u32(8)) + ", not right after the " +
-               std::to_string(kHeaderSize) + "-byte header 6000.3 writes");
+    const bool v107 = version == 107;
+    m.version_ = version;
+    m.layout_ = v107 ? "107 (6000.5)" : "39 (6000.3)";
+    const int sections = v107 ? 32 : 31, kImages = v107 ? 21 : 20;
+    const uint32_t header_size = 8 + static_cast<uint32_t>(sections) * 12;
+    if (r.u32(8 + kStringLiterals * 12) != header_size)
+        r.fail("metadata version " + std::to_string(version) + " whose first table starts at byte " + std::to_string(r.u32(8)) +
+               ", not right after the " + std::to_string(header_size) + "-byte header " + (v107 ? "6000.5" : "6000.3") + " writes");
 
     Section strings = r.section(kStrings, "string");
     m.strings_.assign(bytes.substr(strings.offset, strings.size));
@@ -88,28 +94,41 @@ Il2CppMetadata Il2CppMetadata::parse_v39(std::string_view bytes, const std::stri
             params = r.section(kParameters, "parameter"), containers = r.section(kGenericContainers, "generic container"),
             gparams = r.section(kGenericParameters, "generic parameter"), nested = r.section(kNestedTypes, "nested type"),
             images = r.section(kImages, "image definition");
+    auto width = [&](int section, const char *what) { return index_size(static_cast<uint32_t>(r.section(section, what).count)); };
     const int D = index_size(static_cast<uint32_t>(types.count)), G = index_size(static_cast<uint32_t>(containers.count)),
               P = index_size(static_cast<uint32_t>(params.count));
+    // Version 107 also narrows the type definition's starts (field F, method M, event E, property
+    // Pr, nested type N, interfaces I: its count is interfaceOffsets') and the generic container's
+    // first parameter (GP); 39 writes them in 4 bytes.
+    const int F = v107 ? width(kFields, "field") : 4, M = v107 ? static_cast<int>(index_size(static_cast<uint32_t>(methods.count))) : 4,
+              E = v107 ? width(kEvents, "event") : 4, Pr = v107 ? width(kProperties, "property") : 4,
+              N = v107 ? static_cast<int>(index_size(static_cast<uint32_t>(nested.count))) : 4,
+              I = v107 ? width(kInterfaceOffsets, "interface offset") : 4,
+              GP = v107 ? static_cast<int>(index_size(static_cast<uint32_t>(gparams.count))) : 4;
+    if (v107) (void)width(kDefaultValueData, "default value data");  // checked like the others, not read
     // The Il2CppType index width follows the binary's type table, which the file does not count:
-    // it is what the type definition's record leaves after its fixed fields (68 bytes) and G.
+    // it is what the type definition's record leaves after its other fields.
+    const size_t fixed = static_cast<size_t>(40 + G + F + M + E + Pr + N + 2 * I);
     int T = 4;
     if (types.count) {
-        size_t rec = types.size / types.count, rest = rec > static_cast<size_t>(68 + G) ? rec - 68 - G : 0;
+        size_t rec = types.size / types.count, rest = rec > fixed ? rec - fixed : 0;
         if (rest != 3 && rest != 6 && rest != 12)
-            r.fail("type definition records of " + std::to_string(rec) + " bytes fit no index width of version 39");
+            r.fail("type definition records of " + std::to_string(rec) + " bytes fit no index width of version " + std::to_string(version));
         T = static_cast<int>(rest / 3);
     }
-    const size_t type_rec = static_cast<size_t>(68 + 3 * T + G), method_rec = static_cast<size_t>(20 + D + T + P + G);
+    const size_t type_rec = fixed + 3 * static_cast<size_t>(T), method_rec = static_cast<size_t>(20 + D + T + P + G),
+                 container_rec = v107 ? static_cast<size_t>(7 + GP) : 16;
     r.expect(types, type_rec, "type definition");
     r.expect(methods, method_rec, "method definition");
-    r.expect(containers, 16, "generic container");
+    r.expect(containers, container_rec, "generic container");
     r.expect(gparams, static_cast<size_t>(14 + G), "generic parameter");
     r.expect(nested, 4, "nested type");
-    r.expect(images, static_cast<size_t>(32 + 2 * D), "image definition");
+    r.expect(images, static_cast<size_t>(28 + 2 * D + M), "image definition");
 
     // Il2CppTypeDefinition: nameIndex, namespaceIndex, byval/declaring/parent TypeIndex (T each),
-    // genericContainerIndex (G), flags, 8 four-byte starts (nestedTypesStart the 5th), 8 uint16
-    // counts (nested_type_count the 5th), bitfield, token.
+    // genericContainerIndex (G), flags, fieldStart (F), methodStart (M), eventStart (E),
+    // propertyStart (Pr), nestedTypesStart (N), interfacesStart (I), vtableStart (4),
+    // interfaceOffsetsStart (I), 8 uint16 counts (nested_type_count the 5th), bitfield, token.
     m.types_.resize(types.count);
     const size_t after_g = 8 + 3 * static_cast<size_t>(T) + static_cast<size_t>(G);
     for (size_t i = 0; i < types.count; ++i) {
@@ -119,8 +138,9 @@ Il2CppMetadata Il2CppMetadata::parse_v39(std::string_view bytes, const std::stri
     }
     for (size_t i = 0; i < types.count; ++i) {
         size_t at = types.offset + i * type_rec;
-        int64_t start = static_cast<int32_t>(r.u32(at + after_g + 4 + 4 * 4));
-        uint32_t count = r.u16(at + after_g + 4 + 8 * 4 + 4 * 2);
+        const size_t starts = at + after_g + 4, nested_at = starts + static_cast<size_t>(F + M + E + Pr);
+        int64_t start = N == 4 ? static_cast<int32_t>(r.u32(nested_at)) : r.index(nested_at, N);
+        uint32_t count = r.u16(nested_at + static_cast<size_t>(N + I + 4 + I) + 4 * 2);
         for (uint32_t k = 0; k < count; ++k) {
             if (start < 0 || static_cast<size_t>(start) + k >= nested.count)
                 r.fail("type " + std::to_string(i) + ": nested types out of range");
@@ -140,11 +160,14 @@ Il2CppMetadata Il2CppMetadata::parse_v39(std::string_view bytes, const std::stri
         m.methods_[i] = Method{r.u32(at), static_cast<int32_t>(r.index(at + 4, D)), static_cast<int32_t>(r.index(gc_at, G))};
         tokens[i] = r.u32(gc_at + static_cast<size_t>(G));
     }
-    // Il2CppGenericContainer: ownerIndex, type_argc, is_method, genericParameterStart (int32 each);
-    // Il2CppGenericParameter: ownerIndex (G), nameIndex, ...
+    // Il2CppGenericContainer: ownerIndex, type_argc, is_method, genericParameterStart (int32 each;
+    // 107: int32, uint16, uint8, GP); Il2CppGenericParameter: ownerIndex (G), nameIndex, ...
     for (size_t i = 0; i < containers.count; ++i) {
-        size_t at = containers.offset + i * 16;
-        m.containers_.emplace_back(static_cast<int32_t>(r.u32(at + 4)), static_cast<int32_t>(r.u32(at + 12)));
+        size_t at = containers.offset + i * container_rec;
+        if (v107)
+            m.containers_.emplace_back(static_cast<int32_t>(r.u16(at + 4)), static_cast<int32_t>(r.index(at + 7, GP)));
+        else
+            m.containers_.emplace_back(static_cast<int32_t>(r.u32(at + 4)), static_cast<int32_t>(r.u32(at + 12)));
     }
     for (size_t i = 0; i < gparams.count; ++i) m.parameter_names_.push_back(r.u32(gparams.offset + i * (14 + G) + G));
     m.check(name);
@@ -152,7 +175,7 @@ Il2CppMetadata Il2CppMetadata::parse_v39(std::string_view bytes, const std::stri
     // Il2CppImageDefinition: nameIndex, assemblyIndex, typeStart (D), typeCount, ... ; the link to
     // the binary's per-assembly method pointer tables is each method's token, as before.
     std::vector<int32_t> image_of_type(types.count, -1);
-    const size_t image_rec = static_cast<size_t>(32 + 2 * D);
+    const size_t image_rec = static_cast<size_t>(28 + 2 * D + M);
     for (size_t i = 0; i < images.count; ++i) {
         size_t at = images.offset + i * image_rec;
         uint32_t iname = r.u32(at);

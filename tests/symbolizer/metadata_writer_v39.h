@@ -16,6 +16,10 @@ struct V39Shape {
     size_t filler_types = 0;      // extra type definitions, to widen TypeDefinitionIndex
     size_t parameters = 300;      // parameter definitions: 300 makes ParameterIndex 2 bytes
     size_t filler_containers = 0;  // extra generic containers, to widen GenericContainerIndex
+    // Version 107 (6000.5.1f1's MetadataDeserialization.cpp) instead of 39: more indices narrowed
+    // by their table's count (these tables are only counted here, not written).
+    bool v107 = false;
+    size_t fields = 300, events = 10, properties = 70000, interface_offsets = 300;
 };
 
 inline int v39_index_size(size_t count) { return count <= 0xFF ? 1 : count <= 0xFFFF ? 2 : 4; }
@@ -29,6 +33,13 @@ inline std::string write_global_metadata_v39(std::vector<MdType> types, const st
     for (const MdMethod &m : methods) ncontainers += !m.generic.empty();
     const int T = shape.type_index, D = v39_index_size(types.size()), G = v39_index_size(ncontainers),
               P = v39_index_size(shape.parameters);
+    const bool v107 = shape.v107;
+    size_t ngparams_total = shape.filler_containers, nnested_total = 0;
+    for (const MdType &t : types) ngparams_total += t.generic.size(), nnested_total += t.nested.size();
+    for (const MdMethod &m : methods) ngparams_total += m.generic.size();
+    auto w107 = [&](size_t count) { return v107 ? v39_index_size(count) : 4; };
+    const int F = w107(shape.fields), M = w107(methods.size()), E = w107(shape.events), Pr = w107(shape.properties),
+              N = w107(nnested_total), I = w107(shape.interface_offsets), GP = w107(ngparams_total);
 
     std::string strings(1, '\0');
     auto str = [&](const std::string &s) {
@@ -44,12 +55,17 @@ inline std::string write_global_metadata_v39(std::vector<MdType> types, const st
         o.append(reinterpret_cast<const char *>(&u), static_cast<size_t>(width));
     };
     std::string gparams, containers, nested, typedefs, methoddefs, params, imagedefs;
-    size_t nparams = 0, ngparams = 0;
+    size_t nparams = 0, ngparams = 0, ncontainers_written = 0;
     auto container = [&](const std::vector<std::string> &names, int owner, bool is_method) -> int32_t {
         if (names.empty()) return -1;
-        int32_t at = static_cast<int32_t>(containers.size() / 16);
-        i32(containers, owner), i32(containers, static_cast<int32_t>(names.size()));  // ownerIndex, type_argc
-        i32(containers, is_method), i32(containers, static_cast<int32_t>(nparams));  // is_method, genericParameterStart
+        int32_t at = static_cast<int32_t>(ncontainers_written++);
+        i32(containers, owner);  // ownerIndex
+        if (v107) {
+            u16(containers, static_cast<uint16_t>(names.size())), containers += static_cast<char>(is_method);  // type_argc, is_method
+        } else {
+            i32(containers, static_cast<int32_t>(names.size())), i32(containers, is_method);
+        }
+        idx(containers, static_cast<int64_t>(nparams), GP);  // genericParameterStart
         for (size_t k = 0; k < names.size(); ++k, ++nparams, ++ngparams) {
             idx(gparams, at, G);                          // ownerIndex
             i32(gparams, str(names[k]));                  // nameIndex
@@ -66,9 +82,10 @@ inline std::string write_global_metadata_v39(std::vector<MdType> types, const st
         for (int k = 0; k < 3; ++k) idx(typedefs, 0x5A, T);     // byvalTypeIndex, declaringTypeIndex, parentIndex
         idx(typedefs, container(ty.generic, static_cast<int>(t), false), G);  // genericContainerIndex
         i32(typedefs, junk);                                     // flags
-        for (int k = 0; k < 4; ++k) i32(typedefs, junk);        // fieldStart, methodStart, eventStart, propertyStart
-        i32(typedefs, nested_start);                             // nestedTypesStart
-        for (int k = 0; k < 3; ++k) i32(typedefs, junk);        // interfacesStart, vtableStart, interfaceOffsetsStart
+        idx(typedefs, 0x5A, F), idx(typedefs, 0x5A, M);         // fieldStart, methodStart
+        idx(typedefs, 0x5A, E), idx(typedefs, 0x5A, Pr);        // eventStart, propertyStart
+        idx(typedefs, nested_start, N);                          // nestedTypesStart
+        idx(typedefs, 0x5A, I), i32(typedefs, junk), idx(typedefs, 0x5A, I);  // interfacesStart, vtableStart, interfaceOffsetsStart
         for (int k = 0; k < 4; ++k) u16(typedefs, 0x5A5A);      // method, property, field, event counts
         u16(typedefs, static_cast<uint16_t>(ty.nested.size())); // nested_type_count
         for (int k = 0; k < 3; ++k) u16(typedefs, 0x5A5A);      // vtable, interfaces, interface_offsets counts
@@ -86,22 +103,22 @@ inline std::string write_global_metadata_v39(std::vector<MdType> types, const st
         for (int k = 0; k < 3; ++k) u16(methoddefs, 0x5A5A);  // flags, iflags, slot
         u16(methoddefs, 0);                                   // parameterCount
     }
-    while (containers.size() / 16 < ncontainers) container({"F"}, 0, false);  // the fillers, last
+    while (ncontainers_written < ncontainers) container({"F"}, 0, false);  // the fillers, last
     for (size_t p = 0; p < shape.parameters; ++p) i32(params, junk), i32(params, junk), idx(params, 0x5A, T);  // name, token, type
     int64_t type_start = 0;
     for (const MdImage &im : images) {
         i32(imagedefs, str(im.name)), i32(imagedefs, junk);          // nameIndex, assemblyIndex
         idx(imagedefs, type_start, D), i32(imagedefs, static_cast<int32_t>(im.type_count));  // typeStart, typeCount
         idx(imagedefs, -1, D), i32(imagedefs, 0);                    // exportedTypeStart, exportedTypeCount
-        i32(imagedefs, junk), i32(imagedefs, junk);                  // entryPointIndex, token
+        idx(imagedefs, 0x5A, M), i32(imagedefs, junk);               // entryPointIndex, token
         i32(imagedefs, junk), i32(imagedefs, 0);                     // customAttributeStart, customAttributeCount
         type_start += im.type_count;
     }
 
-    constexpr int kSections = 31, kHeader = 8 + kSections * 12;
+    const int kSections = v107 ? 32 : 31, kHeader = 8 + kSections * 12;
     std::vector<int32_t> header(2 + kSections * 3, 0);
     header[0] = static_cast<int32_t>(0xFAB11BAF);
-    header[1] = 39;
+    header[1] = v107 ? 107 : 39;
     for (int s = 0; s < kSections; ++s) header[static_cast<size_t>(2 + s * 3)] = kHeader;  // empty tables
     std::string body;
     auto place = [&](int section, const std::string &table, size_t count) {
@@ -115,10 +132,15 @@ inline std::string write_global_metadata_v39(std::vector<MdType> types, const st
     place(5, methoddefs, methods.size());
     place(10, params, shape.parameters);
     place(12, gparams, ngparams);
-    place(14, containers, containers.size() / 16);
+    place(14, containers, ncontainers_written);
     place(15, nested, nested.size() / 4);
     place(19, typedefs, types.size());
-    place(20, imagedefs, images.size());
+    place(v107 ? 21 : 20, imagedefs, images.size());
+    if (v107) {  // counted only: their counts set the index widths
+        place(3, std::string(), shape.events), place(4, std::string(), shape.properties);
+        place(11, std::string(), shape.fields), place(18, std::string(), shape.interface_offsets);
+        place(8, std::string(), 0);
+    }
     return std::string(reinterpret_cast<const char *>(header.data()), header.size() * 4) + body;
 }
 

@@ -55,8 +55,8 @@ std::string error_of(const std::function<void()> &f) {
     return "";
 }
 
-void check_names(const Il2CppMetadata &md) {
-    CHECK(md.version() == 39);
+void check_names(const Il2CppMetadata &md, int version = 39) {
+    CHECK(md.version() == version);
     REQUIRE(md.methods() == 7);
     CHECK(md.method_name(0) == "UnityEngine.GameObject.AddComponent<T>");
     CHECK(md.method_generic_count(0) == 1);
@@ -92,6 +92,29 @@ TEST_CASE("symbolizer: metadata version 39 (6000.3) in every index width", "[il2
         CHECK(md.types() == 6 + c.shape.filler_types);
         check_names(md);
     }
+}
+
+TEST_CASE("symbolizer: metadata version 107 (6000.5) in every index width", "[il2cpp][metadata]") {
+    V39Shape narrow;  // type definition starts 2, 1, 1 and 4 bytes wide, interfaces 2
+    narrow.v107 = true;
+    V39Shape wide = narrow;  // and type definitions, containers and generic parameters past 255
+    wide.type_index = 4, wide.filler_types = 300, wide.filler_containers = 300, wide.fields = 70000, wide.events = 300;
+    V39Shape tiny = narrow;  // every index 1 byte
+    tiny.type_index = 1, tiny.parameters = 10, tiny.fields = 10, tiny.properties = 10, tiny.interface_offsets = 10;
+    for (const V39Shape &shape : {narrow, wide, tiny}) {
+        INFO("type index " << shape.type_index << ", filler types " << shape.filler_types);
+        auto md = Il2CppMetadata::parse(mt::test::write_global_metadata_v39(types(), methods(), kImages, shape), "gm.dat");
+        CHECK(md.types() == 6 + shape.filler_types);
+        check_names(md, 107);
+    }
+    // A 107 file read as 39: its header is one section longer.
+    std::string as39 = mt::test::write_global_metadata_v39(types(), methods(), kImages, narrow);
+    as39[4] = 39;
+    CHECK(error_of([&] { Il2CppMetadata::parse(as39, "gm.dat"); }).find("not right after the 380-byte header") != std::string::npos);
+    // ... and a 39 file read as 107.
+    std::string as107 = mt::test::write_global_metadata_v39(types(), methods(), kImages);
+    as107[4] = 107;
+    CHECK(error_of([&] { Il2CppMetadata::parse(as107, "gm.dat"); }).find("not right after the 392-byte header") != std::string::npos);
 }
 
 TEST_CASE("symbolizer: a version 39 file that does not fit its layout is refused saying why", "[il2cpp][metadata]") {
