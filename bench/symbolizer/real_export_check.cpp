@@ -177,7 +177,10 @@ void check_names(const Il2CppSymbols &s) {
             full += !full_name.empty();
             if (s.metadata->overloaded(f.method_index) && f.name.find("_Tis") == std::string::npos &&
                 !f.name.ends_with("_inline")) {
-                std::string key = full_name.substr(0, full_name.find('('));
+                // By declaring type, not by name: assemblies carry same-named types of their own
+                // (Mono.Math.BigInteger in mscorlib and Mono.Security), whose methods are not overloads.
+                std::string key = std::to_string(s.metadata->declaring_type(f.method_index)) + "/" +
+                                  full_name.substr(0, full_name.find('('));
                 overload_names[key][full_name].insert(f.method_index);
             }
             // The binary-and-metadata path: by the name alone, against the index's answer.

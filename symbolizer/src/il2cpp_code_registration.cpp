@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "errors.h"
-#include "names.h"
+#include "il2cpp_code_registration_walk.h"
+#include "object_info.h"
 
 namespace mt::sym {
 
@@ -126,7 +127,17 @@ private:
 
 }  // namespace
 
-CodeRegistration read_code_registration(const std::string &path, const Il2CppMetadata &metadata) {
+CodeRegistration read_code_registration(const std::string &path, const Il2CppMetadata &metadata,
+                                        const std::vector<std::string> &dsym_files) {
+    if (looks_like_macho(path)) {
+        std::vector<std::string> symbols = dsym_files;
+        try {
+            for (std::string &f : macho_dsym_files_beside(path)) symbols.push_back(std::move(f));
+        } catch (const Error &) {
+            // A damaged dSYM beside it: the binary's own symbols still count.
+        }
+        return read_code_registration_macho(path, symbols, metadata);
+    }
     CodeRegistration out;
     auto bin = obj::createBinary(path);
     if (!bin) {
@@ -156,47 +167,7 @@ CodeRegistration read_code_registration(const std::string &path, const Il2CppMet
     if (modules.empty()) return out;
 
     Image image(*elf, path);
-    const uint64_t p = image.ptr_size();
-    for (const auto &[symbol, addr] : modules) {
-        ++out.modules;
-        auto fail = [&](const std::string &what) {
-            if (out.problem.empty()) out.problem = path + ": " + symbol + ": " + what;
-        };
-        // moduleName, methodPointerCount (padded to a pointer), methodPointers.
-        auto name_ptr = image.pointer(addr);
-        auto count = image.u32(addr + p);
-        auto table = image.pointer(addr + 2 * p);
-        if (!name_ptr || !count || !table) {
-            fail("the module lies outside the file's data (a split debug file has none)");
-            continue;
-        }
-        auto module_name = image.c_string(*name_ptr);
-        if (!module_name) {
-            fail("its moduleName points outside the file's data");
-            continue;
-        }
-        bool matched = false;
-        for (uint32_t i = 0; i < *count; ++i) {
-            auto fn = image.pointer(*table + i * p);
-            if (!fn) {
-                fail("its method pointer " + std::to_string(i) + " lies outside the file's data");
-                break;
-            }
-            if (*fn == 0) continue;  // abstract, or no code generated
-            ++out.pointers;
-            int64_t method = metadata.method_by_token(*module_name, i + 1);
-            if (method < 0) continue;
-            matched = true;
-            std::string spelled = Il2CppMetadata::cpp_escape(metadata.raw_type_name(metadata.declaring_type(method))) + "_" +
-                                  Il2CppMetadata::cpp_escape(metadata.raw_method_name(method));
-            // Only a symbol spelling the method's Type_Method takes it: under identical code
-            // folding the one symbol left at an address may be another method's.
-            auto [b, e] = functions.equal_range(image.code_address(*fn));
-            for (auto it = b; it != e; ++it)
-                if (il2cpp_type_method(it->second) == spelled) out.method_of_symbol.emplace(it->second, method);
-        }
-        out.modules_matched += matched;
-    }
+    walk_code_gen_modules(image, modules, functions, metadata, path, out);
     return out;
 }
 

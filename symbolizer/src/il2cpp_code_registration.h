@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "il2cpp_metadata.h"
 
@@ -44,7 +45,18 @@ struct CodeRegistration {
 // The code registration of `path` against `metadata`. A file that is not ELF, or has no
 // *_CodeGenModule symbol, gives an empty result; a module that cannot be read is skipped and
 // said in `problem` (a --symbols folder often holds both the .so and its split .debug file).
-CodeRegistration read_code_registration(const std::string &path, const Il2CppMetadata &metadata);
+// A Mach-O `path` goes to read_code_registration_macho with `dsym_files` and the dSYMs beside it.
+CodeRegistration read_code_registration(const std::string &path, const Il2CppMetadata &metadata,
+                                        const std::vector<std::string> &dsym_files = {});
+
+// The same for an iOS binary (UnityFramework; thin, or fat and its arm64 slice): data from
+// `binary`, pointers through LC_DYLD_CHAINED_FIXUPS (DYLD_CHAINED_PTR_64 and _64_OFFSET) or as
+// stored (rebase opcodes), symbols from the binary and from those of `symbol_files` (dSYM DWARF
+// files) that carry the binary's LC_UUID.
+CodeRegistration read_code_registration_macho(const std::string &binary, const std::vector<std::string> &symbol_files,
+                                              const Il2CppMetadata &metadata);
+// The DWARF files of `binary`.dSYM and of X.framework.dSYM beside X.framework/binary.
+std::vector<std::string> macho_dsym_files_beside(const std::string &binary);
 
 }  // namespace mt::sym
 

@@ -81,7 +81,7 @@ const Layout &pick_layout(const Reader &r, int version) {
                "nor the 2019.1-2020.1 (264) layout");
     }
     r.fail("metadata version " + std::to_string(version) +
-           " is not supported (24 to 31: Unity 2018.3 to 6000.x; 35+ uses variable-width indices)");
+           " is not supported (24 to 31, 39 and 107: Unity 2018.3 to 6000.5)");
 }
 
 }  // namespace
@@ -121,6 +121,7 @@ Il2CppMetadata Il2CppMetadata::parse(std::string_view bytes, const std::string &
                std::string(bytes.starts_with("version https://git-lfs") ? "; this is a Git LFS pointer, not the file" : "") + ")");
     Il2CppMetadata m;
     m.version_ = r.i32(4);
+    if (m.version_ == 39 || m.version_ == 107) return parse_v39(bytes, name, m.version_);
     const Layout &L = pick_layout(r, m.version_);
     m.layout_ = L.name;
 
@@ -157,31 +158,40 @@ Il2CppMetadata Il2CppMetadata::parse(std::string_view bytes, const std::string &
     for (size_t i = 0; i < ccount; ++i) m.containers_.emplace_back(r.i32(coff + i * 16 + 4), r.i32(coff + i * 16 + 12));
     auto [poff, pcount] = r.table(kGenericParameters, 16, "generic parameter");
     for (size_t i = 0; i < pcount; ++i) m.parameter_names_.push_back(r.u32(poff + i * 16 + 4));
-    for (auto [argc, first] : m.containers_)
-        if (argc < 0 || first < 0 || static_cast<uint64_t>(first) + static_cast<uint64_t>(argc) > pcount)
-            r.fail("a generic container's parameters lie outside the generic parameter table");
-    for (uint32_t n : m.parameter_names_)
-        if (n >= m.strings_.size()) r.fail("a generic parameter's name lies outside the string table");
-
-    for (const Type &t : m.types_)
-        if (t.name >= m.strings_.size() || t.ns >= m.strings_.size()) r.fail("a type name lies outside the string table");
-    // A layout read with the wrong record sizes shows here.
-    for (const Method &x : m.methods_) {
-        if (x.name >= m.strings_.size()) r.fail("a method name lies outside the string table");
-        if (x.declaring_type < 0 || static_cast<size_t>(x.declaring_type) >= tcount)
-            r.fail("a method's declaring type lies outside the type table");
-        if (x.generic_container < -1 || (x.generic_container >= 0 && static_cast<size_t>(x.generic_container) >= ccount))
-            r.fail("a method's generic container lies outside the container table");
-    }
+    m.check(name);
     if (L.method_token) read_images(&r, &L, m);  // after the checks: it indexes by declaring type
-    std::unordered_map<std::string, uint32_t> same_name;  // "<type index>/<name>" -> methods
-    for (const Method &x : m.methods_) ++same_name[std::to_string(x.declaring_type) + "/" + std::string(m.str(x.name))];
-    for (const Method &x : m.methods_)
-        m.overloaded_.push_back(same_name[std::to_string(x.declaring_type) + "/" + std::string(m.str(x.name))] > 1);
-    for (uint32_t i = 0; i < m.methods_.size(); ++i)
-        m.by_cpp_name_[cpp_escape(m.raw_type_name(m.methods_[i].declaring_type)) + "_" + cpp_escape(m.str(m.methods_[i].name))]
-            .push_back(i);
+    m.index();
     return m;
+}
+
+// A layout read with the wrong record sizes shows here as indices outside their tables.
+void Il2CppMetadata::check(const std::string &name) const {
+    auto fail = [&](const std::string &what) { throw symbols_error(name + ": " + what); };
+    const size_t tcount = types_.size(), ccount = containers_.size(), pcount = parameter_names_.size();
+    for (auto [argc, first] : containers_)
+        if (argc < 0 || first < 0 || static_cast<uint64_t>(first) + static_cast<uint64_t>(argc) > pcount)
+            fail("a generic container's parameters lie outside the generic parameter table");
+    for (uint32_t n : parameter_names_)
+        if (n >= strings_.size()) fail("a generic parameter's name lies outside the string table");
+    for (const Type &t : types_)
+        if (t.name >= strings_.size() || t.ns >= strings_.size()) fail("a type name lies outside the string table");
+    for (const Method &x : methods_) {
+        if (x.name >= strings_.size()) fail("a method name lies outside the string table");
+        if (x.declaring_type < 0 || static_cast<size_t>(x.declaring_type) >= tcount)
+            fail("a method's declaring type lies outside the type table");
+        if (x.generic_container < -1 || (x.generic_container >= 0 && static_cast<size_t>(x.generic_container) >= ccount))
+            fail("a method's generic container lies outside the container table");
+    }
+}
+
+void Il2CppMetadata::index() {
+    std::unordered_map<std::string, uint32_t> same_name;  // "<type index>/<name>" -> methods
+    for (const Method &x : methods_) ++same_name[std::to_string(x.declaring_type) + "/" + std::string(str(x.name))];
+    for (const Method &x : methods_)
+        overloaded_.push_back(same_name[std::to_string(x.declaring_type) + "/" + std::string(str(x.name))] > 1);
+    for (uint32_t i = 0; i < methods_.size(); ++i)
+        by_cpp_name_[cpp_escape(raw_type_name(methods_[i].declaring_type)) + "_" + cpp_escape(str(methods_[i].name))]
+            .push_back(i);
 }
 
 Il2CppMetadata Il2CppMetadata::load(const std::string &path) {
@@ -277,7 +287,7 @@ int64_t Il2CppMetadata::method_by_token(std::string_view image, uint32_t row) co
     auto i = image_index_.find(std::string(image));
     if (i == image_index_.end()) return -1;
     auto m = by_token_.find((static_cast<uint64_t>(i->second) << 32) | row);
-    return m == by_token_.end() ? -1 : m->second;
+    return m == by_token_.end() ? int64_t{-1} : static_cast<int64_t>(m->second);  // not -1 as uint32_t
 }
 
 int Il2CppMetadata::method_generic_count(int64_t index) const {

@@ -10,7 +10,14 @@
 // | 24, rgctx in the tables (2018.3-2018.4) | 272 B | 100 B (byref, rgctx)  | 52 B (methodIndex, invoker, reverse-P/Invoke, rgctx) |
 // | 24 (2019.1-2020.1)                    | 264 B  | 92 B (byref)         | 32 B                   |
 // | 27, 28, 29 (2020.2-2022.3.2x, 6000.0.0-6) | 256 B | 88 B             | 32 B                   |
-// | 31 (2021.3.40+, 2022.3.33+, 6000.0.7+) | 256 B | 88 B                 | 36 B (returnParameterToken) |
+// | 31 (2021.3.40+, 2022.3.33+, 6000.0.7-6000.2) | 256 B | 88 B          | 36 B (returnParameterToken) |
+// | 39 (6000.3)                           | 380 B  | 68 B + 3 T + G       | 20 B + D + T + P + G   |
+// | 107 (6000.5)                          | 392 B  | 40 B + 3 T + G + the starts' widths | 20 B + D + T + P + G |
+//
+// Versions 39 and 107 (il2cpp_metadata_v39.cpp) give each table's offset, size and record count, and
+// writes some indices 1, 2 or 4 bytes wide, the smallest that holds the table's count (T: the
+// binary's Il2CppType table, D: type definitions, G: generic containers, P: parameters); T is not
+// in the file, so it is what the type definitions' record size leaves.
 //
 // Tables used: strings (NUL-terminated, by byte offset), type definitions (name, namespace,
 // generic container, nested types), method definitions (name, declaring type, generic
@@ -97,6 +104,11 @@ private:
     std::unordered_map<std::string, uint32_t> image_index_;  // image name -> image
     std::unordered_map<uint64_t, uint32_t> by_token_;        // image << 32 | token row -> method
     static void read_images(const void *reader, const void *layout, Il2CppMetadata &m);
+    static Il2CppMetadata parse_v39(std::string_view bytes, const std::string &name, int version);  // 39 or 107
+    // Throws if an index read points outside its table (a file read with the wrong layout).
+    void check(const std::string &name) const;
+    // The overload flags and the Type_Method index, once the tables are read.
+    void index();
 };
 
 }  // namespace mt::sym

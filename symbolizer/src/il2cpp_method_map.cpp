@@ -155,9 +155,9 @@ std::string Il2CppSymbols::csharp_name(std::string_view native) const {
     return name + params;
 }
 
-size_t Il2CppSymbols::add_code_registration(const std::string &binary) {
+size_t Il2CppSymbols::add_code_registration(const std::string &binary, const std::vector<std::string> &dsym_files) {
     if (!metadata) return 0;
-    CodeRegistration r = read_code_registration(binary, *metadata);
+    CodeRegistration r = read_code_registration(binary, *metadata, dsym_files);
     size_t before = registered_methods.size();
     registered_methods.merge(r.method_of_symbol);
     return registered_methods.size() - before;

@@ -84,9 +84,10 @@ struct Il2CppSymbols {
     // (il2cpp_code_registration.h): the names when no generated sources were kept.
     std::unordered_map<std::string, int64_t> registered_methods;
 
-    // Reads the code registration of `binary` (an ELF file; anything else is skipped) into
-    // registered_methods. Returns how many functions it named. Needs the metadata.
-    size_t add_code_registration(const std::string &binary);
+    // Reads the code registration of `binary` (an ELF or Mach-O file; anything else is skipped)
+    // into registered_methods, a Mach-O binary's symbols from `dsym_files` (and the dSYMs beside
+    // it). Returns how many functions it named. Needs the metadata.
+    size_t add_code_registration(const std::string &binary, const std::vector<std::string> &dsym_files = {});
 
     // DIR may be the il2cpp output folder (il2cppOutput, or Library/Bee/artifacts/<platform>/
     // il2cppOutput/cpp), its Symbols/ folder, an iOS Xcode export (Il2CppOutputProject/Source/

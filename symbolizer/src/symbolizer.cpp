@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "errors.h"
+#include "object_info.h"
 #include "run_ingest.h"
 #include "store_use.h"
 
@@ -24,7 +25,14 @@ void add_il2cpp_code_registration(Il2CppSymbols &il2cpp, const Config &config) {
         for (std::filesystem::recursive_directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec))
             if (it->is_regular_file(ec)) files.push_back(it->path().string());
     }
-    for (const auto &f : files) il2cpp.add_code_registration(f);
+    // A Mach-O binary's symbols are in its dSYM (Xcode strips the binary).
+    std::vector<std::string> dsym_files;
+    for (const auto &d : config.dsyms) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(d, ec)) dsym_files.push_back(d);
+        else for (std::string &f : dsym_dwarf_files(d)) dsym_files.push_back(std::move(f));
+    }
+    for (const auto &f : files) il2cpp.add_code_registration(f, dsym_files);
 }
 
 double process_cpu_seconds() {
