@@ -96,7 +96,7 @@ InputResult Symbolizer::follow(Db &db, const std::string &run_path, const Follow
             continue;
         }
         if (!cache) cache.emplace(db);
-        symbolize_new_stacks(db, run, *cache, res);
+        symbolize_new_stacks(db, run, *cache, res, config_.resymbolize);
         if (state == LiveState::Live) run.flush_batch(r);
         else run.finish(r);
         Stmt live = db.prepare(store::sql::kUpdateLiveRun);
