@@ -82,6 +82,9 @@ InputResult Symbolizer::follow(Db &db, const std::string &run_path, const Follow
             throw input_error(e.what());
         }
         const mt::reader::ReadResult &r = reader.result();
+        if (polled && !run.has_header() && r.stop == mt::reader::Stop::Corrupt)  // the INFO chunk itself
+            throw input_error(run_path + ": corrupt at offset " + std::to_string(r.stop_offset) + ": " + r.stop_reason +
+                              "; nothing was written");
         if (!polled || !run.has_header()) {
             if (stopping) return res;  // nothing of a run came: no run
             wait_poll(options);

@@ -261,4 +261,23 @@ TEST_CASE("follow: a corrupt chunk stops with an error naming the file and offse
     CHECK(count(fdb, "frames") == expected);
 }
 
+TEST_CASE("follow: a damaged INFO chunk ends with status 3 and leaves no database", "[follow][sample-game]") {
+    mt::test::TempDir d;
+    std::string bytes = record_sample_game(d, 5);
+    std::vector<mt::test::ChunkSpan> spans = mt::test::chunk_spans(bytes);
+    REQUIRE(spans.at(0).type == MT_CHUNK_INFO);
+    bytes[spans[0].offset + sizeof(mt_chunk_header)] ^= 0x5a;
+
+    mt::test::Follower f(d.file("live.mt"), d.file("follow.db"), symbol_args());
+    f.append(bytes, 0, bytes.size());
+    mt::test::FollowLine line;
+    CHECK_FALSE(f.next(line));  // no commit, no progress line
+    CHECK(f.wait() == 3);
+    std::string err = f.stderr_text();
+    INFO(err);
+    CHECK(err.find("live.mt: corrupt at offset 64: CRC mismatch in the INFO chunk") != std::string::npos);
+    CHECK(err.find("nothing was written") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(d.file("follow.db")));
+}
+
 #endif
