@@ -51,6 +51,8 @@ public:
     // Totals and stop state into the runs row; run_class_stack and survivors.
     void finish(const mt::reader::ReadResult &r);
 
+    // Rows per allocating thread (default) or, false, per (class, stack) only (--no-threads).
+    void split_threads(bool on) { split_threads_ = on; }
     int64_t run_id() const { return run_id_; }
     bool has_header() const { return writer_ != nullptr; }
     const RunTotals &totals() const;
@@ -90,6 +92,7 @@ private:
     Stmt module_, thread_, class_;
     std::atomic<uint64_t> frames_read_{0};
     uint64_t frame_addresses_ = 0, outside_modules_ = 0;
+    bool split_threads_ = true;
 };
 
 }  // namespace mt::sym

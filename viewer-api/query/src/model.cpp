@@ -65,8 +65,8 @@ std::vector<ClassStack> class_stacks(Database &db, const RunRow &run, const Rang
     };
     if (r.whole) {
         auto s = query(db,
-                       "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM run_class_stack "
-                       "WHERE run_id=?");
+                       "SELECT class_id, stack_id, sum(count), sum(requested_bytes), sum(gc_bytes) FROM run_class_stack "
+                       "WHERE run_id=? GROUP BY class_id, stack_id");  // rows per allocating thread, in key order
         s.binds(run.id);
         read(s);
     } else {
