@@ -202,3 +202,16 @@ TEST_CASE("viewer: thread filter 400s: unknown thread, runs not split, version-1
         CHECK_FALSE(ok(db, "/api/runs/1/threads")["split"].b);
     }
 }
+
+TEST_CASE("viewer: search under a thread filter: totals of that thread, every match listed", "[viewer][query][threads]") {
+    Database db(fixture_db());
+    auto all = ok(db, "/api/runs/1/search?q=node");
+    auto t = ok(db, "/api/runs/1/search?q=node&thread=1");
+    REQUIRE(t["filter"]["thread_ids"].size() == 1);
+    REQUIRE(t["classes"].size() == all["classes"].size());
+    for (auto &c : t["classes"].a) {
+        INFO(c["full_name"].str());
+        CHECK(c["count"].i() == allocs_sum(1, "1", " AND class_id=" + std::to_string(c["class_id"].i())));
+    }
+    CHECK(error_param(db, "/api/runs/1/search?q=node&thread=nosuch", 400) == "thread");
+}
