@@ -1,10 +1,10 @@
--- MemTracer database, schema version 1. The symbolizer writes it, the viewer reads it.
+-- MemTracer database, schema version 2 (2 split the allocation tables per allocating thread). The symbolizer writes it, the viewer reads it.
 -- docs/schema.md draws it and explains each index by the query that needs it.
 -- Several runs live in one database (compare "this build vs that"); symbols are shared by every
 -- run of the same build, which is also the symbolizer's per-build cache.
 -- All times are nanoseconds; *_ns columns of a run are relative to that run's start.
 
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
@@ -35,6 +35,9 @@ CREATE TABLE IF NOT EXISTS runs (
     dropped           INTEGER NOT NULL DEFAULT 0,
     gc_count          INTEGER NOT NULL DEFAULT 0,
     has_lifetimes     INTEGER NOT NULL DEFAULT 0,
+    thread_split      INTEGER NOT NULL DEFAULT 0, -- 1: allocs, run_class_stack, death_sites, survivors hold a row per
+                                                 -- allocating thread; 0: thread_id -1 ("all threads"): aggregate-mode
+                                                 -- captures (no per-event thread), --no-threads, runs migrated from version 1
     stop              TEXT NOT NULL,             -- reader's Stop: 'end' | 'eof' | 'truncated' | 'corrupt' (--salvage only)
     stop_reason       TEXT NOT NULL DEFAULT '',
     live_state        TEXT NOT NULL DEFAULT ''   -- --follow: 'live' (still growing) | 'ended' | 'cut_off'; '' = whole-file ingest
@@ -190,7 +193,8 @@ CREATE TABLE IF NOT EXISTS allocs (
     count           INTEGER NOT NULL,
     requested_bytes INTEGER NOT NULL,
     gc_bytes        INTEGER NOT NULL,
-    PRIMARY KEY (run_id, seq, class_id, stack_id)
+    thread_id       INTEGER NOT NULL DEFAULT -1,   -- allocating thread (threads.thread_id); -1: not split (runs.thread_split 0)
+    PRIMARY KEY (run_id, seq, class_id, stack_id, thread_id)
 ) WITHOUT ROWID;
 
 -- Whole-run totals per (class, stack): makes whole-run TopN a scan of thousands of rows, not
@@ -204,7 +208,8 @@ CREATE TABLE IF NOT EXISTS run_class_stack (
     gc_bytes        INTEGER NOT NULL,
     first_seq       INTEGER NOT NULL,
     last_seq        INTEGER NOT NULL,
-    PRIMARY KEY (run_id, class_id, stack_id)
+    thread_id       INTEGER NOT NULL DEFAULT -1,
+    PRIMARY KEY (run_id, class_id, stack_id, thread_id)
 ) WITHOUT ROWID;
 
 -- Lifetimes (runs recorded with MT_FLAG_LIFETIMES): deaths per frame and the objects that
@@ -226,7 +231,10 @@ CREATE TABLE IF NOT EXISTS survivors (
     gc_bytes  INTEGER NOT NULL,
     first_seq INTEGER NOT NULL,                  -- oldest surviving allocation
     frames    INTEGER NOT NULL DEFAULT 0,        -- allocation frames before the last collection with objects alive
-    PRIMARY KEY (run_id, class_id, stack_id)
+    thread_id INTEGER NOT NULL DEFAULT -1,       -- allocating thread
+    all_frames INTEGER NOT NULL DEFAULT 0,       -- `frames` of the (class, stack) over all its threads (a frame
+                                                 -- counts once), the same on each of its rows
+    PRIMARY KEY (run_id, class_id, stack_id, thread_id)
 ) WITHOUT ROWID;
 
 -- Each death linked to its allocation (issue 11): per frame of death and (class, stack), how
@@ -240,7 +248,8 @@ CREATE TABLE IF NOT EXISTS death_sites (
     class_id  INTEGER NOT NULL,
     stack_id  INTEGER NOT NULL,
     ages      BLOB NOT NULL,                     -- varint triples (age, count, gc_bytes)
-    PRIMARY KEY (run_id, seq, class_id, stack_id)
+    thread_id INTEGER NOT NULL DEFAULT -1,       -- the thread that allocated the objects (not the collector's)
+    PRIMARY KEY (run_id, seq, class_id, stack_id, thread_id)
 ) WITHOUT ROWID;
 
 -- @after-bulk-load

@@ -1,17 +1,37 @@
 #include "commands.h"
 
+#include <cctype>
 #include <map>
 
 namespace mt::report {
 
 using simdjson::dom::element;
 
+namespace {
+// A thread name may hold spaces, '&' or '%': every byte but unreserved ones goes %XX.
+std::string thread_param(const Query &q) {
+    if (q.thread.empty()) return "";
+    std::string out = "&thread=";
+    for (unsigned char c : q.thread) {
+        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == ',') {
+            out += static_cast<char>(c);
+        } else {
+            static const char *hex = "0123456789ABCDEF";
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+}  // namespace
+
 std::string query_string(const Query &q, const std::string &extra) {
     std::string s = "?limit=" + std::to_string(q.limit);
     if (q.from) s += "&from=" + std::to_string(*q.from);
     if (q.to) s += "&to=" + std::to_string(*q.to);
     if (!q.by.empty()) s += "&by=" + q.by;
-    return s + extra;
+    return s + thread_param(q) + extra;
 }
 
 namespace {
@@ -44,6 +64,7 @@ Table frames(Source &s, const Query &q) {
     std::string qs = "?fields=all";
     if (q.from) qs += "&from=" + std::to_string(*q.from);
     if (q.to) qs += "&to=" + std::to_string(*q.to);
+    qs += thread_param(q);
     Doc d = s.get(s.run_path("frames") + qs);
     Table t;
     t.columns = {"seq", "frame_index", "alloc_count", "requested_bytes", "gc_bytes", "collections", "heap_size",
@@ -59,7 +80,9 @@ Table frames(Source &s, const Query &q) {
     Doc marks = s.get(s.run_path("markers"));
     std::map<int64_t, std::string> marked;
     int64_t n_marks = 0;
-    for (element m : marks["markers"].get_array().value()) {
+    // A named array, not a range over `.value()` of a temporary: that dangles (it crashed here).
+    simdjson::dom::array marker_list = marks["markers"].get_array().value();
+    for (element m : marker_list) {
         std::string &l = marked[num(m, "seq")];
         l += (l.empty() ? "" : ", ") + std::string("marker '") + str(m, "label") + "'";
         ++n_marks;

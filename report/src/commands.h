@@ -17,6 +17,7 @@ struct Query {
     std::string by;                   // endpoint default when empty
     int64_t limit = 20;
     int64_t within = 1;               // temporaries
+    std::string thread;               // allocating threads: ids or names, comma-separated; "" = all
 };
 
 // Thrown when a run cannot answer (no lifetimes): exit status 3 with the endpoint's note.
@@ -29,7 +30,7 @@ Table frames(Source &s, const Query &q);
 Table leaks(Source &s, const Query &q);
 Table temporaries(Source &s, const Query &q);
 
-// "?from=1&to=9&group=site&limit=20" for the set members of q (and `extra`, already encoded).
+// "?from=1&to=9&group=site&limit=20&thread=..." for the set members of q (and `extra`, already encoded).
 std::string query_string(const Query &q, const std::string &extra = "");
 
 }  // namespace mt::report

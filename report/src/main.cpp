@@ -13,7 +13,7 @@ using namespace mt::report;
 namespace {
 
 struct Args {
-    std::string db, db_b, format = "table", max_growth, by = "class", sort;
+    std::string db, db_b, format = "table", max_growth, by = "class", sort, thread;
     int64_t run = 0;
     std::optional<int64_t> from, to;
     int64_t limit = 20, within = 1;
@@ -26,6 +26,9 @@ void range_options(CLI::App *c, Args &a) {
     c->add_option("--limit", a.limit, "rows to print (default 20)")->check(CLI::Range(int64_t{1}, int64_t{1000}));
     c->add_option("--format", a.format, "table (default), csv or json")
         ->check(CLI::IsMember({"table", "csv", "json"}));
+    c->add_option("--thread", a.thread,
+                  "only what these allocating threads allocated: ids or names (exact, case-insensitive; a name "
+                  "takes every thread of that name), comma-separated");
 }
 
 CLI::App *one_run(CLI::App &app, const char *name, const char *what, Args &a, bool grouped) {
@@ -51,6 +54,7 @@ Query query_of(const Args &a) {
     q.by = a.sort;
     q.limit = a.limit;
     q.within = a.within;
+    q.thread = a.thread;
     return q;
 }
 

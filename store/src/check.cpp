@@ -51,6 +51,12 @@ bool added_later(const std::string &table, const std::string &col) {
     return (table == "addresses" && col == "quality") || (table == "runs" && col == "live_state");
 }
 
+// Added by version 2: a version-1 database has none of them (the viewer then refuses thread=).
+bool added_in_v2(const std::string &table, const std::string &col) {
+    return col == "thread_id" || (table == "runs" && col == "thread_split") ||
+           (table == "survivors" && col == "all_frames");
+}
+
 }  // namespace
 
 void check_readable(const std::string &path) {
@@ -70,14 +76,15 @@ void check_readable(const std::string &path) {
     if (version == 0)
         refuse(std::string(" is not a MemTracer database (SQLite user_version 0") +
                (tables.empty() ? ", no tables)" : ", tables of another program)"));
-    if (version < want.version) refuse(" has schema version " + vs + "; this viewer reads version " + ws);
+    if (version < kOldestReadableVersion)
+        refuse(" has schema version " + vs + "; this viewer reads versions " + std::to_string(kOldestReadableVersion) + " to " + ws);
     for (const auto &[table, cols] : want.tables) {
         if (std::find(tables.begin(), tables.end(), table) == tables.end())
-            refuse(" is not a MemTracer database of version " + ws + ": no table '" + table + "'");
+            refuse(" is not a MemTracer database of version " + vs + ": no table '" + table + "'");
         auto have = table_columns(db, table);
         for (const auto &c : cols)
-            if (!added_later(table, c) && std::find(have.begin(), have.end(), c) == have.end())
-                refuse(" is not a MemTracer database of version " + ws + ": table '" + table + "' has no column '" + c + "'");
+            if (!added_later(table, c) && !(version < 2 && added_in_v2(table, c)) && std::find(have.begin(), have.end(), c) == have.end())
+                refuse(" is not a MemTracer database of version " + vs + ": table '" + table + "' has no column '" + c + "'");
     }
 }
 

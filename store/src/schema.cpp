@@ -25,7 +25,14 @@ constexpr AddedColumn kAddedColumns[] = {
     {"addresses", "answered_by", "INTEGER NOT NULL DEFAULT 0"},
     {"survivors", "frames", "INTEGER NOT NULL DEFAULT 0"},
     {"runs", "live_state", "TEXT NOT NULL DEFAULT ''"},
+    {"runs", "thread_split", "INTEGER NOT NULL DEFAULT 0"},  // version 2; 0 for runs migrated from 1
 };
+
+// Version 2 put thread_id into the primary keys of the per-thread tables: SQLite cannot alter a
+// primary key, so a version-1 database has these tables rebuilt, its rows keeping thread_id -1
+// ("all threads, not split"; the viewer answers thread= for those runs with a 400 saying why).
+constexpr const char *kSplitTables[] = {"allocs", "run_class_stack", "death_sites", "survivors"};
+constexpr int kOldestMigrated = 1;
 
 bool has_column(Db &db, const char *table, const char *column) {
     Stmt st = db.prepare(std::string("PRAGMA table_info(") + table + ")");
@@ -85,7 +92,7 @@ void check_identity(Db &db, const std::string &path) {
     std::vector<std::string> missing;
     for (const char *t : kCoreTables)
         if (!has(t)) missing.push_back(t);
-    if (version == kSchemaVersion && missing.empty()) return;
+    if (version >= kOldestMigrated && version <= kSchemaVersion && missing.empty()) return;
     std::string list;
     for (size_t i = 0; i < tables.size() && i < 5; ++i) list += (i ? ", " : "") + tables[i];
     if (tables.size() > 5) list += ", ... (" + std::to_string(tables.size()) + " tables)";
@@ -156,7 +163,24 @@ OpenedDb open_and_prepare(const std::string &path, bool created) {
     db.exec("PRAGMA threads = 2");  // helper threads for the sorts of CREATE INDEX after a bulk load
 
     Transaction tx(db);
+    // Version 1 -> 2: the old tables step aside, the schema creates the new ones, rows move over.
+    std::vector<std::string> moved;
+    for (const char *t : kSplitTables)
+        if (db.query_int(std::string("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='") + t + "'")
+                .value_or(0) > 0 &&
+            !has_column(db, t, "thread_id")) {
+            db.exec(std::string("ALTER TABLE ") + t + " RENAME TO " + t + "_v1");
+            moved.push_back(t);
+        }
     db.exec(schema_tables_sql());
+    for (const std::string &t : moved) {
+        std::string cols;
+        Stmt c = db.prepare("SELECT name FROM pragma_table_info('" + t + "_v1')");
+        while (c.step()) cols += (cols.empty() ? "" : ", ") + c.str(0);
+        c = Stmt();
+        db.exec("INSERT INTO " + t + "(" + cols + ") SELECT " + cols + " FROM " + t + "_v1; DROP TABLE " + t + "_v1");
+        if (t == "survivors") db.exec("UPDATE survivors SET all_frames = frames");  // one row per (class, stack)
+    }
     for (const AddedColumn &c : kAddedColumns)
         if (!has_column(db, c.table, c.column))
             db.exec(std::string("ALTER TABLE ") + c.table + " ADD COLUMN " + c.column + " " + c.decl);
@@ -164,6 +188,7 @@ OpenedDb open_and_prepare(const std::string &path, bool created) {
     meta.bind(1, "schema_version").bind(2, std::to_string(kSchemaVersion)).run();
     meta.bind(1, "created_by").bind(2, "memtracer-symbolize " MEMTRACER_VERSION).run();
     meta = Stmt();
+    db.exec("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'");
     tx.commit();
     return out;
 }

@@ -74,6 +74,7 @@ InputResult Symbolizer::follow(Db &db, const std::string &run_path, const Follow
     db.exec("PRAGMA synchronous = NORMAL");
     InputResult res;
     RunIngest run(db, {run_path, 0}, locator_, config_.force, warn_);
+    run.split_threads(config_.threads);
     mt::reader::FollowReader reader(run);
     std::optional<AddressCache> cache;
     uint64_t polled_size = 0;

@@ -10,25 +10,25 @@ namespace mt::sym {
 
 namespace {
 
-uint64_t key_of(uint32_t class_id, uint32_t stack_id) { return static_cast<uint64_t>(class_id) << 32 | stack_id; }
-uint32_t class_of(uint64_t key) { return static_cast<uint32_t>(key >> 32); }
-uint32_t stack_of(uint64_t key) { return static_cast<uint32_t>(key); }
 uint64_t rounded(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(std::llround(v)); }
 
 }  // namespace
 
-FrameWriter::FrameWriter(Db &db, int64_t run_id, const mt::reader::Header &h)
+FrameWriter::FrameWriter(Db &db, int64_t run_id, const mt::reader::Header &h, bool split_threads)
     : run_id_(run_id),
       ns_per_tick_(1e9 / (h.tick_hz > 0 ? h.tick_hz : 1e9)),
       sample_interval_(static_cast<double>(h.sample_interval_bytes)),
       aggregate_mode_((h.flags & MT_FILE_FLAG_AGGREGATE) != 0),
+      split_(split_threads && !aggregate_mode_),
       frame_(db.prepare(store::sql::kInsertFrame)),
       gc_(db.prepare(store::sql::kInsertGcEvent)),
       death_(db.prepare(store::sql::kInsertDeath)),
       rcs_(db.prepare(store::sql::kInsertRunClassStack)),
       survivor_(db.prepare(store::sql::kInsertSurvivor)),
       marker_(db.prepare(store::sql::kInsertMarker)),
-      allocs_(db, store::sql::kInsertAllocs, 7) {
+      allocs_(db, store::sql::kInsertAllocs, 8) {
+    Stmt split = db.prepare(store::sql::kSetThreadSplit);
+    split.bind(1, run_id).bind(2, split_ ? 1 : 0).run();
     if (h.flags & MT_FILE_FLAG_LIFETIMES) {
         lifetimes_.emplace();
         death_sites_.emplace(db, run_id);
@@ -43,7 +43,7 @@ int64_t FrameWriter::ns(uint64_t tick) const {
 void FrameWriter::aggregate_events(const mt::reader::Frame &f) {
     if (aggregate_mode_) {
         for (const auto &a : f.aggregates) {
-            Agg &g = frame_aggs_[key_of(a.class_id, a.stack_id)];
+            Agg &g = frame_aggs_[Key{a.class_id, a.stack_id, -1}];
             g.count += static_cast<double>(a.count);
             g.requested += static_cast<double>(a.requested_bytes);
             g.gc += static_cast<double>(a.gc_bytes);
@@ -56,7 +56,9 @@ void FrameWriter::aggregate_events(const mt::reader::Frame &f) {
             double p = -std::expm1(-static_cast<double>(e.size) / sample_interval_);
             w = p > 0 ? 1 / p : 1;
         }
-        Agg &g = frame_aggs_[key_of(e.class_id, e.stack_id)];
+        const int64_t thread = split_ ? static_cast<int64_t>(e.thread) : -1;
+        if (split_ && lifetimes_) lifetimes_->on_event(e.address, f.seq, e.thread, e.class_id, e.stack_id);
+        Agg &g = frame_aggs_[Key{e.class_id, e.stack_id, thread}];
         g.count += w;
         g.requested += w * static_cast<double>(e.size);
         g.gc += w * static_cast<double>(e.gc_size);
@@ -69,7 +71,7 @@ void FrameWriter::write_allocs(uint64_t seq) {
     std::sort(sorted_.begin(), sorted_.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
     for (const auto &[key, g] : sorted_) {
         uint64_t count = rounded(g.count), req = rounded(g.requested), gc = rounded(g.gc);
-        allocs_.add(run_id_).add(seq).add(class_of(key)).add(stack_of(key)).add(count).add(req).add(gc).end_row();
+        allocs_.add(run_id_).add(seq).add(key.class_id).add(key.stack_id).add(count).add(req).add(gc).add(key.thread).end_row();
         auto [it, fresh] = run_aggs_.try_emplace(key);
         RunAgg &r = it->second;
         if (fresh) r.first_seq = seq;
@@ -84,7 +86,7 @@ void FrameWriter::write_allocs(uint64_t seq) {
         totals_.alloc_count += count;
         totals_.requested_bytes += req;
         totals_.gc_bytes += gc;
-        if (lifetimes_) lifetimes_->on_alloc(class_of(key), stack_of(key), seq, count, gc);
+        if (lifetimes_) lifetimes_->on_alloc(key.class_id, key.stack_id, key.thread, seq, count, gc);
     }
     frame_aggs_.clear();
 }
@@ -92,13 +94,15 @@ void FrameWriter::write_allocs(uint64_t seq) {
 void FrameWriter::write_deaths(const mt::reader::Frame &f) {
     if (!lifetimes_ || f.deaths.empty()) return;
     std::map<uint32_t, std::pair<uint64_t, uint64_t>> by_class;  // class -> count, gc bytes
+    death_threads_.clear();
     for (const auto &d : f.deaths) {
         auto &c = by_class[d.class_id];
         c.first += 1;
         c.second += d.gc_size;
-        lifetimes_->on_death(d);
+        death_threads_.push_back(split_ ? lifetimes_->death_thread(d) : -1);
+        lifetimes_->on_death(d, death_threads_.back());
     }
-    death_sites_->add(f);
+    death_sites_->add(f, death_threads_);
     last_gc_seq_ = f.seq;
     for (const auto &[cls, c] : by_class)
         death_.bind(1, run_id_).bind(2, f.seq).bind(3, cls).bind(4, c.first).bind(5, c.second).run();
@@ -139,11 +143,11 @@ void FrameWriter::add(const mt::reader::Frame &f) {
 
 void FrameWriter::flush() {
     allocs_.flush();
-    for (uint64_t key : dirty_) {
+    for (const Key &key : dirty_) {
         RunAgg &r = run_aggs_[key];
         r.dirty = false;
-        rcs_.bind(1, run_id_).bind(2, class_of(key)).bind(3, stack_of(key)).bind(4, r.count).bind(5, r.requested);
-        rcs_.bind(6, r.gc).bind(7, r.first_seq).bind(8, r.last_seq).run();
+        rcs_.bind(1, run_id_).bind(2, key.class_id).bind(3, key.stack_id).bind(4, r.count).bind(5, r.requested);
+        rcs_.bind(6, r.gc).bind(7, r.first_seq).bind(8, r.last_seq).bind(9, key.thread).run();
     }
     dirty_.clear();
 }
@@ -153,7 +157,7 @@ void FrameWriter::finish() {
     if (!lifetimes_) return;
     for (const auto &s : lifetimes_->survivors(last_gc_seq_))
         survivor_.bind(1, run_id_).bind(2, s.class_id).bind(3, s.stack_id).bind(4, s.count).bind(5, s.gc_bytes)
-            .bind(6, s.first_seq).bind(7, s.frames).run();
+            .bind(6, s.first_seq).bind(7, s.frames).bind(8, s.thread).bind(9, s.all_frames).run();
 }
 
 }  // namespace mt::sym

@@ -5,6 +5,13 @@
 // Sampled raw-mode runs: each recorded event stands for 1/p allocations, p = 1 - exp(-size /
 // sample_interval) being the chance the runtime's byte-interval sampler picks an allocation of
 // that requested size; counts and bytes are weighted by it (aggregate mode is weighted already).
+//
+// Thread split (schema version 2): allocs, run_class_stack, death_sites and survivors get a row per
+// allocating thread (the events' `thread`). Aggregate-mode captures carry no thread per record and
+// `split_threads = false` (memtracer-symbolize --no-threads) writes one row per (class, stack) with
+// thread_id -1, the smaller file; runs.thread_split says which. Sampled runs round the weighted
+// estimates per thread row, so a (class, stack)'s total may differ from the unsplit one by the
+// rounding of each of its thread rows.
 #ifndef MEMTRACER_SYM_FRAME_WRITER_H
 #define MEMTRACER_SYM_FRAME_WRITER_H
 
@@ -28,7 +35,8 @@ struct RunTotals {
 
 class FrameWriter {
 public:
-    FrameWriter(Db &db, int64_t run_id, const mt::reader::Header &h);
+    FrameWriter(Db &db, int64_t run_id, const mt::reader::Header &h, bool split_threads = true);
+    bool thread_split() const { return split_; }
     void add(const mt::reader::Frame &f);
     // Writes the pending allocs rows and the run_class_stack rows of the (class, stack) pairs
     // allocated since the last flush, with their run totals so far: after each batch of a
@@ -44,6 +52,18 @@ private:
     struct Agg {
         double count = 0, requested = 0, gc = 0;
     };
+    // (class, stack, allocating thread); thread -1: not split. Ordered as allocs' primary key.
+    struct Key {
+        uint32_t class_id, stack_id;
+        int64_t thread;
+        auto operator<=>(const Key &) const = default;
+    };
+    struct KeyHash {
+        size_t operator()(const Key &k) const {
+            uint64_t h = (static_cast<uint64_t>(k.class_id) << 32 | k.stack_id) * 0x9E3779B97F4A7C15ull;
+            return static_cast<size_t>(h ^ static_cast<uint64_t>(k.thread) * 0xC2B2AE3D27D4EB4Full);
+        }
+    };
     struct RunAgg {
         uint64_t count = 0, requested = 0, gc = 0, first_seq = 0, last_seq = 0;
         bool dirty = false;  // changed since the last flush()
@@ -56,12 +76,14 @@ private:
     double ns_per_tick_;
     double sample_interval_;
     bool aggregate_mode_;
+    bool split_;
     Stmt frame_, gc_, death_, rcs_, survivor_, marker_;
     BatchInsert allocs_;
-    std::unordered_map<uint64_t, Agg> frame_aggs_;     // (class << 32 | stack), reused per frame
-    std::vector<std::pair<uint64_t, Agg>> sorted_;
-    std::unordered_map<uint64_t, RunAgg> run_aggs_;
-    std::vector<uint64_t> dirty_;  // keys of run_aggs_ with dirty set
+    std::unordered_map<Key, Agg, KeyHash> frame_aggs_;  // reused per frame
+    std::vector<std::pair<Key, Agg>> sorted_;
+    std::unordered_map<Key, RunAgg, KeyHash> run_aggs_;
+    std::vector<Key> dirty_;  // keys of run_aggs_ with dirty set
+    std::vector<int64_t> death_threads_;  // per death of the current frame
     std::optional<Lifetimes> lifetimes_;
     std::optional<DeathSites> death_sites_;  // with lifetimes_
     uint64_t last_gc_seq_ = 0;               // last frame with deaths

@@ -51,7 +51,7 @@ void RunIngest::on_header(const mt::reader::Header &h) {
     run_id_ = db_.last_insert_rowid();
     Stmt info = db_.prepare(store::sql::kInsertRunInfo);
     for (const auto &[k, v] : h.info) info.bind(1, run_id_).bind(2, k).bind(3, v).run();
-    writer_ = std::make_unique<FrameWriter>(db_, run_id_, h);
+    writer_ = std::make_unique<FrameWriter>(db_, run_id_, h, split_threads_);
 }
 
 void RunIngest::on_module(const mt::reader::Module &m) {

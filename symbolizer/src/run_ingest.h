@@ -61,6 +61,8 @@ public:
     uint64_t frames_written() const;
     int64_t last_seq() const { return last_seq_; }  // -1 before the first frame
 
+    // Rows per allocating thread (default) or, false, per (class, stack) only (--no-threads).
+    void split_threads(bool on) { split_threads_ = on; }
     int64_t run_id() const { return run_id_; }
     bool has_header() const { return writer_ != nullptr; }
     const RunTotals &totals() const;
@@ -103,6 +105,7 @@ private:
     std::atomic<uint64_t> frames_read_{0};
     uint64_t frame_addresses_ = 0, outside_modules_ = 0;
     int64_t last_seq_ = -1;
+    bool split_threads_ = true;
 };
 
 }  // namespace mt::sym

@@ -67,6 +67,7 @@ InputResult Symbolizer::ingest(Db &db, const std::string &run_path) {
     Transaction tx(db);
     auto t0 = std::chrono::steady_clock::now();
     RunIngest run(db, {run_path, size}, locator_, config_.force, warn_);
+    run.split_threads(config_.threads);
     mt::reader::ReadResult r;
     {
         Progress::Phase phase(progress_, "read " + std::filesystem::path(run_path).filename().string(), 0,

@@ -33,6 +33,7 @@ struct Config {
     bool force = false;               // use symbol files whose id does not match; re-ingest a run
     bool salvage = false;             // keep the frames before a corrupt chunk instead of failing
     bool resymbolize = false;         // symbolize every address again, cached answers or not
+    bool threads = true;              // split allocation rows per allocating thread (--no-threads: not)
 };
 
 struct InputResult {

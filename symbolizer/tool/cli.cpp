@@ -17,7 +17,7 @@ const char *help_text() {
 SYNOPSIS
     memtracer-symbolize RUN.mt... [--dsym BUNDLE.dSYM]... [--elf FILE]... [--symbols DIR]...
                         [-o DB] [--il2cpp-symbols DIR] [--backend builtin|llvm-symbolizer|atos]
-                        [--jobs N] [--force] [--resymbolize] [--salvage] [--quiet] [--no-progress]
+                        [--jobs N] [--force] [--resymbolize] [--salvage] [--no-threads] [--quiet] [--no-progress]
     memtracer-symbolize RUN.mt --follow [--db DB] [--follow-poll-ms MS] [symbol options]
 
 DESCRIPTION
@@ -91,6 +91,10 @@ OPTIONS
         the cached answers whatever their quality.
     --salvage
         For a corrupt capture, keep the frames before the damage instead of failing.
+    --no-threads
+        Do not split allocations per allocating thread: one row per (frame, class, stack), a
+        database about a quarter smaller (docs/schema.md), but the viewer's thread filter then
+        answers 400 for the run.
     -q, --quiet
         No progress and no summary; warnings and errors are still printed.
     --no-progress
@@ -157,11 +161,14 @@ std::optional<int> parse_cli(int argc, char **argv, CliOptions &o, int schema_ve
     app.add_flag("--force", o.config.force, "use mismatched symbols, ingest a run again");
     app.add_flag("--salvage", o.config.salvage, "keep the frames before the damage");
     app.add_flag("--resymbolize", o.config.resymbolize, "symbolize every address again");
+    bool no_threads = false;
+    app.add_flag("--no-threads", no_threads, "one row per (class, stack), not per allocating thread");
     app.add_flag("-q,--quiet", o.quiet, "no progress and no summary");
     app.add_flag("--no-progress", o.no_progress, "no progress display");
     app.add_flag("--follow", o.follow, "ingest a growing run.mt into one run");
     app.add_option("--follow-poll-ms", o.follow_poll_ms, "poll period of --follow")->check(mt::cli::range(1, 60000));
     if (auto code = cli.parse(argc, argv)) return code;
+    o.config.threads = !no_threads;
     try {
         if (!backend.empty()) o.config.backend.kind = parse_backend_kind(backend);
     } catch (const Error &e) {

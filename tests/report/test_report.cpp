@@ -230,8 +230,8 @@ TEST_CASE("report: frames the runtime merged count as every game frame they cove
         }
         const char *merged_seq = "(CASE WHEN seq = 0 THEN 0 ELSE (seq + 1) / 2 END)";
         db.exec(std::string("INSERT INTO allocs SELECT 3, ") + merged_seq +
-                ", class_id, stack_id, sum(count), sum(requested_bytes), sum(gc_bytes) FROM allocs WHERE run_id = 1 "
-                "GROUP BY 2, class_id, stack_id");
+                ", class_id, stack_id, sum(count), sum(requested_bytes), sum(gc_bytes), thread_id FROM allocs "
+                "WHERE run_id = 1 GROUP BY 2, class_id, stack_id, thread_id");
         db.exec(std::string("INSERT INTO frames (run_id, seq, frame_index, start_ns, end_ns, alloc_count, "
                             "requested_bytes, gc_bytes, flags) SELECT 3, ") + merged_seq +
                 ", max(frame_index), min(start_ns), max(end_ns), sum(alloc_count), sum(requested_bytes), "
@@ -251,4 +251,58 @@ TEST_CASE("report: frames the runtime merged count as every game frame they cove
     q.to = 60;
     CHECK(load_side(b, q).frames == 120);
     std::filesystem::remove(path);
+}
+
+TEST_CASE("report: --thread on top, frames, leaks, temporaries, compare and gate", "[report][threads]") {
+    // make_fixture_db.py's thread_split: the job worker (thread 1) of run 1 allocated 774 objects.
+    auto sum = [](const std::string &where) {
+        return static_cast<int64_t>(sql_real("SELECT coalesce(sum(count), 0) * 1.0 FROM allocs WHERE " + where));
+    };
+    Source s(kDb + "@1");
+    Query q;
+    q.thread = "Job.Worker 0";  // a name with a space: sent percent-encoded
+    q.limit = 100;
+    Table t = top(s, q);
+    int64_t n = 0;
+    for (const auto &r : t.rows) n += std::get<int64_t>(r[2]);
+    CHECK(n == 774);
+    CHECK(n == sum("run_id=1 AND thread_id=1"));
+    q.from = 10;
+    q.to = 200;
+    Table f = frames(s, q);
+    int64_t fn = 0;
+    for (const auto &r : f.rows) fn += std::get<int64_t>(r[2]);
+    CHECK(fn == sum("run_id=1 AND thread_id=1 AND seq BETWEEN 10 AND 200"));
+    // Lifetimes of run 2 by thread: the worker's Node died at age 5 (DEATH_SITES, stack 1).
+    Source s2(kDb + "@2");
+    Query w;
+    w.thread = "1";
+    w.within = 5;
+    Table tw = temporaries(s2, w);
+    REQUIRE(tw.rows.size() == 1);
+    CHECK(std::get<std::string>(tw.rows[0][1]) == "Node");
+    CHECK(std::get<int64_t>(tw.rows[0][2]) == 1);
+    Query m;
+    m.thread = "main";
+    CHECK(leaks(s2, m).rows.size() == 1);  // the one survivors row is the main thread's
+    m.thread = "1";
+    CHECK(leaks(s2, m).rows.empty());
+    // Compare and gate: both sides filtered by the same thread name.
+    Source a(kDb + "@1"), b(kDb + "@2");
+    Query c;
+    c.thread = "Loading.Worker";
+    c.limit = 100;
+    Table cmp = compare(a, b, c);
+    double a_bpf = sql_real("SELECT sum(requested_bytes) * 1.0 / 240 FROM allocs WHERE run_id=1 AND thread_id IN (2, 3)");
+    REQUIRE(std::get<std::string>(cmp.rows[0][0]) == "(total)");
+    CHECK(std::get<double>(cmp.rows[0][6]) == Approx(a_bpf).epsilon(1e-12));
+    GateResult g = gate(a, a, c, parse_limits("bytes_per_frame=0%"), 1.0);
+    CHECK_FALSE(g.failed);
+    CHECK(std::get<double>(g.table.rows[0][2]) == Approx(a_bpf).epsilon(1e-12));
+    // Through the executable; an unknown thread is exit 2 with the run's threads named.
+    auto ok = report("top " + kDb + "@1 --thread 'job.worker 0' --limit 100 --format csv");
+    CHECK(ok.exit_code == 0);
+    auto bad = report_all("top " + kDb + "@1 --thread nosuch");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.output.find("has no thread nosuch") != std::string::npos);
 }

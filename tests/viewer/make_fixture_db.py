@@ -160,6 +160,28 @@ def ensure_synth(key, n):
     ADDRS[key] = [key]
 
 
+# The run's threads: two loading workers share a name (a thread filter by name takes both).
+THREADS = [(0, "main"), (1, "Job.Worker 0"), (2, "Loading.Worker"), (3, "Loading.Worker")]
+
+
+def thread_split(seq, sid, n, rb, gb):
+    """The allocating threads of one (frame, class, stack) row, as the symbolizer splits it
+    (schema version 2): [(thread, n, requested, gc)]. Fixed rules, no random numbers, so the
+    per-(frame, class, stack) sums, and every figure the tests assert without a thread filter,
+    are those of the unsplit rows: stacks 4k+1 are the job worker's; 4k+2 are shared, the worker
+    allocating a third of each row; 4k+3 alternate frame by frame between the loading workers;
+    the rest are the main thread's."""
+    if sid % 4 == 1:
+        return [(1, n, rb, gb)]
+    if sid % 4 == 2:
+        k = n // 3
+        parts = [(0, n - k, rb * (n - k) // n, gb * (n - k) // n), (1, k, rb * k // n, gb * k // n)]
+        return [p for p in parts if p[1] > 0]
+    if sid % 4 == 3:
+        return [(2 + seq % 2, n, rb, gb)]
+    return [(0, n, rb, gb)]
+
+
 def write_run(w, run, frames, n_stacks, rows_per_frame, rng, args):
     db, build = w.db, run
     tick_hz = 1e9
@@ -174,8 +196,9 @@ def write_run(w, run, frames, n_stacks, rows_per_frame, rng, args):
             if k.startswith("synth"):
                 ensure_synth(k, int(k[5:]))
     db.execute("""INSERT INTO runs(run_id, source_file, source_size, ingested_unix_ns, start_unix_ns, pid, process,
-                  device, os, arch, session_label, build_id, mode, sample_interval, tick_hz, stop, stop_reason, has_lifetimes)
-                  VALUES(?,?,?,?,?,?,?,?,?,?,?,?,'aggregate',0,?,'end','',?)""",
+                  device, os, arch, session_label, build_id, mode, sample_interval, tick_hz, stop, stop_reason, has_lifetimes,
+                  thread_split)
+                  VALUES(?,?,?,?,?,?,?,?,?,?,?,?,'aggregate',0,?,'end','',?,1)""",
                (run, f"/captures/run{run}.mt", 123456 * run, start_unix + 10**9, start_unix, 4000 + run, "SampleGame",
                 "Pixel 7" if run == 1 else "iPhone 14", "Android 14" if run == 1 else "iOS 17.2", "arm64",
                 f"build {run} nightly", BUILDS[build], tick_hz, 1 if run == 2 else 0))
@@ -184,7 +207,7 @@ def write_run(w, run, frames, n_stacks, rows_per_frame, rng, args):
     db.executemany("INSERT INTO run_info VALUES(?,?,?)", [(run, k, v) for k, v in info.items()])
     db.execute("INSERT INTO modules VALUES(?,?,?,?,?,?,?,?,?,?)",
                (run, 0, "elf", GAME_MODULE, 0x7f00000000, 0x4000000, 0x7f00000000, 0, BUILDS[build], "/symbols/libil2cpp.so.debug"))
-    db.executemany("INSERT INTO threads VALUES(?,?,?,?)", [(run, 0, 5000 + run, "main"), (run, 1, 5100 + run, "Job.Worker 0")])
+    db.executemany("INSERT INTO threads VALUES(?,?,?,?)", [(run, t, 5000 + 100 * t + run, name) for t, name in THREADS])
     for k, cid in class_id.items():
         ns, name, flags, esz = CLASSES[k]
         db.execute("INSERT INTO classes VALUES(?,?,?,?,?,?,?,?)",
@@ -222,10 +245,11 @@ def write_run(w, run, frames, n_stacks, rows_per_frame, rng, args):
                 continue
             rb = n * size
             gb = n * ((size + 15) // 16 * 16)
-            key = (class_id[c], sid)
-            alloc_rows.append((run, seq, key[0], key[1], n, rb, gb))
-            tt = totals.setdefault(key, [0, 0, 0, seq, seq])
-            tt[0] += n; tt[1] += rb; tt[2] += gb; tt[4] = seq
+            for th, tn, trb, tgb in thread_split(seq, sid, n, rb, gb):
+                key = (class_id[c], sid, th)
+                alloc_rows.append((run, seq, key[0], key[1], tn, trb, tgb, th))
+                tt = totals.setdefault(key, [0, 0, 0, seq, seq])
+                tt[0] += tn; tt[1] += trb; tt[2] += tgb; tt[4] = seq
             fc += n; frb += rb; fgb += gb
         start = t
         end = t + frame_ns
@@ -247,8 +271,8 @@ def write_run(w, run, frames, n_stacks, rows_per_frame, rng, args):
         run_tot[0] += fc; run_tot[1] += frb; run_tot[2] += fgb; run_tot[3] += gcs
         t = end
         if len(alloc_rows) > 200000:
-            db.executemany("INSERT INTO allocs VALUES(?,?,?,?,?,?,?)", alloc_rows); alloc_rows = []
-    db.executemany("INSERT INTO allocs VALUES(?,?,?,?,?,?,?)", alloc_rows)
+            db.executemany("INSERT INTO allocs VALUES(?,?,?,?,?,?,?,?)", alloc_rows); alloc_rows = []
+    db.executemany("INSERT INTO allocs VALUES(?,?,?,?,?,?,?,?)", alloc_rows)
     db.executemany("INSERT INTO frames VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", frame_rows)
     db.executemany("INSERT INTO gc_events VALUES(?,?,?,?,?,?,?,?)", gc_rows)
     if run == 1:
@@ -258,11 +282,11 @@ def write_run(w, run, frames, n_stacks, rows_per_frame, rng, args):
         db.executemany("INSERT INTO markers VALUES(?,?,?,?)",
                        [(run, 0, starts[0] + 100, "level loaded"), (run, half, starts[half] + 200, "boss spawned"),
                         (run, frames - 1, starts[frames - 1] + 300, "boss spawned")])
-    db.executemany("INSERT INTO run_class_stack VALUES(?,?,?,?,?,?,?,?)",
-                   [(run, k[0], k[1], v[0], v[1], v[2], v[3], v[4]) for k, v in sorted(totals.items())])
+    db.executemany("INSERT INTO run_class_stack VALUES(?,?,?,?,?,?,?,?,?)",
+                   [(run, k[0], k[1], v[0], v[1], v[2], v[3], v[4], k[2]) for k, v in sorted(totals.items())])
     if run == 2:
         node = class_id["Node"]
-        db.execute("INSERT INTO survivors VALUES(?,?,?,?,?,?,?)", (run, node, 0, 25, 25 * 48, 3, 20))
+        db.execute("INSERT INTO survivors VALUES(?,?,?,?,?,?,?,?,?)", (run, node, 0, 25, 25 * 48, 3, 20, 0, 20))
         db.execute("INSERT INTO deaths VALUES(?,?,?,?,?)", (run, 29, node, 7, 7 * 48))
         write_death_sites(db, run, class_id)
     db.execute("UPDATE runs SET frame_count=?, duration_ns=?, alloc_count=?, requested_bytes=?, gc_bytes=?, gc_count=? WHERE run_id=?",
@@ -294,7 +318,9 @@ DEATH_SITES = [
 def write_death_sites(db, run, class_id):
     for seq, cls, stack, ages in DEATH_SITES:
         blob = b"".join(leb128(a) + leb128(n) + leb128(b) for a, n, b in ages)
-        db.execute("INSERT INTO death_sites VALUES(?,?,?,?,?)", (run, seq, class_id[cls], stack, blob))
+        # Each stack's deaths are its allocating thread's (none of these stacks is split).
+        thread = thread_split(seq, stack, 1, 0, 0)[0][0]
+        db.execute("INSERT INTO death_sites VALUES(?,?,?,?,?,?)", (run, seq, class_id[cls], stack, blob, thread))
     db.executemany("INSERT INTO deaths VALUES(?,?,?,?,?)",
                    [(run, 59, class_id["String"], 10, 640), (run, 59, class_id["Enemy"], 1, 128)])
 

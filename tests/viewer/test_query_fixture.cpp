@@ -25,7 +25,7 @@ TEST_CASE("viewer: runs list and summary", "[viewer][query]") {
     REQUIRE(page["runs"][0]["run_id"].i() == 2);
     auto s = ok(db, "/api/runs/2");
     REQUIRE(s["frames"].i() == 300);
-    REQUIRE(s["threads"].size() == 2);
+    REQUIRE(s["threads"].size() == 4);
     REQUIRE(s["threads"][1]["name"].str() == "Job.Worker 0");
     REQUIRE(s["info"]["runtime_version"].str() == "0.1.0");
     REQUIRE(s["build_id"].str() == "9a8b7c6d5e4f30211203f4e5d6c7b8a9");

@@ -34,8 +34,26 @@ test('the filter bar filters TopN and the timeline, and writes the URL', async (
   await page.waitForFunction((n) => document.querySelectorAll('#top-table tbody tr[data-rank]').length === n, all);
 });
 
+test('the thread input filters TopN by allocating thread, offers the run\'s threads, and writes the URL', async () => {
+  await open('run=1&tab=top');
+  await page.waitForSelector('#top-table tbody tr');
+  await page.waitForFunction(() => document.querySelectorAll('#f-thread-list option').length === 4);
+  assert.deepEqual(await page.$$eval('#f-thread-list option', (l) => l.map((o) => o.value)),
+    ['main', 'Job.Worker 0', 'Loading.Worker', 'Loading.Worker']);
+  await page.fill('#f-thread', 'Job.Worker 0');
+  await page.press('#f-thread', 'Enter');
+  await page.waitForFunction(() => location.hash.includes('thread=Job.Worker+0'));
+  // The job worker's allocations (make_fixture_db.py's thread_split; test_query_threads.cpp).
+  await page.waitForSelector('#tab-top p.muted:has-text("774 allocations")');
+  assert.match(await page.getAttribute('#dl-collapsed', 'href'), /thread=Job.Worker/);
+  await page.click('#f-clear');
+  await page.waitForFunction(() => !location.hash.includes('thread='));
+  assert.equal(await page.inputValue('#f-thread'), '');
+});
+
 test('every filter and view combination round-trips through the URL', async () => {
-  const filters = [{}, { class: 'node' }, { function: 'Graph.Link' }, { class: 'string', function: 'Hud' }];
+  const filters = [{}, { class: 'node' }, { function: 'Graph.Link' }, { class: 'string', function: 'Hud' },
+    { thread: 'Loading.Worker' }, { class: 'node', thread: '1' }];
   const ranges = [{}, { from: '0', to: '99' }];
   const views = [
     { tab: 'frame', frame: '29' }, { tab: 'top' }, { tab: 'top', top_group: 'site', top_by: 'count' },
@@ -51,11 +69,12 @@ test('every filter and view combination round-trips through the URL', async () =
     assert.deepEqual(params(await hashNow()), params(want), `URL kept: ${want}`);
     assert.equal(await page.inputValue('#f-class'), f.class || '');
     assert.equal(await page.inputValue('#f-function'), f.function || '');
+    assert.equal(await page.inputValue('#f-thread'), f.thread || '');
     assert.equal(await page.getAttribute('button.tab.active', 'data-tab'), v.tab);
     assert.equal(await page.$(`#tab-${v.tab} .error-box`), null, `no error for ${want}`);
     n++;
   }
-  assert.equal(n, 72);
+  assert.equal(n, 108);
   // And through the UI: a state made by clicking comes back from its link.
   await open('run=1&tab=flame');
   await page.waitForSelector('#flame-canvas');

@@ -23,6 +23,7 @@ Response speedscope(Database &db, const Request &req, int64_t run);        // GE
 Response leaks(Database &db, const Request &req, int64_t run);             // GET .../leaks (ep_leaks.cpp)
 Response temporaries(Database &db, const Request &req, int64_t run);       // GET .../temporaries
 Response markers(Database &db, const Request &req, int64_t run);           // GET .../markers (ep_markers.cpp)
+Response threads_list(Database &db, const Request &req, int64_t run);      // GET .../threads (ep_threads.cpp)
 
 }  // namespace mt::viewer
 

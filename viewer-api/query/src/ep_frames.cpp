@@ -139,8 +139,9 @@ Response frame_detail(Database &db, const Request &req, int64_t run_id, int64_t 
         std::vector<ClassStack> stacks;
     };
     std::map<int64_t, Cls> by_class;
-    auto a = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM allocs WHERE run_id=?1 AND "
-                       "seq=?2" + filter.sql(3));
+    // Rows per allocating thread, summed per (class, stack) in primary-key order.
+    auto a = query(db, "SELECT class_id, stack_id, sum(count), sum(requested_bytes), sum(gc_bytes) FROM allocs "
+                       "WHERE run_id=?1 AND seq=?2" + filter.sql(3) + " GROUP BY class_id, stack_id");
     a.binds(run.id, seq);
     filter.bind(a, 3);
     while (a.step()) {

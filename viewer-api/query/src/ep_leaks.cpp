@@ -1,6 +1,7 @@
 // ep_leaks.cpp — leak candidates (objects still alive at the end of a frame range) and
 // temporaries (objects that died within N frames), by class, allocation site or stack.
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -103,8 +104,9 @@ struct Common {
     // The (class, stack) pairs the filter keeps, from run_class_stack: lifetimes are kept per
     // (class, stack), so filtering them is filtering these pairs. Unused when the filter is inactive.
     std::unordered_set<std::pair<int64_t, int64_t>, PairKeyHash> keep;
-    bool kept(int64_t class_id, int64_t stack_id) const {
-        return !filter.active() || keep.count({class_id, stack_id}) > 0;
+    // `thread`: the allocating thread of a lifetimes row; rows already filtered by thread pass none.
+    bool kept(int64_t class_id, int64_t stack_id, std::optional<int64_t> thread = std::nullopt) const {
+        return !filter.active() || (keep.count({class_id, stack_id}) > 0 && (!thread || filter.keeps_thread(*thread)));
     }
 };
 
@@ -162,7 +164,7 @@ Response leaks(Database &db, const Request &req, int64_t run_id) {
     std::unordered_map<int64_t, Row> groups;
     int64_t alive_count = 0, alive_bytes = 0;
     if (available) {
-        for (const auto &a : alive_at_end(db, c.run, c.r, c.support)) {
+        for (const auto &a : alive_at_end(db, c.run, c.r, c.support, c.filter.threads)) {
             if (!c.kept(a.class_id, a.stack_id)) continue;
             Row &g = groups[c.g.key(a.class_id, a.stack_id)];
             g.key = c.g.key(a.class_id, a.stack_id);
@@ -175,7 +177,7 @@ Response leaks(Database &db, const Request &req, int64_t run_id) {
             alive_bytes += a.gc_bytes;
         }
         // Everything the group allocated in the range, not only its stacks with objects alive.
-        for (const auto &cs : class_stacks(db, c.run, c.r)) {
+        for (const auto &cs : filtered_class_stacks(db, c.run, c.r, c.filter)) {
             if (!c.kept(cs.class_id, cs.stack_id)) continue;
             if (auto it = groups.find(c.g.key(cs.class_id, cs.stack_id)); it != groups.end())
                 it->second.allocated += cs.t.count;
@@ -198,8 +200,8 @@ Response temporaries(Database &db, const Request &req, int64_t run_id) {
     std::unordered_map<int64_t, Row> groups;
     int64_t temp_count = 0, temp_bytes = 0, alloc_count = 0;
     if (available) {
-        for (const auto &t : temporaries_in(db, c.run, c.r, within)) {
-            if (!c.kept(t.class_id, t.stack_id)) continue;
+        for (const auto &t : temporaries_in(db, c.run, c.r, within, c.support)) {
+            if (!c.kept(t.class_id, t.stack_id, t.thread_id)) continue;
             Row &g = groups[c.g.key(t.class_id, t.stack_id)];
             g.key = c.g.key(t.class_id, t.stack_id);
             g.count += t.count;
@@ -208,7 +210,7 @@ Response temporaries(Database &db, const Request &req, int64_t run_id) {
             temp_count += t.count;
             temp_bytes += t.gc_bytes;
         }
-        for (const auto &cs : class_stacks(db, c.run, c.r)) {
+        for (const auto &cs : filtered_class_stacks(db, c.run, c.r, c.filter)) {
             if (!c.kept(cs.class_id, cs.stack_id)) continue;
             alloc_count += cs.t.count;
             auto it = groups.find(c.g.key(cs.class_id, cs.stack_id));

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "endpoints.h"
+#include "filter.h"
 #include "model.h"
 #include "sqlite.h"
 
@@ -112,7 +113,7 @@ std::vector<FuncHit> find_functions(Database &db, int64_t run, const std::string
 }  // namespace
 
 Response search(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"q", "limit", "by"});
+    Params p(req, {"q", "limit", "by", MT_FILTER_PARAMS});
     auto qv = p.get("q");
     if (!qv || qv->empty()) throw ApiError{400, "missing parameter q (the text to find)", "q"};
     if (qv->size() > 256) throw ApiError{400, "q is longer than 256 bytes", "q"};
@@ -120,10 +121,14 @@ Response search(Database &db, const Request &req, int64_t run_id) {
     int64_t limit = p.integer("limit", 20, 1, 200);
     auto by = metric_param(p);
     auto run = load_run(db, run_id);
+    // Under a filter (the page's filter bar) the totals shown are of what it keeps.
+    auto filter = parse_filter(p, db, run);
 
     std::unordered_map<int64_t, Totals> per_class, per_stack;
-    auto t = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM run_class_stack WHERE run_id=?");
+    auto t = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM run_class_stack WHERE run_id=?1" +
+                           filter.sql(2));
     t.binds(run.id);
+    filter.bind(t, 2);
     while (t.step()) {
         Totals x{t.i64(2), t.i64(3), t.i64(4)};
         per_class[t.i64(0)].add(x);
@@ -135,7 +140,9 @@ Response search(Database &db, const Request &req, int64_t run_id) {
     rank(funcs, by);
 
     Json j;
-    j.obj().kv("run_id", run.id).kv("q", *qv).kv("by", metric_name(by)).arr("classes");
+    j.obj().kv("run_id", run.id).kv("q", *qv).kv("by", metric_name(by));
+    write_filter(j, filter);
+    j.arr("classes");
     for (size_t i = 0; i < classes.size() && static_cast<int64_t>(i) < limit; ++i) {
         const auto &c = classes[i];
         j.obj();

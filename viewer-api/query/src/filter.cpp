@@ -31,39 +31,91 @@ std::string text_param(const Params &p, const char *name) {
     return std::string(*v);
 }
 
-std::optional<int64_t> thread_param(const Params &p, Database &db, const RunRow &run) {
+bool column_exists(Database &db, const char *table, const char *column) {
+    auto s = query(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name=?2");
+    s.binds(std::string_view(table), std::string_view(column));
+    return s.step();
+}
+
+// Refuses (400) a run whose allocation rows are not split per thread, saying why.
+void require_thread_split(Database &db, const RunRow &run) {
+    const std::string head = "run " + std::to_string(run.id) + " cannot be filtered by thread: ";
+    if (!has_thread_column(db) || !column_exists(db, "runs", "thread_split"))
+        throw ApiError{400, head + "this run was symbolized before per-thread data (database schema version 1); "
+                                   "re-symbolize it with this memtracer-symbolize", "thread"};
+    auto s = query(db, "SELECT thread_split, mode FROM runs WHERE run_id=?");
+    s.binds(run.id);
+    if (!s.step() || s.i64(0) == 1) return;
+    if (s.str(1) == "aggregate")
+        throw ApiError{400, head + "it is an aggregate-mode capture, which records no thread per allocation; "
+                                   "capture with events (not MT_FLAG_AGGREGATE) to filter by thread", "thread"};
+    throw ApiError{400, head + "this run was symbolized before per-thread data (or with --no-threads); "
+                               "re-symbolize it without --no-threads", "thread"};
+}
+
+// "3", "Job Worker", "main,4": ids and names, comma-separated; a name matches every thread of
+// that name (ASCII case-insensitive, exact). Unknown entries are a 400 naming the run's threads.
+std::vector<int64_t> thread_param(const Params &p, Database &db, const RunRow &run, std::string &given) {
     auto v = p.get("thread");
-    if (!v) return std::nullopt;
+    if (!v) return {};
     if (v->empty()) throw ApiError{400, "thread must not be empty (a thread id or name)", "thread"};
-    int64_t id = -1;
-    auto r = std::from_chars(v->data(), v->data() + v->size(), id);
-    bool numeric = r.ec == std::errc() && r.ptr == v->data() + v->size();
+    if (v->size() > kMaxFilterText)
+        throw ApiError{400, "thread is longer than " + std::to_string(kMaxFilterText) + " bytes", "thread"};
+    given = std::string(*v);
+    struct T {
+        int64_t id;
+        std::string name;
+    };
+    std::vector<T> all;
     auto s = query(db, "SELECT thread_id, name FROM threads WHERE run_id=? ORDER BY thread_id");
     s.binds(run.id);
-    std::string known;
-    std::optional<int64_t> found;
-    const std::string want = ascii_lower(*v);
-    while (s.step()) {
-        if ((numeric && s.i64(0) == id) || (!numeric && ascii_lower(s.text(1)) == want)) found = s.i64(0);
-        if (known.size() < 200) known += (known.empty() ? "" : ", ") + std::to_string(s.i64(0)) + " " + s.str(1);
+    while (s.step()) all.push_back({s.i64(0), s.str(1)});
+    std::vector<int64_t> out;
+    std::string_view rest = *v;
+    while (true) {
+        size_t comma = rest.find(',');
+        std::string_view tok = rest.substr(0, comma);
+        while (!tok.empty() && tok.front() == ' ') tok.remove_prefix(1);
+        while (!tok.empty() && tok.back() == ' ') tok.remove_suffix(1);
+        if (tok.empty()) throw ApiError{400, "thread has an empty entry (ids or names, comma-separated)", "thread"};
+        int64_t id = -1;
+        auto r = std::from_chars(tok.data(), tok.data() + tok.size(), id);
+        bool numeric = r.ec == std::errc() && r.ptr == tok.data() + tok.size();
+        const std::string want = ascii_lower(tok);
+        bool found = false;
+        for (const T &t : all)
+            if ((numeric && t.id == id) || (!numeric && ascii_lower(t.name) == want)) {
+                found = true;
+                if (std::find(out.begin(), out.end(), t.id) == out.end()) out.push_back(t.id);
+            }
+        if (!found) {
+            std::string known;
+            for (const T &t : all)
+                if (known.size() < 200) known += (known.empty() ? "" : ", ") + std::to_string(t.id) + " " + t.name;
+            throw ApiError{400, "run " + std::to_string(run.id) + " has no thread " + std::string(tok) +
+                                    (known.empty() ? " (it recorded none)" : " (it has: " + known + ")"), "thread"};
+        }
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
     }
-    if (!found)
-        throw ApiError{400, "run " + std::to_string(run.id) + " has no thread " + std::string(*v) +
-                                (known.empty() ? " (it recorded none)" : " (it has: " + known + ")"), "thread"};
-    // The schema keeps allocations per (frame, class, stack): which thread allocated is not
-    // stored (events carry it, the symbolizer sums it away). Refuse rather than answer unfiltered.
-    throw ApiError{400, "thread " + std::string(*v) + " exists, but this database does not record which thread "
-                        "allocated (allocs has no thread column), so allocations cannot be filtered by thread",
-                   "thread"};
+    std::sort(out.begin(), out.end());
+    require_thread_split(db, run);
+    return out;
 }
 }  // namespace
+
+bool has_thread_column(Database &db) { return column_exists(db, "allocs", "thread_id"); }
+
+bool Filter::keeps_thread(int64_t t) const {
+    return threads.empty() || std::binary_search(threads.begin(), threads.end(), t);
+}
 
 Filter parse_filter(const Params &p, Database &db, const RunRow &run) {
     Filter f;
     f.run = run.id;
     f.cls = text_param(p, "class");
     f.function = text_param(p, "function");
-    f.thread_id = thread_param(p, db, run);
+    f.threads = thread_param(p, db, run, f.thread);
     return f;
 }
 
@@ -84,6 +136,11 @@ std::string Filter::sql(int first) const {
                ") > 0))";
         k += 2;
     }
+    if (!threads.empty()) {
+        out += " AND thread_id IN (";
+        for (size_t i = 0; i < threads.size(); ++i) out += (i ? ", " : "") + n(k++);
+        out += ")";
+    }
     return out;
 }
 
@@ -96,6 +153,7 @@ int Filter::bind(Stmt &s, int first) const {
         s.bind(first++, run);
         s.bind(first++, std::string_view(ascii_lower(function)));
     }
+    for (int64_t t : threads) s.bind(first++, t);
     return first;
 }
 
@@ -104,7 +162,11 @@ void write_filter(Json &j, const Filter &f) {
     j.obj("filter");
     if (!f.cls.empty()) j.kv("class", f.cls);
     if (!f.function.empty()) j.kv("function", f.function);
-    if (f.thread_id) j.kv("thread", *f.thread_id);
+    if (!f.threads.empty()) {
+        j.kv("thread", f.thread).arr("thread_ids");
+        for (int64_t t : f.threads) j.val(t);
+        j.end_arr();
+    }
     j.end_obj();
 }
 
@@ -116,8 +178,10 @@ using Index = std::unordered_map<std::pair<int64_t, int64_t>, size_t, PairHash>;
 using PairSet = std::unordered_set<std::pair<int64_t, int64_t>, PairHash>;
 
 void whole_run(Database &db, const RunRow &run, const Filter &f, std::vector<ClassStack> &out) {
-    auto s = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM run_class_stack "
-                       "WHERE run_id=?1" + f.sql(2));
+    // Rows are split per allocating thread: summed per (class, stack), in primary-key order, so
+    // SQLite groups as it scans.
+    auto s = query(db, "SELECT class_id, stack_id, sum(count), sum(requested_bytes), sum(gc_bytes) FROM run_class_stack "
+                       "WHERE run_id=?1" + f.sql(2) + " GROUP BY class_id, stack_id");
     s.binds(run.id);
     f.bind(s, 2);
     while (s.step()) out.push_back({s.i64(0), s.i64(1), {s.i64(2), s.i64(3), s.i64(4)}});
@@ -150,6 +214,11 @@ std::vector<ClassStack> filtered_class_stacks(Database &db, const RunRow &run, c
         return out;
     }
     Index at;
+    // The cached blocks are summed over threads: a thread filter scans the range instead.
+    if (f.by_thread()) {
+        scan(db, run, r.from, r.to, f, out, at);
+        return out;
+    }
     // Long ranges: the cached block sums inside the range, then a scan of its two partial ends.
     const int64_t bf = block_frames(run.frames);
     const int64_t kb = (r.from + bf - 1) / bf, ke = (r.to + 1) / bf;  // blocks [kb, ke) lie inside

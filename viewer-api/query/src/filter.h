@@ -1,8 +1,14 @@
 // filter.h — the one filter every endpoint that lists allocations takes: class (substring of the
 // full name), "stack contains function" (substring of a frame's C#, demangled or raw name), and
 // thread. Parsed once per request into a struct that renders one SQL condition over a table with
-// `class_id` and `stack_id` columns (allocs, run_class_stack) and binds its own values. The frame
-// range stays in model.h's Range: every endpoint already reads it.
+// `class_id`, `stack_id` and `thread_id` columns (allocs, run_class_stack, death_sites, survivors)
+// and binds its own values. The frame range stays in model.h's Range: every endpoint already reads it.
+//
+// thread: a comma-separated list of thread ids or names; a name matches every thread of the run
+// with exactly that name, ASCII case-insensitive (several job workers may share one). A thread the
+// run does not have is a 400 listing the run's threads; so is a run whose allocation rows are not
+// split per thread (runs.thread_split 0: symbolized before schema version 2 or with --no-threads,
+// or an aggregate-mode capture), since answering unfiltered would be wrong.
 #ifndef MEMTRACER_VIEWER_FILTER_H
 #define MEMTRACER_VIEWER_FILTER_H
 
@@ -24,9 +30,13 @@ struct Filter {
     int64_t run = 0;
     std::string cls;       // as given (echoed); matched lowercased, ASCII case-insensitive
     std::string function;  // as given
-    std::optional<int64_t> thread_id;
+    std::string thread;            // as given (echoed)
+    std::vector<int64_t> threads;  // the thread ids it matched; empty: no thread filter
 
-    bool active() const { return !cls.empty() || !function.empty() || thread_id.has_value(); }
+    bool active() const { return !cls.empty() || !function.empty() || !threads.empty(); }
+    bool by_thread() const { return !threads.empty(); }
+    // Whether rows of allocating thread `t` pass (always without a thread filter).
+    bool keeps_thread(int64_t t) const;
     // " AND class_id IN (...) AND stack_id IN (...)" with placeholders ?first, ?first+1, ...;
     // "" when inactive. Constant per combination of active parts, so the statement cache holds
     // at most a few variants per query.
@@ -43,6 +53,9 @@ void write_filter(Json &j, const Filter &f);
 
 // class_stacks() under a filter (the same as class_stacks when inactive).
 std::vector<ClassStack> filtered_class_stacks(Database &db, const RunRow &run, const Range &r, const Filter &f);
+// Whether the database's allocation tables have thread_id (schema version 2); a version-1 file
+// has not, and every row is then "all threads".
+bool has_thread_column(Database &db);
 // Per frame totals of [from, to] under an active filter, index = seq - from.
 std::vector<Totals> filtered_frame_totals(Database &db, const RunRow &run, int64_t from, int64_t to,
                                           const Filter &f);

@@ -19,6 +19,7 @@ struct LifetimeSupport {
     bool recorded = false;  // runs.has_lifetimes
     bool per_site = false;  // death_sites exists (databases written before it have survivors only)
     bool survivor_frames = false;  // survivors.frames exists: the whole run needs no allocs scan
+    bool threads = false;   // the tables have thread_id (schema version 2); else every row is thread -1
     std::string why;        // empty when both
 };
 LifetimeSupport lifetime_support(Database &db, int64_t run);
@@ -42,15 +43,20 @@ struct Alive {
 // Objects allocated in [r.from, r.to] and still alive at the end of frame r.to: for the whole
 // run the symbolizer's survivors; for a range (or a database whose survivors lack `frames`) the
 // range's allocs minus the deaths death_sites links back to them.
-std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r, const LifetimeSupport &s);
+// `threads`: the allocating threads kept (sorted; empty: all). `frames` counts a frame once however
+// many of the kept threads allocated in it.
+std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r, const LifetimeSupport &s,
+                                const std::vector<int64_t> &threads = {});
 
 struct Temporary {
     int64_t class_id = 0, stack_id = 0;
     int64_t count = 0, gc_bytes = 0;  // died within `within` frames of their allocation
+    int64_t thread_id = -1;           // allocating thread
 };
 // Objects allocated in [r.from, r.to] that died at most `within` frames after (0: in the frame
 // they were allocated in).
-std::vector<Temporary> temporaries_in(Database &db, const RunRow &run, const Range &r, int64_t within);
+std::vector<Temporary> temporaries_in(Database &db, const RunRow &run, const Range &r, int64_t within,
+                                      const LifetimeSupport &sup);
 
 }  // namespace mt::viewer
 

@@ -54,6 +54,7 @@ Response route(Database &db, const Request &req) {
         if (what == "leaks") return leaks(db, req, run);
         if (what == "temporaries") return temporaries(db, req, run);
         if (what == "markers") return markers(db, req, run);
+        if (what == "threads") return threads_list(db, req, run);
     }
     throw ApiError{404, "no such endpoint: " + req.path, ""};
 }

@@ -1,10 +1,11 @@
-// filter_bar.js — one filter for every view (class contains, stack contains function), and the
+// filter_bar.js — one filter for every view (class contains, stack contains function, allocating
+// thread: ids or exact names, comma-separated, offered from the run's thread list), and the
 // search box that finds a class or function in the run and jumps to it: a class opens TopN
 // filtered to it, a function opens the flame graph filtered to stacks through it. Keys in the
 // result list: Up/Down, Enter picks, Esc closes.
 import { api, bytes, clear, h, qs } from './util.js';
 
-export function filterQuery(f) { return { class: f.class || undefined, function: f.function || undefined }; }
+export function filterQuery(f) { return { class: f.class || undefined, function: f.function || undefined, thread: f.thread || undefined }; }
 
 export class FilterBar {
   constructor(root, { getRun, onChange, onJump }) {
@@ -13,17 +14,19 @@ export class FilterBar {
     this.onJump = onJump;
     this.cls = h('input', { id: 'f-class', type: 'text', placeholder: 'Class contains…', 'aria-label': 'Class contains', spellcheck: 'false' });
     this.fn = h('input', { id: 'f-function', type: 'text', placeholder: 'Stack contains function…', 'aria-label': 'Stack contains function', spellcheck: 'false' });
+    this.thread = h('input', { id: 'f-thread', type: 'text', placeholder: 'Thread…', 'aria-label': 'Allocating thread (id or name, comma-separated)', spellcheck: 'false', list: 'f-thread-list', size: 14 });
+    this.threadList = h('datalist', { id: 'f-thread-list' });
     this.clearBtn = h('button', { id: 'f-clear', class: 'btn small', type: 'button' }, 'Clear filters');
     this.search = h('input', { id: 'search', type: 'search', placeholder: 'Search class or function…', 'aria-label': 'Search', autocomplete: 'off', spellcheck: 'false' });
     this.results = h('ul', { id: 'search-results', class: 'search-results', role: 'listbox', hidden: true });
-    clear(root, h('span', { class: 'filter-label' }, 'Filter'), this.cls, this.fn, this.clearBtn, h('div', { class: 'spacer' }),
+    clear(root, h('span', { class: 'filter-label' }, 'Filter'), this.cls, this.fn, this.thread, this.threadList, this.clearBtn, h('div', { class: 'spacer' }),
       h('div', { class: 'search-box' }, this.search, this.results));
-    const apply = () => this.onChange({ class: this.cls.value.trim(), function: this.fn.value.trim() });
-    for (const i of [this.cls, this.fn]) {
+    const apply = () => this.onChange(this.value());
+    for (const i of [this.cls, this.fn, this.thread]) {
       i.addEventListener('keydown', (e) => { if (e.key === 'Enter') apply(); if (e.key === 'Escape') { i.value = ''; apply(); } });
       i.addEventListener('change', apply);
     }
-    this.clearBtn.addEventListener('click', () => { this.cls.value = ''; this.fn.value = ''; apply(); });
+    this.clearBtn.addEventListener('click', () => { this.cls.value = ''; this.fn.value = ''; this.thread.value = ''; apply(); });
     let timer = null, seq = 0;
     this.search.addEventListener('input', () => {
       clearTimeout(timer);
@@ -34,7 +37,18 @@ export class FilterBar {
     this.search.addEventListener('blur', () => setTimeout(() => { if (!this.results.contains(document.activeElement)) this.results.hidden = true; }, 150));
   }
 
-  set(f) { this.cls.value = f.class || ''; this.fn.value = f.function || ''; }
+  set(f) { this.cls.value = f.class || ''; this.fn.value = f.function || ''; this.thread.value = f.thread || ''; }
+
+  value() { return { class: this.cls.value.trim(), function: this.fn.value.trim(), thread: this.thread.value.trim() }; }
+
+  // The run's threads (GET /api/runs/{run}/threads) as the thread input's choices; a run not split
+  // per thread disables the input, saying why.
+  setThreads(d) {
+    clear(this.threadList, (d?.threads || []).map((t) => h('option', { value: t.name || String(t.thread_id) },
+      `#${t.thread_id}${t.count !== null ? ' · ' + bytes(t.requested_bytes) : ''}`)));
+    this.thread.disabled = !!d && !d.split && !this.thread.value;
+    this.thread.title = d && !d.split ? 'This run has no per-thread data (symbolized with --no-threads, before schema 2, or an aggregate capture)' : '';
+  }
 
   async find(mine, latest) {
     const q = this.search.value.trim();
@@ -62,7 +76,7 @@ export class FilterBar {
     this.results.hidden = true;
     this.search.value = '';
     if (kind === 'class') this.cls.value = name; else this.fn.value = name;
-    this.onJump(kind, { class: this.cls.value.trim(), function: this.fn.value.trim() });
+    this.onJump(kind, this.value());
   }
 
   keys(e) {

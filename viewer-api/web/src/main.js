@@ -14,7 +14,7 @@ import { qs } from './util.js';
 import { renderLeaks, renderTemps, leakOpts, tempOpts } from './leaks.js';
 
 const TABS = ['frame', 'top', 'compare', 'flame', 'callers', 'leaks', 'temps'];
-const state = { runs: [], run: null, frame: null, range: null, tab: 'frame', filter: { class: '', function: '' } };
+const state = { runs: [], run: null, frame: null, range: null, tab: 'frame', filter: { class: '', function: '', thread: '' } };
 // Every view's own choices, in the URL under these names: a link reproduces the view.
 const VIEW_KEYS = [
   [topOpts, 'group', 'top_group'], [topOpts, 'by', 'top_by'],
@@ -35,7 +35,7 @@ function readHash() {
   state.frame = n('frame');
   state.range = n('from') !== null && n('to') !== null ? { from: n('from'), to: n('to') } : null;
   if (TABS.includes(p.get('tab'))) state.tab = p.get('tab');
-  state.filter = { class: p.get('class') || '', function: p.get('function') || '' };
+  state.filter = { class: p.get('class') || '', function: p.get('function') || '', thread: p.get('thread') || '' };
   VIEW_KEYS.forEach(([o, k, name], i) => {
     if (!p.has(name)) { o[k] = VIEW_DEFAULTS[i]; return; }
     const v = p.get(name), def = VIEW_DEFAULTS[i];
@@ -49,6 +49,7 @@ function writeHash() {
   if (state.range) { p.set('from', state.range.from); p.set('to', state.range.to); }
   if (state.filter.class) p.set('class', state.filter.class);
   if (state.filter.function) p.set('function', state.filter.function);
+  if (state.filter.thread) p.set('thread', state.filter.thread);
   VIEW_KEYS.forEach(([o, k, name], i) => {
     if (o[k] === VIEW_DEFAULTS[i] || o[k] === null) return;
     p.set(name, typeof o[k] === 'boolean' ? (o[k] ? '1' : '0') : o[k]);
@@ -97,6 +98,7 @@ async function loadRun() {
   updateSelectionLabel();
   const marks = await loadMarkers(state.run);
   timeline.setMarks(marks);
+  filterBar.setThreads(await api(`/api/runs/${state.run}/threads`).catch(() => null));
   showMarkerButtons(marks, s.frames, timeline.onRange);
 }
 

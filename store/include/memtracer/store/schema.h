@@ -2,10 +2,12 @@
 // migrations of an older version-1 file, and the checks that refuse a file that is not ours or
 // is of another version, for the writer (open_database) and for the readers (check_readable).
 //
-// Version rule: PRAGMA user_version holds the schema version (1). A database with a higher
+// Version rule: PRAGMA user_version holds the schema version (2). A database with a higher
 // version was written by a newer tool and is refused; one with tables but version 0 is not a
 // MemTracer database and is refused. Additive changes (new tables, columns with defaults,
-// indexes) keep the version: opening an older version-1 database adds what is missing.
+// indexes) keep the version: opening an older database adds what is missing. Version 2 split the
+// allocation tables per allocating thread (thread_id in their primary keys): the writer migrates a
+// version-1 file (rows keep thread_id -1, "not split"); readers read both.
 //
 // Durability and readers. Each input is one transaction; the database must be valid after a
 // crash of this tool or of the machine at any instant, holding exactly the inputs committed
@@ -33,7 +35,9 @@
 
 namespace mt::store {
 
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
+// The oldest version readers accept (check_readable) and the writer migrates.
+constexpr int kOldestReadableVersion = 1;
 
 // The whole of schema.sql, as the build embedded it.
 std::string_view schema_sql();

@@ -51,20 +51,24 @@ inline constexpr char kInsertMarker[] =
 // Objects of a class freed in a frame.
 inline constexpr char kInsertDeath[] =
     "INSERT INTO deaths(run_id, seq, class_id, count, gc_bytes) VALUES (?1, ?2, ?3, ?4, ?5)";
-// A run's totals per (class, stack), replaced by the newer totals while a run is followed.
+// A run's totals per (class, stack, allocating thread), replaced by the newer totals while a run
+// is followed.
 inline constexpr char kInsertRunClassStack[] =
     "INSERT OR REPLACE INTO run_class_stack(run_id, class_id, stack_id, count, requested_bytes, gc_bytes, "
-    "first_seq, last_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
-// Objects alive at the run's end, per (class, stack).
+    "first_seq, last_seq, thread_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+// Objects alive at the run's end, per (class, stack, allocating thread).
 inline constexpr char kInsertSurvivor[] =
-    "INSERT INTO survivors(run_id, class_id, stack_id, count, gc_bytes, first_seq, frames) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
-// One (death frame, class, stack) of death_sites; ages packs (age, count, gc_bytes) varint triples.
+    "INSERT INTO survivors(run_id, class_id, stack_id, count, gc_bytes, first_seq, frames, thread_id, all_frames) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+// One (death frame, class, stack, allocating thread) of death_sites; ages packs (age, count,
+// gc_bytes) varint triples.
 inline constexpr char kInsertDeathSite[] =
-    "INSERT INTO death_sites(run_id, seq, class_id, stack_id, ages) VALUES (?1, ?2, ?3, ?4, ?5)";
-// BatchInsert head, 7 values per row.
+    "INSERT INTO death_sites(run_id, seq, class_id, stack_id, ages, thread_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+// BatchInsert head, 8 values per row.
 inline constexpr char kInsertAllocs[] =
-    "INSERT INTO allocs(run_id, seq, class_id, stack_id, count, requested_bytes, gc_bytes)";
+    "INSERT INTO allocs(run_id, seq, class_id, stack_id, count, requested_bytes, gc_bytes, thread_id)";
+// Whether the run's allocation tables are split per allocating thread (runs.thread_split).
+inline constexpr char kSetThreadSplit[] = "UPDATE runs SET thread_split = ?2 WHERE run_id = ?1";
 
 // run_ingest.cpp
 // A module loaded by the run.
