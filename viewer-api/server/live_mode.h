@@ -1,0 +1,47 @@
+// live_mode.h — memtracer-viewer --live ADDR (docs/live.md): receives a live capture into a
+// run.mt beside the database (live/'s capture, the same code as memtracer-capture), and every
+// ingest period re-runs the symbolizer on the committed prefix of that file into a fresh run,
+// publishing the newest complete run's id. The HTTP layer only reads state() and forwards
+// controls.
+#ifndef MEMTRACER_VIEWER_LIVE_MODE_H
+#define MEMTRACER_VIEWER_LIVE_MODE_H
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <memtracer/viewer/query.h>
+
+namespace mt::viewer {
+
+struct LiveOptions {
+    std::string address;                   // the game's host:port (MEMTRACER_LISTEN)
+    std::string token;                     // its MEMTRACER_TOKEN
+    std::vector<std::string> symbol_args;  // --dsym/--elf/--symbols/--il2cpp-symbols, passed on
+    unsigned ingest_ms = 500;              // at most one ingest per period (and one at a time)
+};
+
+class LiveMode {
+public:
+    // db: the served database (created empty before); symbolizer: memtracer-symbolize;
+    // refresh: called after a run was added, so readers see it.
+    LiveMode(LiveOptions o, std::string db, std::string symbolizer, std::function<void()> refresh);
+    ~LiveMode();
+    LiveMode(const LiveMode &) = delete;
+    LiveMode &operator=(const LiveMode &) = delete;
+
+    const std::string &run_path() const;
+    // GET /api/live, GET /api/live/events (SSE), POST /api/live/{pause,resume,mark,stop}.
+    Response handle(const std::string &method, const Request &req);
+
+    struct Impl;
+
+private:
+    std::shared_ptr<Impl> impl_;  // shared with the capture's and the ingest's threads
+};
+
+}  // namespace mt::viewer
+
+#endif
