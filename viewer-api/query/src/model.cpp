@@ -13,7 +13,7 @@ constexpr int64_t kMaxId = std::numeric_limits<int64_t>::max();
 int64_t parse_id(std::string_view seg, const std::string &what) { return parse_int(seg, 0, kMaxId, what); }
 
 RunRow load_run(Database &db, int64_t run_id) {
-    auto s = query(db, "SELECT build_id FROM runs WHERE run_id=?");
+    auto s = query(db, "SELECT build_id, frame_count, stop FROM runs WHERE run_id=?");
     s.binds(run_id);
     if (!s.step()) throw ApiError{404, "no run " + std::to_string(run_id), "run"};
     RunRow r;
@@ -22,6 +22,9 @@ RunRow load_run(Database &db, int64_t run_id) {
     auto f = query(db, "SELECT max(seq) FROM frames WHERE run_id=?");
     f.binds(run_id);
     r.frames = f.step() && !f.null(0) ? f.i64(0) + 1 : 0;
+    // A finished run's frame_count is its frames (written with run_class_stack at the end); a
+    // run still followed has more frames than that, or says so in `stop`.
+    r.growing = s.i64(1) != r.frames || s.str(2) == "live";
     r.markers = load_markers(db, run_id);
     return r;
 }
@@ -63,7 +66,7 @@ std::vector<ClassStack> class_stacks(Database &db, const RunRow &run, const Rang
     auto read = [&](Stmt &s) {
         while (s.step()) out.push_back({s.i64(0), s.i64(1), {s.i64(2), s.i64(3), s.i64(4)}});
     };
-    if (r.whole) {
+    if (r.whole && !run.growing) {
         auto s = query(db,
                        "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM run_class_stack "
                        "WHERE run_id=?");
