@@ -36,7 +36,8 @@ CREATE TABLE IF NOT EXISTS runs (
     gc_count          INTEGER NOT NULL DEFAULT 0,
     has_lifetimes     INTEGER NOT NULL DEFAULT 0,
     stop              TEXT NOT NULL,             -- reader's Stop: 'end' | 'eof' | 'truncated' | 'corrupt' (--salvage only)
-    stop_reason       TEXT NOT NULL DEFAULT ''
+    stop_reason       TEXT NOT NULL DEFAULT '',
+    live_state        TEXT NOT NULL DEFAULT ''   -- --follow: 'live' (still growing) | 'ended' | 'cut_off'; '' = whole-file ingest
 );
 
 CREATE TABLE IF NOT EXISTS run_info (          -- the INFO chunk, verbatim

@@ -24,6 +24,7 @@ constexpr AddedColumn kAddedColumns[] = {
     {"addresses", "quality", "INTEGER NOT NULL DEFAULT 0"},
     {"addresses", "answered_by", "INTEGER NOT NULL DEFAULT 0"},
     {"survivors", "frames", "INTEGER NOT NULL DEFAULT 0"},
+    {"runs", "live_state", "TEXT NOT NULL DEFAULT ''"},
 };
 
 bool has_column(Db &db, const char *table, const char *column) {

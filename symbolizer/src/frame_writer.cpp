@@ -74,6 +74,10 @@ void FrameWriter::write_allocs(uint64_t seq) {
         RunAgg &r = it->second;
         if (fresh) r.first_seq = seq;
         r.last_seq = seq;
+        if (!r.dirty) {
+            r.dirty = true;
+            dirty_.push_back(key);
+        }
         r.count += count;
         r.requested += req;
         r.gc += gc;
@@ -133,12 +137,19 @@ void FrameWriter::add(const mt::reader::Frame &f) {
     frame_.bind(15, f.flags).run();
 }
 
-void FrameWriter::finish() {
+void FrameWriter::flush() {
     allocs_.flush();
-    for (const auto &[key, r] : run_aggs_) {
+    for (uint64_t key : dirty_) {
+        RunAgg &r = run_aggs_[key];
+        r.dirty = false;
         rcs_.bind(1, run_id_).bind(2, class_of(key)).bind(3, stack_of(key)).bind(4, r.count).bind(5, r.requested);
         rcs_.bind(6, r.gc).bind(7, r.first_seq).bind(8, r.last_seq).run();
     }
+    dirty_.clear();
+}
+
+void FrameWriter::finish() {
+    flush();
     if (!lifetimes_) return;
     for (const auto &s : lifetimes_->survivors(last_gc_seq_))
         survivor_.bind(1, run_id_).bind(2, s.class_id).bind(3, s.stack_id).bind(4, s.count).bind(5, s.gc_bytes)

@@ -30,7 +30,11 @@ class FrameWriter {
 public:
     FrameWriter(Db &db, int64_t run_id, const mt::reader::Header &h);
     void add(const mt::reader::Frame &f);
-    // Writes run_class_stack and survivors; call once after the last frame.
+    // Writes the pending allocs rows and the run_class_stack rows of the (class, stack) pairs
+    // allocated since the last flush, with their run totals so far: after each batch of a
+    // followed run, the tables are what a whole-file ingest of the same frames writes.
+    void flush();
+    // flush(), then survivors; call once after the last frame.
     void finish();
     const RunTotals &totals() const { return totals_; }
     int64_t ns(uint64_t tick) const;  // relative to the first frame's start
@@ -42,6 +46,7 @@ private:
     };
     struct RunAgg {
         uint64_t count = 0, requested = 0, gc = 0, first_seq = 0, last_seq = 0;
+        bool dirty = false;  // changed since the last flush()
     };
     void aggregate_events(const mt::reader::Frame &f);
     void write_allocs(uint64_t seq);
@@ -56,6 +61,7 @@ private:
     std::unordered_map<uint64_t, Agg> frame_aggs_;     // (class << 32 | stack), reused per frame
     std::vector<std::pair<uint64_t, Agg>> sorted_;
     std::unordered_map<uint64_t, RunAgg> run_aggs_;
+    std::vector<uint64_t> dirty_;  // keys of run_aggs_ with dirty set
     std::optional<Lifetimes> lifetimes_;
     std::optional<DeathSites> death_sites_;  // with lifetimes_
     uint64_t last_gc_seq_ = 0;               // last frame with deaths

@@ -86,23 +86,29 @@ void RunIngest::on_stack(const mt::reader::Stack &s) {
 
 void RunIngest::on_frame(const mt::reader::Frame &f) {
     writer_->add(f);
+    last_seq_ = static_cast<int64_t>(f.seq);
     frames_read_.fetch_add(1, std::memory_order_relaxed);
 }
 
 std::vector<PartitionWork> RunIngest::resolve_addresses(AddressCache &cache) {
-    part_of_.assign(modules_.modules().size(), nullptr);
+    part_of_.resize(modules_.modules().size(), nullptr);
     std::vector<PartitionWork> work;
+    std::vector<bool> in_work(modules_.modules().size(), false);  // this call's modules
     auto partition_for = [&](int idx) -> AddressCache::Partition & {
         if (!part_of_[idx]) {
             const auto &m = modules_.modules()[idx];
             part_of_[idx] = &cache.partition(hex_id(m.build_id), cache_module_path(m));
+        }
+        if (!in_work[idx]) {
+            in_work[idx] = true;
             bool listed = false;
             for (const auto &w : work) listed |= w.partition == part_of_[idx];
             if (!listed) work.push_back({part_of_[idx], symbol_files_[idx] ? &*symbol_files_[idx] : nullptr});
         }
         return *part_of_[idx];
     };
-    for (StackFrames &s : stacks_) {
+    for (size_t id = stacks_written_; id < stacks_.size(); ++id) {
+        StackFrames &s = stacks_[id];
         s.refs.assign(s.raw.size(), FrameRef{});
         for (size_t pos = 0; pos < s.raw.size(); ++pos) {
             ++frame_addresses_;
@@ -126,7 +132,7 @@ int64_t RunIngest::addr_id(const FrameRef &r) const {
 
 void RunIngest::write_stack_frames() {
     BatchInsert ins(db_, store::sql::kInsertStackFrames, 5);
-    for (uint32_t id = 0; id < stacks_.size(); ++id) {
+    for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
         const StackFrames &s = stacks_[id];
         for (size_t pos = 0; pos < s.raw.size(); ++pos) {
             ins.add(run_id_).add(id).add(static_cast<int64_t>(pos)).add(s.raw[pos]);
@@ -198,7 +204,7 @@ void RunIngest::write_stacks() {
     Stmt add_site = db_.prepare(store::sql::kInsertSite);
     Stmt get_site = db_.prepare(store::sql::kFindSite);
     BatchInsert ins(db_, store::sql::kInsertStacks, 4);
-    for (uint32_t id = 0; id < stacks_.size(); ++id) {
+    for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
         const StackFrames &s = stacks_[id];
         std::optional<Site> site = site_for(s, chains);
         ins.add(run_id_).add(id).add(static_cast<int64_t>(s.raw.size()));
@@ -219,6 +225,7 @@ void RunIngest::write_stacks() {
         ins.end_row();
     }
     ins.flush();
+    stacks_written_ = static_cast<uint32_t>(stacks_.size());
 }
 
 int RunIngest::main_module() const {
@@ -235,6 +242,17 @@ int RunIngest::main_module() const {
 
 void RunIngest::finish(const mt::reader::ReadResult &r) {
     writer_->finish();
+    update_run(r);
+}
+
+void RunIngest::flush_batch(const mt::reader::ReadResult &r) {
+    writer_->flush();
+    update_run(r);
+}
+
+uint64_t RunIngest::frames_written() const { return writer_ ? writer_->totals().frames : 0; }
+
+void RunIngest::update_run(const mt::reader::ReadResult &r) {
     const RunTotals &t = writer_->totals();
     int main = main_module();
     Stmt up = db_.prepare(

@@ -2,6 +2,12 @@
 // frames stream into their tables while the file is read; stacks are kept until the end, when
 // every module is known, and then mapped to cached addresses, symbolized and given their sites.
 // All of it happens inside the caller's transaction.
+//
+// A followed run (--follow) goes through the same steps once per batch of chunks, each batch in
+// its own transaction: resolve_addresses/write_stack_frames/write_stacks take the stacks defined
+// since the previous batch only, and flush_batch() leaves the run's totals right for the frames
+// so far. A stack is resolved against the modules known when its batch commits (the runtime
+// writes a module before the stacks in it).
 #ifndef MEMTRACER_SYM_RUN_INGEST_H
 #define MEMTRACER_SYM_RUN_INGEST_H
 
@@ -41,15 +47,19 @@ public:
     void on_stack(const mt::reader::Stack &s) override;
     void on_frame(const mt::reader::Frame &f) override;
 
-    // After reading: every stack frame's cached address (interning new ones), and the work list
-    // for the symbolize pass.
+    // After reading: every new stack frame's cached address (interning new ones), and the work
+    // list for the symbolize pass.
     std::vector<PartitionWork> resolve_addresses(AddressCache &cache);
     // The stack_frames rows (after resolve_addresses).
     void write_stack_frames();
-    // After symbolizing: sites and stacks rows.
+    // After symbolizing: sites and stacks rows; the stacks count as written from then on.
     void write_stacks();
     // Totals and stop state into the runs row; run_class_stack and survivors.
     void finish(const mt::reader::ReadResult &r);
+    // After a batch of a followed run: pending allocs, run_class_stack so far, the runs row.
+    void flush_batch(const mt::reader::ReadResult &r);
+    uint64_t frames_written() const;
+    int64_t last_seq() const { return last_seq_; }  // -1 before the first frame
 
     int64_t run_id() const { return run_id_; }
     bool has_header() const { return writer_ != nullptr; }
@@ -73,6 +83,7 @@ private:
     int64_t addr_id(const FrameRef &r) const;
     std::optional<Site> site_for(const StackFrames &s, ChainReader &chains) const;
     int main_module() const;
+    void update_run(const mt::reader::ReadResult &r);
 
     Db &db_;
     RunSource source_;
@@ -85,11 +96,13 @@ private:
     std::vector<std::optional<SymbolFile>> symbol_files_;  // by index in modules_
     std::vector<uint64_t> module_use_;                     // used addresses per module
     std::vector<StackFrames> stacks_;                      // by stack id
+    uint32_t stacks_written_ = 0;                          // stacks_ before it are in the database
     std::vector<AddressCache::Partition *> part_of_;       // by module index
     std::unique_ptr<FrameWriter> writer_;
     Stmt module_, thread_, class_;
     std::atomic<uint64_t> frames_read_{0};
     uint64_t frame_addresses_ = 0, outside_modules_ = 0;
+    int64_t last_seq_ = -1;
 };
 
 }  // namespace mt::sym

@@ -83,28 +83,40 @@ InputResult Symbolizer::ingest(Db &db, const std::string &run_path) {
     }
     res.read_seconds = seconds_since(t0);
 
-    auto t1 = std::chrono::steady_clock::now();
-    double cpu1 = process_cpu_seconds();
     AddressCache cache(db);
-    std::vector<PartitionWork> work = run.resolve_addresses(cache);
-    res.resolve_seconds = seconds_since(t1);
-    double cpu2 = process_cpu_seconds();
-    res.resolve_cpu_seconds = cpu2 - cpu1;
-    auto t2 = std::chrono::steady_clock::now();
-    Enricher enricher(il2cpp_ ? &*il2cpp_ : nullptr);
-    symbolize_partitions(db, cache, work, *backend_, enricher, progress_, warn_, res.symbols, config_.resymbolize);
-    cache.flush();
-    res.symbolize_seconds = seconds_since(t2);
-    res.symbolize_cpu_seconds = process_cpu_seconds() - cpu2;
-
-    auto t3 = std::chrono::steady_clock::now();
-    run.write_stack_frames();
-    run.write_stacks();
+    auto t3 = symbolize_new_stacks(db, run, cache, res);
     run.finish(r);
     create_secondary_indexes(db);
     tx.commit();
     res.finish_seconds = seconds_since(t3);
+    describe(run, r, res);
+    return res;
+}
 
+// The stacks defined since the last call: cached addresses, the symbolize pass on what the cache
+// lacks, then stack_frames, sites and stacks rows. Returns when the writing started (timings).
+std::chrono::steady_clock::time_point Symbolizer::symbolize_new_stacks(Db &db, RunIngest &run, AddressCache &cache,
+                                                                       InputResult &res) {
+    auto t1 = std::chrono::steady_clock::now();
+    double cpu1 = process_cpu_seconds();
+    std::vector<PartitionWork> work = run.resolve_addresses(cache);
+    res.resolve_seconds += seconds_since(t1);
+    double cpu2 = process_cpu_seconds();
+    res.resolve_cpu_seconds += cpu2 - cpu1;
+    auto t2 = std::chrono::steady_clock::now();
+    Enricher enricher(il2cpp_ ? &*il2cpp_ : nullptr);
+    symbolize_partitions(db, cache, work, *backend_, enricher, progress_, warn_, res.symbols, config_.resymbolize);
+    cache.flush();
+    res.symbolize_seconds += seconds_since(t2);
+    res.symbolize_cpu_seconds += process_cpu_seconds() - cpu2;
+
+    auto t3 = std::chrono::steady_clock::now();
+    run.write_stack_frames();
+    run.write_stacks();
+    return t3;
+}
+
+void Symbolizer::describe(const RunIngest &run, const mt::reader::ReadResult &r, InputResult &res) {
     res.run_id = run.run_id();
     res.stop = r.stop;
     res.stop_reason = r.stop_reason;
@@ -113,7 +125,6 @@ InputResult Symbolizer::ingest(Db &db, const std::string &run_path) {
     res.frame_addresses = run.frame_addresses();
     res.outside_modules = run.outside_modules();
     res.modules_with_symbols = run.modules_with_symbols();
-    return res;
 }
 
 }  // namespace mt::sym

@@ -4,13 +4,16 @@
 #ifndef MEMTRACER_SYM_SYMBOLIZER_H
 #define MEMTRACER_SYM_SYMBOLIZER_H
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "address_cache.h"
 #include "backend.h"
+#include "follow.h"
 #include "frame_writer.h"
 #include "il2cpp_symbols.h"
 #include "memtracer/reader.h"
@@ -20,6 +23,8 @@
 #include "symbolize_pass.h"
 
 namespace mt::sym {
+
+class RunIngest;
 
 struct Config {
     std::vector<std::string> dsyms, elfs, symbol_dirs;
@@ -54,12 +59,20 @@ public:
 
     // Ingests one run.mt. Throws Error(Input/Symbols/Database); the database is then unchanged.
     InputResult ingest(Db &db, const std::string &run_path);
+    // Ingests a run.mt that is still being written into one run, a transaction per batch of
+    // whole chunks (follow.h, docs/symbolizer.md "--follow"). Throws Error(Input) for a bad
+    // header or a corrupt chunk, after committing the frames before it.
+    InputResult follow(Db &db, const std::string &run_path, const FollowOptions &options);
 
     Backend &backend() { return *backend_; }
     void set_backend(std::unique_ptr<Backend> b) { backend_ = std::move(b); }  // tests: counting wrappers
     SymbolLocator &locator() { return locator_; }
 
 private:
+    std::chrono::steady_clock::time_point symbolize_new_stacks(Db &db, RunIngest &run, AddressCache &cache,
+                                                               InputResult &res);
+    static void describe(const RunIngest &run, const mt::reader::ReadResult &r, InputResult &res);
+
     Config config_;
     Progress &progress_;
     Warn warn_;

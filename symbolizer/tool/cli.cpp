@@ -18,6 +18,7 @@ SYNOPSIS
     memtracer-symbolize RUN.mt... [--dsym BUNDLE.dSYM]... [--elf FILE]... [--symbols DIR]...
                         [-o DB] [--il2cpp-symbols DIR] [--backend builtin|llvm-symbolizer|atos]
                         [--jobs N] [--force] [--resymbolize] [--salvage] [--quiet] [--no-progress]
+    memtracer-symbolize RUN.mt --follow [--db DB] [--follow-poll-ms MS] [symbol options]
 
 DESCRIPTION
     Reads each RUN.mt, maps every recorded return address to its module (by the module table
@@ -47,7 +48,15 @@ DESCRIPTION
     file and the first error; the input fails with status 4 and the database is left as it was.
 
 OPTIONS
-    -o, --output DB
+    --follow
+        RUN.mt is still being written (memtracer-capture ADDR -o run.mt): ingest it into one
+        run as it grows, one transaction per batch of whole chunks, printing one line per
+        commit on stdout: "follow run=ID frames=N last_seq=SEQ events=N state=live|ended|cut_off".
+        Ends at the END chunk (state=ended) or on SIGTERM/SIGINT (state=cut_off), status 0; a
+        corrupt chunk ends it with status 3, keeping what was committed. docs/symbolizer.md.
+    --follow-poll-ms MS
+        How often --follow looks at the file. Default: 100.
+    -o, --output, --db DB
         Database to create or append to. Default: the input with .db for .mt (run.mt ->
         run.db, beside it); required with several inputs.
     --dsym BUNDLE
@@ -136,7 +145,7 @@ std::optional<int> parse_cli(int argc, char **argv, CliOptions &o, int schema_ve
     std::string backend;
     CLI::App &app = cli.app();
     app.add_option("inputs", o.inputs, "run.mt files");
-    app.add_option("-o,--output", o.output, "database to create or append to");
+    app.add_option("-o,--output,--db", o.output, "database to create or append to");
     app.add_option("--dsym", o.config.dsyms, "a .dSYM bundle or DWARF file");
     app.add_option("--elf", o.config.elfs, "an ELF or Mach-O file with symbols");
     app.add_option("--symbols", o.config.symbol_dirs, "a directory of symbol files");
@@ -150,6 +159,8 @@ std::optional<int> parse_cli(int argc, char **argv, CliOptions &o, int schema_ve
     app.add_flag("--resymbolize", o.config.resymbolize, "symbolize every address again");
     app.add_flag("-q,--quiet", o.quiet, "no progress and no summary");
     app.add_flag("--no-progress", o.no_progress, "no progress display");
+    app.add_flag("--follow", o.follow, "ingest a growing run.mt into one run");
+    app.add_option("--follow-poll-ms", o.follow_poll_ms, "poll period of --follow")->check(mt::cli::range(1, 60000));
     if (auto code = cli.parse(argc, argv)) return code;
     try {
         if (!backend.empty()) o.config.backend.kind = parse_backend_kind(backend);
@@ -157,6 +168,7 @@ std::optional<int> parse_cli(int argc, char **argv, CliOptions &o, int schema_ve
         return cli.usage_error(e.what());
     }
     if (o.inputs.empty()) return cli.usage_error("no input: give one or more run.mt files (see --help)");
+    if (o.follow && o.inputs.size() > 1) return cli.usage_error("--follow takes one run.mt");
     if (o.output.empty()) {
         if (o.inputs.size() > 1) return cli.usage_error("several inputs need -o DB to name the database");
         o.output = default_output(o.inputs[0]);

@@ -15,6 +15,8 @@ struct CliOptions {
     std::vector<std::string> inputs;
     std::string output;        // "" = beside the (single) input
     bool quiet = false, no_progress = false;
+    bool follow = false;       // --follow: one growing input, into one run
+    int follow_poll_ms = 100;
 };
 
 // Fills `o`; returns the exit status when parsing ends the program: --help, --version (0) or a

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "errors.h"
+#include "follow_main.h"
 #include "store_use.h"
 #include "symbolizer.h"
 
@@ -31,12 +32,12 @@ std::string summary(const std::string &input, const std::string &db, const Input
     return line;
 }
 
-void remove_database(const std::string &path) {
+}  // namespace
+
+void mt::sym::remove_database(const std::string &path) {
     std::error_code ec;
     for (const char *suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(path + suffix, ec);
 }
-
-}  // namespace
 
 int main(int argc, char **argv) {
     // Symbolizing frees and reallocates many large blocks; glibc's default would hand them back
@@ -52,6 +53,7 @@ int main(int argc, char **argv) {
     int status = 0;
     try {
         Symbolizer sym(o.config, progress, warn);
+        if (o.follow) return run_follow(o, sym, progress);
         OpenedDb odb = open_database(o.output);
         size_t committed = 0;
         for (const std::string &input : o.inputs) {

@@ -33,6 +33,7 @@ public:
     // Fills `chunk` with the next intact chunk and returns true, or fills `stop` and returns
     // false. An intact chunk may still have an unknown type; decoding decides about that.
     bool next(Chunk &chunk, StopAt &stop);
+    size_t pos() const { return pos_; }  // first byte not walked yet (FollowReader resumes here)
 
 private:
     bool fail(StopAt &stop, Stop kind, std::string reason) const;

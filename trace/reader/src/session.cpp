@@ -31,7 +31,12 @@ Session::Session(const uint8_t *data, size_t size, Header header, Visitor &visit
     : size_(size), header_(std::move(header)), visitor_(visitor),
       walker_(data, size, sizeof(mt_file_header)) {}
 
-ReadResult Session::run() {
+void Session::rebind(const uint8_t *data, size_t size) {
+    size_ = size;
+    walker_ = ChunkWalker(data, size, walker_.pos());
+}
+
+ReadResult Session::run(bool final) {
     Chunk chunk;
     StopAt stop;
     while (!ended_ && walker_.next(chunk, stop)) {
@@ -44,13 +49,14 @@ ReadResult Session::run() {
             break;
         }
     }
-    send_header();
+    if (final) send_header();
     if (!ended_) {
         result_.stop = stop.stop;
         result_.stop_offset = stop.offset;
         result_.stop_reason = std::move(stop.reason);
     }
     result_.uncommitted_events = frames_.uncommitted_records();
+    if (!final) return result_;
     return std::move(result_);
 }
 

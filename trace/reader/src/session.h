@@ -15,7 +15,10 @@ namespace mt::reader::detail {
 class Session {
 public:
     Session(const uint8_t *data, size_t size, Header header, Visitor &visitor);
-    ReadResult run();
+    // `final`: no more bytes will come, so a header without chunks is still sent. FollowReader
+    // passes false, rebinds to the grown file and calls run() again from where it stopped.
+    ReadResult run(bool final = true);
+    void rebind(const uint8_t *data, size_t size);
 
 private:
     void dispatch(const Chunk &chunk, Cursor &c);

@@ -51,9 +51,9 @@ inline constexpr char kInsertMarker[] =
 // Objects of a class freed in a frame.
 inline constexpr char kInsertDeath[] =
     "INSERT INTO deaths(run_id, seq, class_id, count, gc_bytes) VALUES (?1, ?2, ?3, ?4, ?5)";
-// A run's totals per (class, stack).
+// A run's totals per (class, stack), replaced by the newer totals while a run is followed.
 inline constexpr char kInsertRunClassStack[] =
-    "INSERT INTO run_class_stack(run_id, class_id, stack_id, count, requested_bytes, gc_bytes, "
+    "INSERT OR REPLACE INTO run_class_stack(run_id, class_id, stack_id, count, requested_bytes, gc_bytes, "
     "first_seq, last_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 // Objects alive at the run's end, per (class, stack).
 inline constexpr char kInsertSurvivor[] =
@@ -111,6 +111,11 @@ inline constexpr char kInsertStacks[] =
 inline constexpr char kFinishRun[] =
     "UPDATE runs SET build_id = ?2, frame_count = ?3, duration_ns = ?4, alloc_count = ?5, requested_bytes = ?6, "
     "gc_bytes = ?7, dropped = ?8, gc_count = ?9, stop = ?10, stop_reason = ?11 WHERE run_id = ?1";
+
+// follow.cpp (memtracer-symbolize --follow)
+// How far a followed run is: the bytes of run.mt seen, and 'live' | 'ended' | 'cut_off'.
+inline constexpr char kUpdateLiveRun[] =
+    "UPDATE runs SET source_size = ?2, live_state = ?3 WHERE run_id = ?1";
 
 }  // namespace mt::store::sql
 

@@ -171,6 +171,35 @@ Run load_buffer(const uint8_t *data, size_t size);
 
 const char *stop_name(Stop s);  // "end", "eof", "truncated", "corrupt"
 
+// Reads a run.mt that is still being written (memtracer-symbolize --follow), a batch at a time:
+// each poll delivers the whole chunks appended since the previous one, never part of a chunk
+// (a chunk whose bytes or CRC are incomplete waits for the next poll), so every chunk is decoded
+// once and the visitor sees exactly what read_file would show it for the same bytes.
+class FollowReader {
+public:
+    explicit FollowReader(Visitor &visitor);
+    ~FollowReader();
+    FollowReader(const FollowReader &) = delete;
+    FollowReader &operator=(const FollowReader &) = delete;
+
+    // `data`/`size`: the whole file as it is now. Returns false while even the 64-byte file
+    // header is incomplete (nothing read); throws FormatError for a header that is bad. Then
+    // result() says where this poll stopped: Eof or Truncated = waiting for more bytes, End =
+    // the capture is complete, Corrupt = damage with data after it (further polls stop there).
+    bool poll(const uint8_t *data, size_t size);
+    // The same over the file at `path`, as large as it is at this call; false also while the
+    // file does not exist yet. Throws FormatError naming `path`.
+    bool poll_file(const std::string &path);
+    const ReadResult &result() const { return result_; }
+    uint64_t offset() const;  // file offset of the first byte not read yet
+
+private:
+    struct State;
+    Visitor &visitor_;
+    State *state_ = nullptr;
+    ReadResult result_;
+};
+
 }  // namespace mt::reader
 
 #endif  // MEMTRACER_READER_H

@@ -1,0 +1,122 @@
+// follow.cpp — Symbolizer::follow: RunIngest over a FollowReader, one transaction per batch.
+// Each poll reads the whole chunks appended since the last one (the reader never takes part of
+// a chunk), and the batch is committed with everything a reader needs to see a consistent run:
+// new stacks resolved and symbolized (addresses seen before are free: the cache persists across
+// batches), allocs, deaths, run_class_stack and the runs row's totals so far. Survivors are
+// written once, when the run ends or is cut off.
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <optional>
+#include <thread>
+
+#include "errors.h"
+#include "run_ingest.h"
+#include "symbolizer.h"
+
+namespace mt::sym {
+
+namespace {
+
+std::optional<uint64_t> file_size(const std::string &path) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+    return static_cast<uint64_t>(st.st_size);
+}
+
+bool stop_requested(const FollowOptions &o) { return o.stop && o.stop->load(std::memory_order_relaxed); }
+
+// Sleeps one poll period, in short slices so a stop request is seen promptly.
+void wait_poll(const FollowOptions &o) {
+    using namespace std::chrono;
+    auto until = steady_clock::now() + milliseconds(o.poll_ms);
+    while (!stop_requested(o) && steady_clock::now() < until)
+        std::this_thread::sleep_for(std::min<milliseconds>(milliseconds(10), milliseconds(o.poll_ms)));
+}
+
+}  // namespace
+
+const char *live_state_name(LiveState s) {
+    switch (s) {
+    case LiveState::Live: return "live";
+    case LiveState::Ended: return "ended";
+    case LiveState::CutOff: return "cut_off";
+    }
+    return "live";
+}
+
+std::string progress_line(const FollowBatch &b) {
+    char line[256];
+    snprintf(line, sizeof line, "follow run=%" PRId64 " frames=%" PRIu64 " last_seq=%" PRId64 " events=%" PRIu64 " state=%s",
+             b.run_id, b.frames, b.last_seq, b.events, live_state_name(b.state));
+    return line;
+}
+
+InputResult Symbolizer::follow(Db &db, const std::string &run_path, const FollowOptions &options) {
+    // Readers (the live viewer) query the database while batches are committed: WAL keeps their
+    // snapshots consistent without blocking the writer. finish_database() switches back.
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = NORMAL");
+    InputResult res;
+    RunIngest run(db, {run_path, 0}, locator_, config_.force, warn_);
+    mt::reader::FollowReader reader(run);
+    std::optional<AddressCache> cache;
+    uint64_t polled_size = 0, committed_offset = 0;
+    bool any_commit = false;
+    for (;;) {
+        // Read before polling: after a stop request, one last poll takes every whole chunk there.
+        bool stopping = stop_requested(options);
+        std::optional<uint64_t> size = file_size(run_path);
+        if (!stopping && (!size || *size == polled_size)) {
+            wait_poll(options);
+            continue;
+        }
+        polled_size = size.value_or(0);
+        Transaction tx(db);
+        bool polled = false;
+        try {
+            polled = reader.poll_file(run_path);
+        } catch (const mt::reader::FormatError &e) {
+            throw input_error(e.what());
+        }
+        const mt::reader::ReadResult &r = reader.result();
+        if (!polled || !run.has_header()) {
+            if (stopping) return res;  // nothing of a run came: no run
+            wait_poll(options);
+            continue;
+        }
+        bool corrupt = r.stop == mt::reader::Stop::Corrupt;
+        LiveState state = r.stop == mt::reader::Stop::End ? LiveState::Ended
+                          : stopping || corrupt           ? LiveState::CutOff
+                                                          : LiveState::Live;
+        if (state == LiveState::Live && any_commit && reader.offset() == committed_offset) {
+            wait_poll(options);  // only part of a chunk came: nothing to commit
+            continue;
+        }
+        if (!cache) cache.emplace(db);
+        symbolize_new_stacks(db, run, *cache, res);
+        if (state == LiveState::Live) run.flush_batch(r);
+        else run.finish(r);
+        Stmt live = db.prepare(store::sql::kUpdateLiveRun);
+        live.bind(1, run.run_id()).bind(2, std::max(file_size(run_path).value_or(0), reader.offset()));
+        live.bind(3, live_state_name(state)).run();
+        create_secondary_indexes(db);
+        tx.commit();
+        any_commit = true;
+        committed_offset = reader.offset();
+        if (options.on_batch) options.on_batch({run.run_id(), run.frames_written(), run.last_seq(), run.totals().events, state});
+        if (corrupt)
+            throw input_error(run_path + ": corrupt at offset " + std::to_string(r.stop_offset) + ": " + r.stop_reason +
+                              "; the " + std::to_string(run.frames_written()) + " frames before it are kept (run " +
+                              std::to_string(run.run_id()) + ", cut off)");
+        if (state != LiveState::Live) {
+            describe(run, r, res);
+            return res;
+        }
+        wait_poll(options);
+    }
+}
+
+}  // namespace mt::sym

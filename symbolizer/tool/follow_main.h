@@ -1,0 +1,21 @@
+// follow_main.h — the --follow mode of memtracer-symbolize (follow_main.cpp).
+#ifndef MEMTRACER_SYM_FOLLOW_MAIN_H
+#define MEMTRACER_SYM_FOLLOW_MAIN_H
+
+#include <string>
+
+#include "cli.h"
+#include "progress.h"
+#include "symbolizer.h"
+
+namespace mt::sym {
+
+// Follows o.inputs[0] into o.output; returns the exit status. Errors are said through `progress`.
+int run_follow(const CliOptions &o, Symbolizer &sym, Progress &progress);
+
+// Removes a database file and its journal/WAL companions (main.cpp).
+void remove_database(const std::string &path);
+
+}  // namespace mt::sym
+
+#endif
