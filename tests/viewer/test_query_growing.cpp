@@ -39,6 +39,8 @@ void grow(mt::store::Db &db, int64_t have, int64_t n) {
             db.exec(select_list(db, t, std::to_string(base)) + " WHERE run_id=" + std::to_string(kSrc) +
                     " AND seq BETWEEN " + lo + " AND " + hi);
     }
+    // The runs row as --follow keeps it per batch: totals so far, live_state 'live'.
+    db.exec("UPDATE runs SET frame_count=" + std::to_string(n) + ", live_state='live' WHERE run_id=" + std::to_string(kRun));
     db.exec("COMMIT");
 }
 
@@ -82,8 +84,8 @@ TEST_CASE("viewer: a run growing while served is counted whole after every batch
         ~Cleanup() { fs::remove(p); }
     } cleanup{path};
     auto w = mt::store::Db::open(path, false);
-    // The runs row as a follow ingest starts it (frame_count 0, stop 'eof' until the end), and
-    // the run's dictionaries; no run_class_stack yet.
+    // The runs row as a follow ingest starts it, and the run's dictionaries; no run_class_stack
+    // (--follow rewrites it per batch, but a reader must not need it to be current).
     w.exec(select_list(w, "runs", "") + " WHERE run_id=" + std::to_string(kSrc));
     w.exec("UPDATE runs SET frame_count=0, stop='eof' WHERE run_id=" + std::to_string(kRun));
     for (const char *t : {"classes", "stacks", "stack_frames", "threads", "modules", "run_info"})
@@ -102,6 +104,6 @@ TEST_CASE("viewer: a run growing while served is counted whole after every batch
     w.exec("INSERT INTO run_class_stack(run_id, class_id, stack_id, count, requested_bytes, gc_bytes, first_seq, last_seq) "
            "SELECT run_id, class_id, stack_id, sum(count), sum(requested_bytes), sum(gc_bytes), min(seq), max(seq) "
            "FROM allocs WHERE run_id=9 GROUP BY class_id, stack_id");
-    w.exec("UPDATE runs SET frame_count=1200, stop='end' WHERE run_id=9");
+    w.exec("UPDATE runs SET frame_count=1200, stop='end', live_state='ended' WHERE run_id=9");
     check(q, path, have);
 }

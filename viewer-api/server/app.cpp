@@ -42,7 +42,7 @@ App::App(Options opts)
 }
 
 LiveMode &App::start_live() {
-    LiveOptions lo{opts_.live, opts_.live_token, opts_.live_symbol_args};
+    LiveOptions lo{opts_.live, opts_.live_token, opts_.live_symbol_args, opts_.live_listen, opts_.live_out};
     live_ = std::make_unique<LiveMode>(lo, opts_.db, opts_.symbolizer, [this] { pool_.refresh(); });
     return *live_;
 }

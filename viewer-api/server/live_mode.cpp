@@ -1,26 +1,21 @@
 // live_mode.cpp — see live_mode.h. Two threads: the capture (live/'s Boost.Asio session, which
-// writes whole chunks to run.mt and reports each FRAME), and the ingest loop, which turns the
-// committed prefix of run.mt into a run with the symbolizer. Re-ingesting the whole prefix each
-// time is the simplest correct design: the reader only returns committed frames, the per-build
-// address cache makes repeated symbolization cheap, and the previous run stays served until the
-// next one is complete.
+// writes whole chunks to run.mt and reports each FRAME), and the ingest thread, which runs the
+// one `memtracer-symbolize --follow` child over the growing run.mt and publishes its batches.
+// Every field the page shows lives under one mutex; `version` tells the page something changed.
 #include "live_mode.h"
-
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <mutex>
 #include <thread>
 
 #include <memtracer/json.h>
-#include <memtracer/process.h>
-#include <memtracer/store/queries.h>
 
 #include "capture.h"
+#include "live_follow.h"
 #include "live_link.h"
 #include "memtracer/stream_proto.h"
 
@@ -31,22 +26,27 @@ using Clock = std::chrono::steady_clock;
 
 struct LiveMode::Impl {
     LiveOptions o;
-    std::string db, symbolizer, run_path, snapshot_path;
+    std::string db, symbolizer, run_path;
     std::function<void()> refresh;
     live::LiveLink link;
+    FollowIngest follow;
 
     std::mutex mu;
     std::condition_variable cv;
-    std::string state = "connecting";
-    bool capture_done = false, quit = false;
+    std::string capture_state = "connecting";  // live_link.h's names
+    bool capture_done = false, quit = false, stop_applied = false;
     uint64_t frames = 0, events = 0, frame_drops = 0, stored_bytes = 0;
     live::Status status;
-    uint64_t version = 0;          // bumped on every change the page shows
-    double frames_per_s = 0, events_per_s = 0;
-    int64_t run_id = -1;           // newest complete run
-    uint64_t run_frames = 0;       // frames in it
-    uint64_t ingests = 0;
-    std::string ingest_error, last_ack;
+    uint64_t version = 0;  // bumped on every change the page shows
+    struct Sample {
+        Clock::time_point t;
+        uint64_t frames, events;
+    };
+    std::deque<Sample> samples;  // the last seconds of frames, for the rates
+    // The follow child: "waiting" (no frame yet), "live", "ended", "cut_off", "error".
+    std::string ingest = "waiting", ingest_error, last_ack;
+    int64_t run_id = -1;
+    uint64_t run_frames = 0, run_events = 0;
 
     std::thread capture_thread, ingest_thread;
 
@@ -55,8 +55,8 @@ struct LiveMode::Impl {
         cv.notify_all();
     }
     void run_capture();
-    void ingest_loop();
-    bool ingest(uint64_t bytes, uint64_t frames_in);
+    void run_ingest();
+    void on_follow(const FollowLine &f);
     std::string json();
 };
 
@@ -67,6 +67,8 @@ void LiveMode::Impl::run_capture() {
         events += f.events;
         frame_drops += f.dropped;
         stored_bytes = bytes;
+        samples.push_back({Clock::now(), frames, events});
+        while (samples.size() > 4096) samples.pop_front();
         changed();
     };
     link.on_status = [this](const live::Status &s) {
@@ -79,138 +81,125 @@ void LiveMode::Impl::run_capture() {
         static const char *results[] = {"applied", "refused", "unsupported"};
         std::lock_guard lk(mu);
         last_ack = std::string(a.control < 5 ? names[a.control] : "?") + " " + (a.result < 3 ? results[a.result] : "?");
+        if (a.control == MT_LIVE_CTL_STOP && a.result == 0) stop_applied = true;
         changed();
     };
     link.on_state = [this](const std::string &s) {
         std::lock_guard lk(mu);
-        state = s;
+        capture_state = s;
         changed();
     };
     live::CaptureOptions c;
     c.address = o.address;
+    c.listen = o.listen;
     c.token = o.token;
     c.out = run_path;
     c.commands = false;
     c.status_seconds = 0;
-    c.wait_seconds = 30;
+    c.wait_seconds = 24 * 3600;  // the viewer may well be started before the game
     c.link = &link;
     int rc = live::run_capture(c);
-    std::lock_guard lk(mu);
-    if (rc == 2 && state.rfind("error", 0) != 0) state = "error: see the server's log";
-    capture_done = true;
-    changed();
-}
-
-// The committed prefix is copied first: the capture keeps appending to run.mt, and the
-// symbolizer must see exactly the whole chunks `bytes` covers (never a chunk half written).
-bool LiveMode::Impl::ingest(uint64_t bytes, uint64_t frames_in) {
     {
-        int in = ::open(run_path.c_str(), O_RDONLY | O_CLOEXEC);
-        int out = ::open(snapshot_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        bool ok = in >= 0 && out >= 0;
-        std::vector<char> buf(1 << 20);
-        for (uint64_t off = 0; ok && off < bytes;) {
-            ssize_t n = ::pread(in, buf.data(), std::min<uint64_t>(buf.size(), bytes - off), static_cast<off_t>(off));
-            ok = n > 0 && ::write(out, buf.data(), static_cast<size_t>(n)) == n;
-            off += n > 0 ? static_cast<uint64_t>(n) : 0;
-        }
-        if (in >= 0) ::close(in);
-        if (out >= 0) ::close(out);
-        if (!ok) {
-            std::lock_guard lk(mu);
-            ingest_error = "cannot copy " + run_path + " to " + snapshot_path;
-            return false;
-        }
+        std::lock_guard lk(mu);
+        if (rc == 2 && capture_state.rfind("error", 0) != 0) capture_state = "error: see the server's log";
+        capture_done = true;
+        changed();
     }
-    std::vector<std::string> argv{symbolizer, snapshot_path, "-o", db, "--jobs", "1", "--quiet", "--no-progress"};
-    argv.insert(argv.end(), o.symbol_args.begin(), o.symbol_args.end());
-    int rc = 0;
-    std::string log;
-    try {
-        proc::StderrCapture err;
-        proc::Child child = proc::Child::spawn(argv, err.fd());
-        child.close_stdin();
-        child.read_all();
-        rc = child.wait();
-        for (auto &l : err.take_lines()) log = l;  // the last line says why
-    } catch (const std::exception &e) {
-        rc = -1;
-        log = e.what();
-    }
-    std::optional<int64_t> id;
-    if (rc == 0) {
-        try {
-            id = store::newest_run_for_source(db, fs::absolute(snapshot_path).string());
-            if (!id) id = store::newest_run_for_source(db, snapshot_path);
-        } catch (const std::exception &e) {
-            log = e.what();
-        }
-    }
-    if (id) refresh();
-    std::lock_guard lk(mu);
-    ++ingests;
-    if (!id) {
-        ingest_error = "symbolizer exited with " + std::to_string(rc) + (log.empty() ? "" : ": " + log);
-        std::fprintf(stderr, "memtracer-viewer: live ingest: %s\n", ingest_error.c_str());
-    } else {
-        ingest_error.clear();
-        run_id = *id;
-        run_frames = frames_in;
-    }
-    changed();
-    return id.has_value();
+    // Ended: the follow child reads the END chunk and finishes by itself. Anything else: no END
+    // will come, so it finishes the run as cut off.
+    if (rc != 0) follow.finish();
 }
 
-void LiveMode::Impl::ingest_loop() {
-    uint64_t done_bytes = 0, rate_frames = 0, rate_events = 0;
-    auto rate_at = Clock::now();
-    std::unique_lock lk(mu);
-    for (;;) {
-        // A period, not synchronisation: the ingest rate limit, also ended early by quit.
-        cv.wait_for(lk, std::chrono::milliseconds(o.ingest_ms), [&] { return quit; });
-        if (quit) return;
-        double dt = std::chrono::duration<double>(Clock::now() - rate_at).count();
-        if (dt >= 1.0) {
-            frames_per_s = (frames - rate_frames) / dt;
-            events_per_s = (events - rate_events) / dt;
-            rate_frames = frames, rate_events = events, rate_at = Clock::now();
-            changed();
-        }
-        uint64_t bytes = stored_bytes, f = frames;
-        bool last = capture_done;
-        if (bytes > done_bytes) {
-            lk.unlock();
-            if (ingest(bytes, f)) done_bytes = bytes;
-            lk.lock();
-        }
-        if (last && done_bytes >= stored_bytes) {
-            frames_per_s = events_per_s = 0;
+void LiveMode::Impl::on_follow(const FollowLine &f) {
+    bool first = false;
+    {
+        std::lock_guard lk(mu);
+        first = run_id != f.run_id;
+        run_id = f.run_id;
+        run_frames = f.frames;
+        run_events = f.events;
+        ingest = f.state;
+        changed();
+    }
+    if (first) refresh();
+}
+
+void LiveMode::Impl::run_ingest() {
+    {
+        // The child starts on a file holding the header and a first whole frame.
+        std::unique_lock lk(mu);
+        cv.wait(lk, [&] { return quit || capture_done || frames > 0; });
+        if (quit || frames == 0) {
+            ingest = capture_done && frames == 0 ? "error" : ingest;
+            if (ingest == "error") ingest_error = "no frame was received";
             changed();
             return;
         }
     }
+    std::string error;
+    int rc = follow.run(follow_argv(symbolizer, run_path, db, o.symbol_args),
+                        [this](const FollowLine &f) { on_follow(f); }, error);
+    std::lock_guard lk(mu);
+    if (rc != 0) {
+        ingest = "error";
+        ingest_error = "memtracer-symbolize --follow exited with " + std::to_string(rc) + (error.empty() ? "" : ": " + error);
+        std::fprintf(stderr, "memtracer-viewer: live ingest: %s\n", ingest_error.c_str());
+    } else if (ingest == "live" || ingest == "waiting") {
+        ingest = capture_state == "ended" ? "ended" : "cut_off";  // its last line said live: the run is final now
+    }
+    changed();
 }
 
 std::string LiveMode::Impl::json() {
+    // Rates over the last two seconds of frames, down to 0 when none came.
+    auto now = Clock::now();
+    while (!samples.empty() && now - samples.front().t > std::chrono::seconds(2)) samples.pop_front();
+    double fps = 0, eps = 0;
+    if (!samples.empty()) {
+        double dt = std::max(0.5, std::chrono::duration<double>(now - samples.front().t).count());
+        fps = static_cast<double>(frames - samples.front().frames) / dt;
+        eps = static_cast<double>(events - samples.front().events) / dt;
+    }
+    std::string state = capture_state, message;
+    if (state.rfind("error", 0) == 0) {
+        message = state.size() > 7 ? state.substr(7) : "";
+        state = "error";
+    } else if (state == "cut off") {
+        state = "cut_off";
+        message = "the game went away before the end of its capture";
+    } else if (state == "ended") {
+        state = stop_applied ? "stopped" : "ended";
+    } else if (state == "reconnecting") {
+        state = "connecting";
+        message = "connection lost; waiting for the game";
+    } else if (state == "streaming" && (status.flags & 1)) {
+        state = "paused";
+    }
+    if (state != "error" && ingest == "error") message = ingest_error;
     Json j;
-    uint64_t lag = status.open_frame > frames ? status.open_frame - frames : 0;
     j.obj()
         .kv("live", true)
         .kv("state", state)
+        .kv("message", message)
         .kv("address", o.address)
+        .kv("run_path", run_path)
         .kv("version", version)
-        .kv("frames", frames)
-        .kv("events", events)
-        .key("frames_per_s").val(frames_per_s, 1)
-        .key("events_per_s").val(events_per_s, 0)
-        .kv("lag_frames", lag)
+        .kv("frames", frames);
+    if (frames > 0) j.kv("last_frame", frames - 1);
+    else j.key("last_frame").null();
+    j.kv("events", events)
+        .key("frames_per_s").val(fps, 1)
+        .key("events_per_s").val(eps, 0)
+        .kv("lag_frames", frames > run_frames ? frames - run_frames : 0)
+        .kv("game_lag_frames", status.open_frame > frames ? status.open_frame - frames : 0)
         .kv("drops", std::max(status.dropped, frame_drops))
         .kv("paused", (status.flags & 1) != 0)
+        .kv("marks", static_cast<uint64_t>(status.marks))
         .kv("stored_bytes", stored_bytes)
-        .kv("ingests", ingests)
+        .kv("ingest", ingest)
+        .kv("ingest_error", ingest_error)
         .kv("run_frames", run_frames)
-        .kv("last_ack", last_ack)
-        .kv("ingest_error", ingest_error);
+        .kv("last_ack", last_ack);
     if (run_id >= 0) j.kv("run_id", run_id);
     else j.key("run_id").null();
     j.end_obj();
@@ -225,11 +214,11 @@ LiveMode::LiveMode(LiveOptions o, std::string db, std::string symbolizer, std::f
     i.symbolizer = std::move(symbolizer);
     i.refresh = std::move(refresh);
     fs::path p(i.db);
-    i.run_path = (p.parent_path() / (p.stem().string() + "-live.mt")).string();
-    i.snapshot_path = (p.parent_path() / (p.stem().string() + "-live.snapshot.mt")).string();
+    i.run_path = !i.o.out.empty() ? fs::absolute(i.o.out).string()
+                                  : (p.parent_path() / (p.stem().string() + "-live.mt")).string();
     auto keep = impl_;
     i.capture_thread = std::thread([keep] { keep->run_capture(); });
-    i.ingest_thread = std::thread([keep] { keep->ingest_loop(); });
+    i.ingest_thread = std::thread([keep] { keep->run_ingest(); });
 }
 
 LiveMode::~LiveMode() {
@@ -238,6 +227,7 @@ LiveMode::~LiveMode() {
         impl_->quit = true;
         impl_->cv.notify_all();
     }
+    impl_->follow.finish();  // a run still live is kept, finished as cut off
     impl_->ingest_thread.join();
     // The capture may be blocked on the game; it owns a reference to impl_ and ends with the process.
     impl_->capture_thread.detach();
@@ -255,8 +245,9 @@ Response LiveMode::handle(const std::string &method, const Request &req) {
             r.body = impl_->json();
             return r;
         }
-        // One event per response and a short retry: EventSource reconnects by itself, so the
-        // page gets the state twice a second without a connection held open per page.
+        // One event per response and a short retry: EventSource reconnects by itself, so every
+        // open page gets the state twice a second without holding one of the server's few
+        // threads per page.
         r.content_type = "text/event-stream";
         r.body = "retry: 500\nid: " + std::to_string(impl_->version) + "\nevent: live\ndata: " + impl_->json() + "\n\n";
         return r;
@@ -274,8 +265,7 @@ Response LiveMode::handle(const std::string &method, const Request &req) {
             return error_response(400, "mark needs a label of 1.." + std::to_string(MT_LIVE_MAX_MARK) + " bytes", "label");
         if (!impl_->link.send(type, type == MT_LIVE_CTL_MARK ? label : std::string()))
             return error_response(409, "not connected to the game");
-        r.status = 202;
-        r.body = R"({"sent":true})";
+        r.body = R"({"sent":true})";  // sent; the page sees the ACK in the status (last_ack)
         return r;
     }
     return error_response(404, "no such live endpoint: " + p);

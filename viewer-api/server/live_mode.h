@@ -1,8 +1,8 @@
 // live_mode.h — memtracer-viewer --live ADDR (docs/live.md): receives a live capture into a
-// run.mt beside the database (live/'s capture, the same code as memtracer-capture), and every
-// ingest period re-runs the symbolizer on the committed prefix of that file into a fresh run,
-// publishing the newest complete run's id. The HTTP layer only reads state() and forwards
-// controls.
+// run.mt beside the database (live/'s capture, the same code as memtracer-capture) and ingests it
+// as it grows with ONE `memtracer-symbolize --follow` child into ONE run (live_follow.h),
+// publishing that run's id and queryable frame count. The HTTP layer only reads the status and
+// forwards controls.
 #ifndef MEMTRACER_VIEWER_LIVE_MODE_H
 #define MEMTRACER_VIEWER_LIVE_MODE_H
 
@@ -20,15 +20,16 @@ struct LiveOptions {
     std::string address;                   // the game's host:port (MEMTRACER_LISTEN)
     std::string token;                     // its MEMTRACER_TOKEN
     std::vector<std::string> symbol_args;  // --dsym/--elf/--symbols/--il2cpp-symbols, passed on
-    unsigned ingest_ms = 500;              // at most one ingest per period (and one at a time)
+    bool listen = false;                   // listen on `address`; the game connects out (MEMTRACER_CONNECT)
+    std::string out;                       // the run.mt written (--live-out); "" = <db stem>-live.mt beside the db
 };
 
 class LiveMode {
 public:
     // db: the served database (created empty before); symbolizer: memtracer-symbolize;
-    // refresh: called after a run was added, so readers see it.
+    // refresh: called when the live run first appears, so readers reopen.
     LiveMode(LiveOptions o, std::string db, std::string symbolizer, std::function<void()> refresh);
-    ~LiveMode();
+    ~LiveMode();  // asks the follow child to finish the run (cut off if still live) and waits for it
     LiveMode(const LiveMode &) = delete;
     LiveMode &operator=(const LiveMode &) = delete;
 

@@ -17,7 +17,8 @@ const char *usage() {
            "                        [--allow-remote] [--token TOKEN] [--max-connections N]\n"
            "                        [--max-connections-per-client N] [--max-unread SIZE]\n"
            "                        [--max-unread-total SIZE]\n"
-           "                        [--live ADDR [--token T] [--dsym B]... [--elf F]... [--il2cpp-symbols D]]\n";
+           "                        [--live ADDR [--live-listen] [--token T] [--live-out run.mt] [--dsym B]... [--elf F]...\n"
+           "                         [--il2cpp-symbols D]]\n";
 }
 
 namespace {
@@ -84,6 +85,8 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
     app.add_option("--token", o.token, "upload token (with --live: the game's MEMTRACER_TOKEN)");
     std::vector<std::string> dsyms, elfs, il2cpp;
     app.add_option("--live", o.live, "receive a live capture from the game at host:port (docs/live.md)");
+    app.add_flag("--live-listen", o.live_listen, "with --live: listen on ADDR; the game connects out (MEMTRACER_CONNECT, Wi-Fi)");
+    app.add_option("--live-out", o.live_out, "with --live: the run.mt to write (default: <db>-live.mt beside the db)");
     app.add_option("--dsym", dsyms, "with --live: a dSYM for the symbolizer");
     app.add_option("--elf", elfs, "with --live: an ELF with symbols for the symbolizer");
     app.add_option("--il2cpp-symbols", il2cpp, "with --live: Unity's IL2CPP files for the symbolizer");
@@ -98,8 +101,8 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
         }
     }
     if (!o.live.empty()) o.live_token = std::exchange(o.token, std::string());
-    if (o.live.empty() && !(dsyms.empty() && elfs.empty() && il2cpp.empty()))
-        return cli.usage_error("--dsym, --elf and --il2cpp-symbols go with --live");
+    if (o.live.empty() && !(dsyms.empty() && elfs.empty() && il2cpp.empty() && o.live_out.empty() && !o.live_listen))
+        return cli.usage_error("--live-listen, --live-out, --dsym, --elf and --il2cpp-symbols go with --live");
     for (auto &[flag, values] : {std::pair{"--dsym", &dsyms}, {"--elf", &elfs}, {"--il2cpp-symbols", &il2cpp}})
         for (auto &v : *values) o.live_symbol_args.insert(o.live_symbol_args.end(), {flag, v});
     if (!o.live.empty() && !o.symbols.empty()) o.live_symbol_args.insert(o.live_symbol_args.end(), {"--symbols", o.symbols});

@@ -46,6 +46,8 @@ struct Options {
     // the game's MEMTRACER_TOKEN, and --dsym/--elf/--symbols/--il2cpp-symbols go to the symbolizer.
     std::string live;
     std::string live_token;  // --token with --live (then no upload token)
+    bool live_listen = false;  // --live-listen: listen on the --live address, the game connects out
+    std::string live_out;    // --live-out: the run.mt written ("" = <db stem>-live.mt beside the db)
     std::vector<std::string> live_symbol_args;
 };
 
