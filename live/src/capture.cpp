@@ -212,7 +212,8 @@ private:
             if (f->seq == 0) base_tick_ = f->start_tick;
             last_tick_ = f->end_tick;
             if (o_.latency && start_unix_ns_ && base_tick_) note_latency(*f);
-            if (o_.link && o_.link->on_frame) o_.link->on_frame(*f, file_.size());
+            if (o_.link && o_.link->on_frame)
+                o_.link->on_frame(*f, file_.size(), start_unix_ns_ && base_tick_ ? frame_end_ns(*f) : 0.0);
         }
         if (o_.stop_after_frames && frames_ >= o_.stop_after_frames && !stop_sent_) {
             stop_sent_ = true;
@@ -222,12 +223,13 @@ private:
 
     // The frame's end on the runtime's clock, placed on the wall clock through the header's
     // start time (frame 0 starts at mt_start); host and game share the machine's clock.
+    double frame_end_ns(const FrameSummary &f) const { return start_unix_ns_ + (f.end_tick - base_tick_) * 1e9 / tick_hz_; }
+
     void note_latency(const FrameSummary &f) {
         timespec ts{};
         clock_gettime(CLOCK_REALTIME, &ts);
         double now_ns = ts.tv_sec * 1e9 + ts.tv_nsec;
-        double end_ns = start_unix_ns_ + (f.end_tick - base_tick_) * 1e9 / tick_hz_;
-        latencies_ms_.push_back((now_ns - end_ns) / 1e6);
+        latencies_ms_.push_back((now_ns - frame_end_ns(f)) / 1e6);
     }
 
     void print_latency() {

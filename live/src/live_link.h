@@ -14,8 +14,9 @@ namespace mt::live {
 class LiveLink {
 public:
     // Called on the capture's thread. stored_bytes: the run.mt's size after the chunk, always
-    // at a chunk boundary (a reader of that prefix sees only whole chunks).
-    std::function<void(const FrameSummary &, uint64_t stored_bytes)> on_frame;
+    // at a chunk boundary (a reader of that prefix sees only whole chunks). end_unix_ns: when the
+    // game ended the frame (mt_frame_end) on its wall clock, 0 before the header and INFO told it.
+    std::function<void(const FrameSummary &, uint64_t stored_bytes, double end_unix_ns)> on_frame;
     std::function<void(const Status &)> on_status;
     std::function<void(const Ack &)> on_ack;
     // "connecting", "streaming", "ended", "cut off", "error: WHY", "reconnecting"

@@ -4,6 +4,7 @@
 // Every field the page shows lives under one mutex; `version` tells the page something changed.
 #include "live_mode.h"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -24,6 +25,13 @@ namespace mt::viewer {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
+namespace {
+double unix_ns() {
+    return static_cast<double>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+}
+}  // namespace
+
 struct LiveMode::Impl {
     LiveOptions o;
     std::string db, symbolizer, run_path;
@@ -43,6 +51,11 @@ struct LiveMode::Impl {
         uint64_t frames, events;
     };
     std::deque<Sample> samples;  // the last seconds of frames, for the rates
+    // mt_frame_end -> queryable: each received frame's end (game wall clock) until a follow
+    // line covers it, then its latency. Loopback or one machine: the clocks are the same.
+    std::deque<std::pair<uint64_t, double>> pending;  // (seq, end unix ns)
+    std::deque<double> latencies_ms;  // the last kLatencyFrames
+    static constexpr size_t kLatencyFrames = 10000;
     // The follow child: "waiting" (no frame yet), "live", "ended", "cut_off", "error".
     std::string ingest = "waiting", ingest_error, last_ack;
     int64_t run_id = -1;
@@ -61,8 +74,9 @@ struct LiveMode::Impl {
 };
 
 void LiveMode::Impl::run_capture() {
-    link.on_frame = [this](const live::FrameSummary &f, uint64_t bytes) {
+    link.on_frame = [this](const live::FrameSummary &f, uint64_t bytes, double end_ns) {
         std::lock_guard lk(mu);
+        if (end_ns > 0 && pending.size() < (1u << 20)) pending.emplace_back(f.seq, end_ns);
         frames = f.seq + 1;
         events += f.events;
         frame_drops += f.dropped;
@@ -117,6 +131,12 @@ void LiveMode::Impl::on_follow(const FollowLine &f) {
         first = run_id != f.run_id;
         run_id = f.run_id;
         run_frames = f.frames;
+        const double now = unix_ns();
+        while (!pending.empty() && static_cast<int64_t>(pending.front().first) <= f.last_seq) {
+            latencies_ms.push_back((now - pending.front().second) / 1e6);
+            if (latencies_ms.size() > kLatencyFrames) latencies_ms.pop_front();
+            pending.pop_front();
+        }
         run_events = f.events;
         ingest = f.state;
         changed();
@@ -202,6 +222,15 @@ std::string LiveMode::Impl::json() {
         .kv("last_ack", last_ack);
     if (run_id >= 0) j.kv("run_id", run_id);
     else j.key("run_id").null();
+    // mt_frame_end -> queryable in run_id, over the last 10,000 frames (bench/live/run.sh reads it).
+    j.obj("queryable_latency_ms").kv("frames", static_cast<uint64_t>(latencies_ms.size()));
+    if (!latencies_ms.empty()) {
+        std::vector<double> v(latencies_ms.begin(), latencies_ms.end());
+        std::sort(v.begin(), v.end());
+        auto pct = [&](double p) { return v[static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5)]; };
+        j.key("p50").val(pct(0.5), 1).key("p95").val(pct(0.95), 1).key("max").val(v.back(), 1);
+    }
+    j.end_obj();
     j.end_obj();
     return j.take();
 }
