@@ -102,10 +102,18 @@ export class Timeline {
   // A live run's new frames (live.js): the same plot with more data, so a selection and the
   // zoom stay; following, the x axis shows the newest FOLLOW_FRAMES frames.
   grow(series, follow) {
-    if (!this.plot || !this.series || !series.seq.length) { this.setData(series); if (follow) this.follow(series.seq.length); return; }
+    const restyle = !this.plot || !this.series || !this.series.seq.length || (series.seq.length > 1500) !== (this.series.seq.length > 1500);
+    if (restyle) {  // first data, or bars becoming a line past 1500 frames: a new plot, the same selected frame
+      const sel = this.selected;
+      this.setData(series);
+      this.selectFrame(sel);
+      if (follow) this.follow(series.seq.length);
+      return;
+    }
     const selected = this.selected;
     this.gcSeqs = series.gc.map((g) => g.seq);
     this.series = series;
+    showPeaks(series);
     const live = liveSeries(series);
     this.plot.setData([series.seq, series.requested_bytes, series.gc_bytes, series.heap_size, live.data], false);
     this.selected = selected;
