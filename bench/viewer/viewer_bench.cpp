@@ -88,6 +88,22 @@ int main(int argc, char **argv) {
         {"search", "100", {A + "/search?q=node", A + "/search?q=update", A + "/search?q=sys", A + "/search?q=list", A + "/search?q=e"},
          "TopN whole run, by class"},
     };
+    // Issue 11's lifetimes views, when the run recorded lifetimes: whole run and a half-run range
+    // (allocs minus the range's linked deaths), against the unfiltered whole-run TopN.
+    if (handle_target(db, A).body.find("\"has_lifetimes\":true") != std::string::npos) {
+        auto half = "from=" + std::to_string(frames / 4) + "&to=" + std::to_string(frames * 3 / 4);
+        std::vector<Row> lifetimes = {
+            {"leaks whole run, by class", "250", {A + "/leaks"}, "TopN whole run, by class"},
+            {"leaks whole run, by site", "250", {A + "/leaks?group=site"}, "TopN whole run, by class"},
+            {"leaks half-run range, by site", "250", {A + "/leaks?group=site&" + half}, "TopN half-run range (unfiltered)"},
+            {"temporaries whole run (within 1), by class", "250", {A + "/temporaries"}, "TopN whole run, by class"},
+            {"temporaries whole run (within 60), by site", "250", {A + "/temporaries?within=60&group=site"},
+             "TopN whole run, by class"},
+            {"temporaries half-run range, class filter", "250", {A + "/temporaries?class=string&" + half},
+             "TopN half-run range (unfiltered)"},
+        };
+        rows.insert(rows.end(), lifetimes.begin(), lifetimes.end());
+    }
     std::vector<std::pair<std::string, double>> p95s;
     std::printf("database: %s (run %lld: %lld frames; compare with run %lld), %d requests per endpoint\n\n", argv[1],
                 static_cast<long long>(a), static_cast<long long>(frames), static_cast<long long>(b), reps);
@@ -116,7 +132,7 @@ int main(int argc, char **argv) {
         std::printf("| %s | %.2f | %.2f | %.1fx | %s | %zu |\n", r.name.c_str(), p50, p95, p50 / base,
                     r.target_ms.empty() ? "–" : ((ok ? "<= " : "MISSED ") + r.target_ms + " ms").c_str(), bytes);
     }
-    std::printf("\n| filtered / search | p95 ms | against (same run) | its p95 ms | ratio |\n|---|---:|---|---:|---:|\n");
+    std::printf("\n| filtered / search / lifetimes | p95 ms | against (same run) | its p95 ms | ratio |\n|---|---:|---|---:|---:|\n");
     for (auto &r : rows) {
         if (r.versus.empty()) continue;
         auto find = [&](const std::string &n) {

@@ -28,7 +28,9 @@ Side load_side(Source &s, const Query &q) {
         page.by = "";
         Doc d = s.get(s.run_path("top") + query_string(page, "&group=" + q.group + "&offset=" + std::to_string(offset)));
         element r = d["range"];
-        side.frames = num(r, "to") - num(r, "from") + 1;
+        // Game frames, not committed ones: frames the runtime merged still count as each game
+        // frame they cover (older viewers answer without the field).
+        side.frames = is_null(r, "game_frames") ? num(r, "to") - num(r, "from") + 1 : num(r, "game_frames");
         element t = d["totals"];
         side.total = {num(t, "count"), num(t, "requested_bytes"), num(t, "gc_bytes")};
         simdjson::dom::array entries = d["entries"].get_array().value();

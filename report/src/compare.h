@@ -20,7 +20,7 @@ struct Sums {
 // between builds, so two sites of one function in one file are one row), over q's frame range.
 struct Side {
     std::string label;
-    int64_t frames = 0;  // in the range: the per-frame denominator
+    int64_t frames = 0;  // game frames in the range (merged frames count each): the per-frame denominator
     Sums total;
     std::map<std::string, Sums> groups;
 };

@@ -1,7 +1,9 @@
 // unity_plugin.cpp — MemTracer as a Unity native plug-in. Unity calls UnityPluginLoad at startup;
 // from then on Unity's profiler callbacks end MemTracer frames (RegisterFrameCallback) and name
 // its threads (RegisterCreateThreadCallback). The plug-in only forwards: every decision about
-// recording stays in the runtime core behind memtracer.h.
+// recording stays in the runtime core behind memtracer.h. Unity's plug-in API has no scene-load
+// event; what it has are its own profiler markers, so the markers named in MEMTRACER_UNITY_MARKS
+// (default: the scene-load step, below) become mt_mark labels.
 //
 // Configuration comes from the environment (an Xcode scheme, `adb shell setprop wrap...`, or the
 // launcher), since the plug-in loads before any C# runs. See docs/integration.md.
@@ -38,6 +40,46 @@ void UNITY_INTERFACE_API on_thread(const UnityProfilerThreadDesc *desc, void *) 
         mt_set_thread_name(desc->name);
     else
         mt_name_thread(desc->threadId, desc->name);
+}
+
+// Forwarded markers: a fixed table, filled from the create-marker callback (Unity calls it for
+// every existing marker at registration, then for each new one, on any thread).
+constexpr int kMaxForwarded = 16;
+constexpr size_t kMaxMarkNames = 512;
+// Unity's scene-load integration step on the main thread: one Begin per step of an async load,
+// which can span several frames (so a run of consecutive frames is marked once, below).
+constexpr const char *kDefaultMarks = "Application.LoadLevelAsync Integrate";
+char g_mark_names[kMaxMarkNames];  // the list, ',' turned into '\0'
+struct Forwarded {
+    std::atomic<const UnityProfilerMarkerDesc *> desc{nullptr};
+    std::atomic<uint64_t> last_frame{~0ull};
+};
+Forwarded g_forwarded[kMaxForwarded];
+std::atomic<int> g_forwarded_count{0};
+
+bool wanted_mark(const char *name) {
+    for (const char *p = g_mark_names; *p != '\0'; p += strlen(p) + 1)
+        if (strcmp(p, name) == 0) return true;
+    return false;
+}
+
+void UNITY_INTERFACE_API on_marker_event(const UnityProfilerMarkerDesc *desc, UnityProfilerMarkerEventType type,
+                                         uint16_t, const UnityProfilerMarkerData *, void *user) {
+    if (type == kUnityProfilerMarkerEventTypeEnd) return;
+    auto *f = static_cast<Forwarded *>(user);
+    uint64_t frame = g_frame.load(std::memory_order_relaxed);
+    uint64_t last = f->last_frame.exchange(frame, std::memory_order_relaxed);
+    // Still the same load: it began this frame or the one before.
+    if (last != ~0ull && frame - last <= 1) return;
+    mt_mark(desc->name);  // copies the label, never blocks (memtracer.h)
+}
+
+void UNITY_INTERFACE_API on_marker_created(const UnityProfilerMarkerDesc *desc, void *) {
+    if (desc == nullptr || desc->name == nullptr || !wanted_mark(desc->name)) return;
+    int slot = g_forwarded_count.fetch_add(1, std::memory_order_relaxed);
+    if (slot >= kMaxForwarded) return;  // more markers of these names than the table holds
+    g_forwarded[slot].desc.store(desc, std::memory_order_relaxed);
+    g_callbacks->RegisterMarkerEventCallback(desc, &on_marker_event, &g_forwarded[slot]);
 }
 
 const char *env(const char *name) {
@@ -89,6 +131,19 @@ void start_capture() {
         fprintf(stderr, "memtracer: not tracing: %s (%s)\n", mt_status_string(status), mt_last_error());
 }
 
+// MEMTRACER_UNITY_MARKS: comma-separated marker names as Unity's Profiler window shows them;
+// unset: kDefaultMarks; empty ("") or "none": no marker is forwarded.
+void load_mark_names() {
+    const char *v = getenv("MEMTRACER_UNITY_MARKS");
+    if (v == nullptr) v = kDefaultMarks;
+    if (strcmp(v, "none") == 0) v = "";
+    snprintf(g_mark_names, sizeof g_mark_names - 1, "%s", v);
+    size_t n = strlen(g_mark_names);
+    g_mark_names[n + 1] = '\0';  // the list ends with an empty name
+    for (size_t i = 0; i < n; ++i)
+        if (g_mark_names[i] == ',') g_mark_names[i] = '\0';
+}
+
 // Automatic: mt_attach_il2cpp itself tells a patched libil2cpp (its il2cpp_memtracer_bridge is
 // connected, allocations arrive through the patch: nothing more is installed) from a shipped one
 // (il2cpp's profiler API). No symbol of libil2cpp is referenced, weakly or not.
@@ -112,12 +167,22 @@ extern "C" UNITY_INTERFACE_EXPORT void UNITY_INTERFACE_API UnityPluginLoad(IUnit
     }
     g_callbacks->RegisterFrameCallback(&on_frame, nullptr);
     g_callbacks->RegisterCreateThreadCallback(&on_thread, nullptr);
+    load_mark_names();
+    if (g_mark_names[0] != '\0') g_callbacks->RegisterCreateMarkerCallback(&on_marker_created, nullptr);
 }
 
 extern "C" UNITY_INTERFACE_EXPORT void UNITY_INTERFACE_API UnityPluginUnload() {
     if (g_callbacks != nullptr) {
         g_callbacks->UnregisterFrameCallback(&on_frame, nullptr);
         g_callbacks->UnregisterCreateThreadCallback(&on_thread, nullptr);
+        if (g_mark_names[0] != '\0') {
+            g_callbacks->UnregisterCreateMarkerCallback(&on_marker_created, nullptr);
+            for (auto &f : g_forwarded)
+                if (f.desc.load(std::memory_order_relaxed) != nullptr)
+                    g_callbacks->UnregisterMarkerEventCallback(nullptr, &on_marker_event, &f);
+        }
+        for (auto &f : g_forwarded) f.desc.store(nullptr, std::memory_order_relaxed), f.last_frame.store(~0ull);
+        g_forwarded_count.store(0, std::memory_order_relaxed);
         g_callbacks = nullptr;
     }
     if (g_started_here) mt_stop();

@@ -41,6 +41,41 @@ struct UnityProfilerThreadDesc {
     const char *name;
 };
 
+// IUnityProfiler.h: what a marker is and how its events arrive.
+typedef uint32_t UnityProfilerMarkerId;
+typedef uint16_t UnityProfilerMarkerFlags;
+typedef uint16_t UnityProfilerCategoryId;
+typedef uint16_t UnityProfilerMarkerEventType;
+enum UnityProfilerMarkerEventType_ {
+    kUnityProfilerMarkerEventTypeBegin = 0,
+    kUnityProfilerMarkerEventTypeEnd = 1,
+    kUnityProfilerMarkerEventTypeSingle = 2
+};
+
+struct UnityProfilerMarkerDesc {
+    const void *callback;  // Unity's per-marker callback chain; not ours to read
+    UnityProfilerMarkerId id;
+    UnityProfilerMarkerFlags flags;
+    UnityProfilerCategoryId categoryId;
+    const char *name;  // NUL-terminated, lives as long as the marker (the player's lifetime)
+    const void *metaDataDesc;
+};
+
+struct UnityProfilerMarkerData {
+    uint8_t type;
+    uint8_t reserved0;
+    uint16_t reserved1;
+    uint32_t size;
+    const void *ptr;
+};
+
+typedef void(UNITY_INTERFACE_API *IUnityProfilerCreateMarkerCallback)(const UnityProfilerMarkerDesc *markerDesc,
+                                                                      void *userData);
+typedef void(UNITY_INTERFACE_API *IUnityProfilerMarkerEventCallback)(const UnityProfilerMarkerDesc *markerDesc,
+                                                                     UnityProfilerMarkerEventType eventType,
+                                                                     uint16_t eventDataCount,
+                                                                     const UnityProfilerMarkerData *eventData,
+                                                                     void *userData);
 typedef void(UNITY_INTERFACE_API *IUnityProfilerFrameCallback)(void *userData);
 typedef void(UNITY_INTERFACE_API *IUnityProfilerThreadCallback)(const UnityProfilerThreadDesc *threadDesc, void *userData);
 
@@ -49,10 +84,15 @@ typedef void(UNITY_INTERFACE_API *IUnityProfilerThreadCallback)(const UnityProfi
 struct IUnityProfilerCallbacks : IUnityInterface {
     void *RegisterCreateCategoryCallback;
     void *UnregisterCreateCategoryCallback;
-    void *RegisterCreateMarkerCallback;
-    void *UnregisterCreateMarkerCallback;
-    void *RegisterMarkerEventCallback;
-    void *UnregisterMarkerEventCallback;
+    // "Also is called for all existing markers when the callback is registered."
+    int(UNITY_INTERFACE_API *RegisterCreateMarkerCallback)(IUnityProfilerCreateMarkerCallback callback, void *userData);
+    int(UNITY_INTERFACE_API *UnregisterCreateMarkerCallback)(IUnityProfilerCreateMarkerCallback callback,
+                                                             void *userData);
+    int(UNITY_INTERFACE_API *RegisterMarkerEventCallback)(const UnityProfilerMarkerDesc *markerDesc,
+                                                          IUnityProfilerMarkerEventCallback callback, void *userData);
+    // markerDesc NULL: the callback is removed from every marker it was registered on.
+    int(UNITY_INTERFACE_API *UnregisterMarkerEventCallback)(const UnityProfilerMarkerDesc *markerDesc,
+                                                            IUnityProfilerMarkerEventCallback callback, void *userData);
     int(UNITY_INTERFACE_API *RegisterFrameCallback)(IUnityProfilerFrameCallback callback, void *userData);
     int(UNITY_INTERFACE_API *UnregisterFrameCallback)(IUnityProfilerFrameCallback callback, void *userData);
     int(UNITY_INTERFACE_API *RegisterCreateThreadCallback)(IUnityProfilerThreadCallback callback, void *userData);

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <unistd.h>
 #include <sstream>
 
 #include "commands.h"
@@ -209,4 +211,44 @@ TEST_CASE("report: frames name the frames the game marked", "[report]") {
     CHECK(marked[1].first == 120);
     CHECK(marked[1].second.find("marker 'boss spawned'") != std::string::npos);
     CHECK(t.notes.back().find("3 markers in the run") != std::string::npos);
+}
+
+TEST_CASE("report: frames the runtime merged count as every game frame they cover", "[report]") {
+    // Run 3 is run 1 as a writer that fell behind would have committed it: game frames 1..238
+    // merged in pairs (MT_FRAME_MERGED, the later frame_index), 0 and 239 alone. Same
+    // allocations, same game frames, 121 committed frames instead of 240: per game frame nothing
+    // changed, and a gate that divided by committed frames saw +98%.
+    std::string path =
+        (std::filesystem::temp_directory_path() / ("mt-report-merged-" + std::to_string(getpid()) + ".db")).string();
+    std::filesystem::copy_file(kDb, path, std::filesystem::copy_options::overwrite_existing);
+    {
+        auto db = mt::store::Db::open(path, false);
+        for (const char *t : {"runs", "run_info", "modules", "threads", "classes", "stacks", "stack_frames",
+                              "run_class_stack"}) {
+            db.exec(std::string("CREATE TEMP TABLE c AS SELECT * FROM ") + t + " WHERE run_id = 1");
+            db.exec(std::string("UPDATE c SET run_id = 3; INSERT INTO ") + t + " SELECT * FROM c; DROP TABLE c");
+        }
+        const char *merged_seq = "(CASE WHEN seq = 0 THEN 0 ELSE (seq + 1) / 2 END)";
+        db.exec(std::string("INSERT INTO allocs SELECT 3, ") + merged_seq +
+                ", class_id, stack_id, sum(count), sum(requested_bytes), sum(gc_bytes) FROM allocs WHERE run_id = 1 "
+                "GROUP BY 2, class_id, stack_id");
+        db.exec(std::string("INSERT INTO frames (run_id, seq, frame_index, start_ns, end_ns, alloc_count, "
+                            "requested_bytes, gc_bytes, flags) SELECT 3, ") + merged_seq +
+                ", max(frame_index), min(start_ns), max(end_ns), sum(alloc_count), sum(requested_bytes), "
+                "sum(gc_bytes), (CASE WHEN count(*) > 1 THEN 2 ELSE 0 END) | max(flags) FROM frames WHERE run_id = 1 "
+                "GROUP BY 2");
+    }
+    Source a(path + "@1"), b(path + "@3");
+    Query q;
+    q.limit = 100;
+    CHECK(load_side(b, q).frames == 240);
+    CHECK(load_side(a, q).frames == 240);
+    GateResult same = gate(a, b, q, parse_limits("bytes_per_frame=0%,allocs_per_frame=0%"), 1.0);
+    CHECK_FALSE(same.failed);
+    CHECK(std::get<double>(same.table.rows[0][4]) == Approx(0.0).margin(1e-9));
+    // A range: committed frames 1..60 of run 3 are game frames 1..120.
+    q.from = 1;
+    q.to = 60;
+    CHECK(load_side(b, q).frames == 120);
+    std::filesystem::remove(path);
 }

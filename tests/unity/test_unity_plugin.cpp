@@ -168,3 +168,89 @@ TEST_CASE("Unity plug-in: a thread named before and after its first allocation k
     CHECK(names["Job.Worker late"] == 1);
     unlink(out.c_str());
 }
+
+namespace {
+
+// Every (frame, label) the capture's frames carry; frames counted from the capture's first (the
+// plug-in numbers Unity's frames for the whole process, and earlier cases ran some).
+std::vector<std::pair<uint64_t, std::string>> marks_of(const std::string &path) {
+    mt::reader::Run run = mt::reader::load_file(path);
+    REQUIRE(run.result.stop == mt::reader::Stop::End);
+    REQUIRE(!run.frames.empty());
+    std::vector<std::pair<uint64_t, std::string>> out;
+    for (const auto &f : run.frames)
+        for (const auto &m : f.marks) out.emplace_back(f.index - run.frames.front().index, m.label);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("Unity plug-in: Unity's scene-load marker becomes an mt_mark, once per load") {
+    const std::string out = temp_path("unity-marks.mt");
+    setenv("MEMTRACER_OUTPUT", out.c_str(), 1);
+    setenv("MEMTRACER_HOOK", "patch", 1);
+    unsetenv("MEMTRACER_UNITY_MARKS");  // the default: the scene-load integration step
+    unity_host::Host &host = unity_host::instance();
+    // The marker exists before the plug-in loads (Unity creates its own at startup); another
+    // Loading marker is never forwarded.
+    const UnityProfilerMarkerDesc *load = host.create_marker("Application.LoadLevelAsync Integrate");
+    const UnityProfilerMarkerDesc *read = host.create_marker("Loading.ReadObject");
+    Plugin plugin;
+    REQUIRE(plugin.load != nullptr);
+    plugin.load(&host.interfaces);
+    CHECK(host.create_marker_callbacks.size() == 1);
+    CHECK(host.marker_event_callbacks() == 1);
+
+    host.new_frame();                                          // frame 0 ends
+    host.emit(load, kUnityProfilerMarkerEventTypeBegin);       // frame 1: a load starts
+    host.emit(load, kUnityProfilerMarkerEventTypeEnd);
+    host.emit(read, kUnityProfilerMarkerEventTypeBegin);
+    host.new_frame();
+    host.emit(load, kUnityProfilerMarkerEventTypeBegin);       // frame 2: its next step
+    host.emit(load, kUnityProfilerMarkerEventTypeEnd);
+    host.new_frame();
+    host.new_frame();                                          // frame 3: nothing
+    host.emit(load, kUnityProfilerMarkerEventTypeSingle);     // frame 4: the next load
+    host.new_frame();
+    plugin.unload();
+    CHECK(host.create_marker_callbacks.empty());
+    CHECK(host.marker_event_callbacks() == 0);
+
+    auto marks = marks_of(out);
+    REQUIRE(marks.size() == 2);
+    CHECK(marks[0] == std::make_pair(uint64_t{1}, std::string("Application.LoadLevelAsync Integrate")));
+    CHECK(marks[1] == std::make_pair(uint64_t{4}, std::string("Application.LoadLevelAsync Integrate")));
+    unlink(out.c_str());
+}
+
+TEST_CASE("Unity plug-in: MEMTRACER_UNITY_MARKS names the markers to forward, created before or after load") {
+    const std::string out = temp_path("unity-marks-env.mt");
+    setenv("MEMTRACER_OUTPUT", out.c_str(), 1);
+    setenv("MEMTRACER_HOOK", "patch", 1);
+    setenv("MEMTRACER_UNITY_MARKS", "Game.BossSpawn,Game.LevelReady", 1);
+    unity_host::Host &host = unity_host::instance();
+    const UnityProfilerMarkerDesc *ready = host.create_marker("Game.LevelReady");
+    const UnityProfilerMarkerDesc *scene = host.create_marker("Application.LoadLevelAsync Integrate");
+    Plugin plugin;
+    REQUIRE(plugin.load != nullptr);
+    plugin.load(&host.interfaces);
+    // A marker created after the plug-in loaded (a C# ProfilerMarker) is forwarded too.
+    const UnityProfilerMarkerDesc *boss = host.create_marker("Game.BossSpawn");
+    CHECK(host.marker_event_callbacks() == 2);
+
+    host.emit(ready, kUnityProfilerMarkerEventTypeBegin);  // frame 0
+    host.emit(scene, kUnityProfilerMarkerEventTypeBegin);  // not in the list
+    host.new_frame();
+    host.new_frame();
+    host.emit(boss, kUnityProfilerMarkerEventTypeSingle);  // frame 2
+    host.new_frame();
+    plugin.unload();
+    CHECK(host.marker_event_callbacks() == 0);
+    unsetenv("MEMTRACER_UNITY_MARKS");
+
+    auto marks = marks_of(out);
+    REQUIRE(marks.size() == 2);
+    CHECK(marks[0] == std::make_pair(uint64_t{0}, std::string("Game.LevelReady")));
+    CHECK(marks[1] == std::make_pair(uint64_t{2}, std::string("Game.BossSpawn")));
+    unlink(out.c_str());
+}

@@ -17,6 +17,7 @@ namespace {
 struct Side {
     RunRow run;
     Range range;
+    int64_t game_frames = 0;  // per-frame figures divide by these (model.h)
     Filter filter;
     Totals total;
 };
@@ -77,7 +78,7 @@ std::string_view status(const Entry &e) {
 
 void write_side(Json &j, std::string_view name, const Side &s) {
     j.obj(name).kv("run_id", s.run.id).kv("from", s.range.from).kv("to", s.range.to);
-    j.kv("frames", s.range.size()).kv("build_id", s.run.build_id).obj("totals");
+    j.kv("frames", s.range.size()).kv("game_frames", s.game_frames).kv("build_id", s.run.build_id).obj("totals");
     write_totals(j, s.total);
     j.end_obj().end_obj();
 }
@@ -101,6 +102,8 @@ Response compare(Database &db, const Request &req) {
     b.run = load_run(db, need("b"));
     a.range = frame_range(p, a.run, "a_from", "a_to");
     b.range = frame_range(p, b.run, "b_from", "b_to");
+    a.game_frames = game_frames(db, a.run, a.range);
+    b.game_frames = game_frames(db, b.run, b.range);
     a.filter = parse_filter(p, db, a.run);
     b.filter = parse_filter(p, db, b.run);
     bool by_class = p.choice("group", {"class", "site"}, "class") == "class";
@@ -116,8 +119,8 @@ Response compare(Database &db, const Request &req) {
     collect(db, a, false, by_class, full_key, entries);
     collect(db, b, true, by_class, full_key, entries);
 
-    // Growth in the chosen metric; per frame when the two sides have different lengths.
-    double fa = per_frame ? std::max<int64_t>(1, a.range.size()) : 1, fb = per_frame ? std::max<int64_t>(1, b.range.size()) : 1;
+    // Growth in the chosen metric; per game frame when the two sides have different lengths.
+    double fa = per_frame ? std::max<int64_t>(1, a.game_frames) : 1, fb = per_frame ? std::max<int64_t>(1, b.game_frames) : 1;
     auto growth = [&](const Entry &e) { return e.b.get(by) / fb - e.a.get(by) / fa; };
     std::vector<const Entry *> order;
     int64_t n_new = 0, n_gone = 0, n_changed = 0, n_same = 0;

@@ -69,7 +69,8 @@ Response top_n(Database &db, const Request &req, int64_t run_id) {
     });
 
     Json j;
-    j.obj().kv("run_id", run.id).obj("range").kv("from", r.from).kv("to", r.to).kv("whole", r.whole).end_obj();
+    j.obj().kv("run_id", run.id).obj("range").kv("from", r.from).kv("to", r.to).kv("whole", r.whole);
+    j.kv("game_frames", game_frames(db, run, r)).end_obj();
     write_filter(j, filter);
     j.kv("by", metric_name(by)).kv("group", group).obj("totals");
     write_totals(j, total);

@@ -209,4 +209,9 @@ std::vector<Totals> filtered_frame_totals(Database &db, const RunRow &run, int64
     return out;
 }
 
+// Unfiltered: the same block-backed path, so a long range is block sums, not a scan of its rows.
+std::vector<ClassStack> class_stacks(Database &db, const RunRow &run, const Range &r) {
+    return filtered_class_stacks(db, run, r, Filter{});
+}
+
 }  // namespace mt::viewer

@@ -99,13 +99,15 @@ std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r,
     CsKey last_key{-1, -1};
     std::vector<Net> *cur = nullptr;
     while (a.step()) {
+        // Each column read once: over a long range this loop is most of the request.
+        const int64_t seq = a.i64(0), count = a.i64(3), gc_bytes = a.i64(4);
         CsKey k{a.i64(1), a.i64(2)};
         if (!cur || k != last_key) cur = &net[k], last_key = k;
-        if (!cur->empty() && cur->back().seq == a.i64(0)) {
-            cur->back().count += a.i64(3);
-            cur->back().gc_bytes += a.i64(4);
+        if (!cur->empty() && cur->back().seq == seq) {
+            cur->back().count += count;
+            cur->back().gc_bytes += gc_bytes;
         } else {
-            cur->push_back({a.i64(0), a.i64(3), a.i64(4)});
+            cur->push_back({seq, count, gc_bytes});
         }
     }
     auto d = query(db, "SELECT seq, class_id, stack_id, ages FROM death_sites WHERE run_id=? AND seq BETWEEN ? AND ?");
@@ -116,8 +118,9 @@ std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r,
         if (it == net.end()) continue;
         decode_ages(d.blob(3), ages);
         auto &v = it->second;
+        const int64_t seq = d.i64(0);
         for (const auto &x : ages) {
-            int64_t born = d.i64(0) - x.age;
+            int64_t born = seq - x.age;
             auto at = std::lower_bound(v.begin(), v.end(), born, [](const Net &n, int64_t s) { return n.seq < s; });
             if (at == v.end() || at->seq != born) continue;
             at->count -= x.count;
@@ -150,15 +153,20 @@ std::vector<Temporary> temporaries_in(Database &db, const RunRow &run, const Ran
     std::vector<AgeCount> ages;
     while (d.step()) {
         decode_ages(d.blob(3), ages);
+        const int64_t seq = d.i64(0);
+        Temporary sum;  // this row's (class, stack): one map lookup per row, not per age
         for (const auto &x : ages) {
-            int64_t born = d.i64(0) - x.age;
+            int64_t born = seq - x.age;
             if (x.age > within || born < r.from || born > r.to) continue;
-            Temporary &t = by_cs[{d.i64(1), d.i64(2)}];
-            t.class_id = d.i64(1);
-            t.stack_id = d.i64(2);
-            t.count += x.count;
-            t.gc_bytes += x.gc_bytes;
+            sum.count += x.count;
+            sum.gc_bytes += x.gc_bytes;
         }
+        if (sum.count == 0 && sum.gc_bytes == 0) continue;
+        Temporary &t = by_cs[{d.i64(1), d.i64(2)}];
+        t.class_id = d.i64(1);
+        t.stack_id = d.i64(2);
+        t.count += sum.count;
+        t.gc_bytes += sum.gc_bytes;
     }
     std::vector<Temporary> out;
     out.reserve(by_cs.size());

@@ -68,38 +68,6 @@ void write_totals(Json &j, const Totals &t) {
     j.kv("count", t.count).kv("requested_bytes", t.requested_bytes).kv("gc_bytes", t.gc_bytes);
 }
 
-std::vector<ClassStack> class_stacks(Database &db, const RunRow &run, const Range &r) {
-    std::vector<ClassStack> out;
-    auto read = [&](Stmt &s) {
-        while (s.step()) out.push_back({s.i64(0), s.i64(1), {s.i64(2), s.i64(3), s.i64(4)}});
-    };
-    if (r.whole && !run.growing) {
-        auto s = query(db,
-                       "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM run_class_stack "
-                       "WHERE run_id=?");
-        s.binds(run.id);
-        read(s);
-    } else {
-        // Summed here rather than with GROUP BY: SQLite would sort every row of the range into a
-        // temporary b-tree; a hash map over the primary-key range scan is several times faster.
-        auto s = query(db,
-                       "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM allocs "
-                       "WHERE run_id=? AND seq BETWEEN ? AND ?");
-        s.binds(run.id, r.from, r.to);
-        struct PairHash {
-            size_t operator()(const std::pair<int64_t, int64_t> &p) const {
-                return std::hash<int64_t>()(p.first * 1000003 ^ p.second);
-            }
-        };
-        std::unordered_map<std::pair<int64_t, int64_t>, size_t, PairHash> at;
-        while (s.step()) {
-            auto [it, fresh] = at.try_emplace({s.i64(0), s.i64(1)}, out.size());
-            if (fresh) out.push_back({s.i64(0), s.i64(1), {}});
-            out[it->second].t.add({s.i64(2), s.i64(3), s.i64(4)});
-        }
-    }
-    return out;
-}
 
 std::unordered_map<int64_t, ClassInfo> load_classes(Database &db, int64_t run) {
     std::unordered_map<int64_t, ClassInfo> out;

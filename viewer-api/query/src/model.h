@@ -51,6 +51,11 @@ struct Range {
     int64_t size() const { return to - from + 1; }
 };
 Range frame_range(const Params &p, const RunRow &run, const std::string &from = "from", const std::string &to = "to");
+// The game frames a range of committed frames covers: a frame the runtime merged (its frame-end
+// queue was full, MT_FRAME_MERGED) spans every game frame since the one before it, so a run whose
+// writer fell behind is not read as allocating twice or three times per frame. Committed frames
+// when the game's indexes do not say more (not increasing, first frame, no merge).
+int64_t game_frames(Database &db, const RunRow &run, const Range &r);
 
 enum class Metric { Bytes, GcBytes, Count };
 Metric metric_param(const Params &p, std::string_view name = "by");
@@ -73,8 +78,8 @@ struct ClassStack {
     int64_t class_id = 0, stack_id = 0;
     Totals t;
 };
-// Totals per (class, stack) over the range: run_class_stack for the whole run (a few thousand
-// rows), else a GROUP BY over the allocs primary-key range.
+// Every (class, stack) of a range with its totals: run_class_stack for the whole run, else the
+// cached block sums plus the range's ends (filter.cpp, filtered_class_stacks with no filter).
 std::vector<ClassStack> class_stacks(Database &db, const RunRow &run, const Range &r);
 
 struct ClassInfo {
