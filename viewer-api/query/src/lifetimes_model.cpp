@@ -68,7 +68,7 @@ void decode_ages(std::string_view blob, std::vector<AgeCount> &out) {
 
 std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r, const LifetimeSupport &sup) {
     std::vector<Alive> out;
-    if (sup.survivor_frames && (r.whole || !sup.per_site)) {
+    if (sup.survivor_frames && ((r.whole && !run.growing) || !sup.per_site)) {  // a growing run has no survivors yet
         // The symbolizer's survivors are exactly "alive at the end of the run".
         auto s = query(db,
                        "SELECT class_id, stack_id, count, gc_bytes, first_seq, frames FROM survivors WHERE run_id=?");
