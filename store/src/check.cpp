@@ -47,7 +47,9 @@ const Schema &expected_schema() {
 
 // Added to version 1 after its release (schema.cpp, kAddedColumns): an older version-1 database
 // may lack it, and the viewer does not read it.
-bool added_later(const std::string &table, const std::string &col) { return table == "addresses" && col == "quality"; }
+bool added_later(const std::string &table, const std::string &col) {
+    return (table == "addresses" && col == "quality") || (table == "runs" && col == "live_state");
+}
 
 }  // namespace
 

@@ -95,7 +95,7 @@ void AddressCache::assign_ids() {
 }
 
 bool needs_symbolizing(const CachedAddress &a, Quality file_quality, uint64_t fingerprint, bool resymbolize) {
-    if (resymbolize || !a.symbolized) return true;
+    if ((resymbolize && !a.answered) || !a.symbolized) return true;
     if (a.quality >= Quality::DebugInfo || file_quality <= a.quality) return false;
     return a.answered_by == 0 || a.answered_by != fingerprint;
 }
@@ -105,6 +105,7 @@ void AddressCache::mark_symbolized(Partition &p, uint32_t index, Quality q, uint
     row.symbolized = true;
     row.quality = q;
     row.answered_by = answered_by;
+    row.answered = true;
     row.dirty = !row.fresh;
 }
 

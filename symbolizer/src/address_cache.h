@@ -29,6 +29,7 @@ struct CachedAddress {
     bool used = false;    // referenced by the run being ingested
     bool fresh = false;   // not in the database yet
     bool dirty = false;   // in the database, re-symbolized: needs an UPDATE
+    bool answered = false;  // a backend answered it during this ingest (a followed run's earlier batch)
 };
 
 // Whether `a` goes to the backend when `file` (quality `file_quality`, content hash

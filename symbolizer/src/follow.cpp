@@ -54,6 +54,19 @@ std::string progress_line(const FollowBatch &b) {
     return line;
 }
 
+namespace {
+
+LiveState state_after(const mt::reader::ReadResult &r, bool stopping) {
+    if (r.stop == mt::reader::Stop::End) return LiveState::Ended;
+    return stopping || r.stop == mt::reader::Stop::Corrupt ? LiveState::CutOff : LiveState::Live;
+}
+
+std::string corrupt_at(const std::string &path, const mt::reader::ReadResult &r) {
+    return path + ": corrupt at offset " + std::to_string(r.stop_offset) + ": " + r.stop_reason;
+}
+
+}  // namespace
+
 InputResult Symbolizer::follow(Db &db, const std::string &run_path, const FollowOptions &options) {
     // Readers (the live viewer) query the database while batches are committed: WAL keeps their
     // snapshots consistent without blocking the writer. finish_database() switches back.
@@ -63,16 +76,13 @@ InputResult Symbolizer::follow(Db &db, const std::string &run_path, const Follow
     RunIngest run(db, {run_path, 0}, locator_, config_.force, warn_);
     mt::reader::FollowReader reader(run);
     std::optional<AddressCache> cache;
-    uint64_t polled_size = 0, committed_offset = 0;
-    bool any_commit = false;
-    for (;;) {
+    uint64_t polled_size = 0;
+    std::optional<uint64_t> committed_offset;
+    for (;; wait_poll(options)) {
         // Read before polling: after a stop request, one last poll takes every whole chunk there.
         bool stopping = stop_requested(options);
         std::optional<uint64_t> size = file_size(run_path);
-        if (!stopping && (!size || *size == polled_size)) {
-            wait_poll(options);
-            continue;
-        }
+        if (!stopping && (!size || *size == polled_size)) continue;
         polled_size = size.value_or(0);
         Transaction tx(db);
         bool polled = false;
@@ -82,21 +92,17 @@ InputResult Symbolizer::follow(Db &db, const std::string &run_path, const Follow
             throw input_error(e.what());
         }
         const mt::reader::ReadResult &r = reader.result();
+        if (polled && !run.has_header() && r.stop == mt::reader::Stop::Corrupt)  // the INFO chunk itself
+            throw input_error(corrupt_at(run_path, r) + "; nothing was written");
         if (!polled || !run.has_header()) {
             if (stopping) return res;  // nothing of a run came: no run
-            wait_poll(options);
             continue;
         }
-        bool corrupt = r.stop == mt::reader::Stop::Corrupt;
-        LiveState state = r.stop == mt::reader::Stop::End ? LiveState::Ended
-                          : stopping || corrupt           ? LiveState::CutOff
-                                                          : LiveState::Live;
-        if (state == LiveState::Live && any_commit && reader.offset() == committed_offset) {
-            wait_poll(options);  // only part of a chunk came: nothing to commit
-            continue;
-        }
+        LiveState state = state_after(r, stopping);
+        if (state == LiveState::Live && committed_offset == reader.offset()) continue;  // only part of a chunk came
+
         if (!cache) cache.emplace(db);
-        symbolize_new_stacks(db, run, *cache, res);
+        symbolize_new_stacks(db, run, *cache, res, config_.resymbolize);
         if (state == LiveState::Live) run.flush_batch(r);
         else run.finish(r);
         Stmt live = db.prepare(store::sql::kUpdateLiveRun);
@@ -104,18 +110,16 @@ InputResult Symbolizer::follow(Db &db, const std::string &run_path, const Follow
         live.bind(3, live_state_name(state)).run();
         create_secondary_indexes(db);
         tx.commit();
-        any_commit = true;
         committed_offset = reader.offset();
+
         if (options.on_batch) options.on_batch({run.run_id(), run.frames_written(), run.last_seq(), run.totals().events, state});
-        if (corrupt)
-            throw input_error(run_path + ": corrupt at offset " + std::to_string(r.stop_offset) + ": " + r.stop_reason +
-                              "; the " + std::to_string(run.frames_written()) + " frames before it are kept (run " +
-                              std::to_string(run.run_id()) + ", cut off)");
+        if (r.stop == mt::reader::Stop::Corrupt)
+            throw input_error(corrupt_at(run_path, r) + "; the " + std::to_string(run.frames_written()) +
+                              " frames before it are kept (run " + std::to_string(run.run_id()) + ", cut off)");
         if (state != LiveState::Live) {
             describe(run, r, res);
             return res;
         }
-        wait_poll(options);
     }
 }
 

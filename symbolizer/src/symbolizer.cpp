@@ -84,7 +84,7 @@ InputResult Symbolizer::ingest(Db &db, const std::string &run_path) {
     res.read_seconds = seconds_since(t0);
 
     AddressCache cache(db);
-    auto t3 = symbolize_new_stacks(db, run, cache, res);
+    auto t3 = symbolize_new_stacks(db, run, cache, res, config_.resymbolize);
     run.finish(r);
     create_secondary_indexes(db);
     tx.commit();
@@ -96,7 +96,7 @@ InputResult Symbolizer::ingest(Db &db, const std::string &run_path) {
 // The stacks defined since the last call: cached addresses, the symbolize pass on what the cache
 // lacks, then stack_frames, sites and stacks rows. Returns when the writing started (timings).
 std::chrono::steady_clock::time_point Symbolizer::symbolize_new_stacks(Db &db, RunIngest &run, AddressCache &cache,
-                                                                       InputResult &res) {
+                                                                       InputResult &res, bool resymbolize) {
     auto t1 = std::chrono::steady_clock::now();
     double cpu1 = process_cpu_seconds();
     std::vector<PartitionWork> work = run.resolve_addresses(cache);
@@ -105,7 +105,7 @@ std::chrono::steady_clock::time_point Symbolizer::symbolize_new_stacks(Db &db, R
     res.resolve_cpu_seconds += cpu2 - cpu1;
     auto t2 = std::chrono::steady_clock::now();
     Enricher enricher(il2cpp_ ? &*il2cpp_ : nullptr);
-    symbolize_partitions(db, cache, work, *backend_, enricher, progress_, warn_, res.symbols, config_.resymbolize);
+    symbolize_partitions(db, cache, work, *backend_, enricher, progress_, warn_, res.symbols, resymbolize);
     cache.flush();
     res.symbolize_seconds += seconds_since(t2);
     res.symbolize_cpu_seconds += process_cpu_seconds() - cpu2;

@@ -69,8 +69,9 @@ public:
     SymbolLocator &locator() { return locator_; }
 
 private:
+    // `resymbolize`: every address the new stacks use goes to the backend again.
     std::chrono::steady_clock::time_point symbolize_new_stacks(Db &db, RunIngest &run, AddressCache &cache,
-                                                               InputResult &res);
+                                                               InputResult &res, bool resymbolize);
     static void describe(const RunIngest &run, const mt::reader::ReadResult &r, InputResult &res);
 
     Config config_;

@@ -21,6 +21,7 @@ extern "C" void on_stop_signal(int) { g_stop.store(true, std::memory_order_relax
 int run_follow(const CliOptions &o, Symbolizer &sym, Progress &progress) {
     struct sigaction sa {};
     sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESTART;  // a signal during a database write or a read must not fail it
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, nullptr);
     sigaction(SIGINT, &sa, nullptr);

@@ -156,3 +156,22 @@ TEST_CASE("store: the upload job's run id is the newest run of its source file",
     CHECK_FALSE(mt::store::newest_run_for_source(path, "/data/runs/3.mt").has_value());
     CHECK_THROWS_AS(mt::store::newest_run_for_source(d.file("absent.db"), "/data/runs/1.mt"), Error);
 }
+
+TEST_CASE("store: a database from before runs.live_state is readable, and the writer adds the column", "[store][schema][migration]") {
+    mt::test::StoreDir d;
+    std::string path = d.file("before-follow.db");
+    mt::store::create_empty_database(path);
+    {
+        Db db = Db::open(path, false);
+        insert_run(db, "/data/runs/1.mt");
+        db.exec("ALTER TABLE runs DROP COLUMN live_state");
+        REQUIRE_FALSE(has(columns_of(db, "runs"), "live_state"));
+    }
+    CHECK_NOTHROW(mt::store::check_readable(path));  // the viewer serves it as it is
+    {
+        auto opened = mt::store::open_database(path);
+        CHECK(has(columns_of(opened.db, "runs"), "live_state"));
+        CHECK(opened.db.query_int("SELECT count(*) FROM runs WHERE live_state = ''") == 1);  // not a followed run
+        mt::store::finish_database(opened.db);
+    }
+}

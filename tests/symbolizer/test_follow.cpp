@@ -152,6 +152,19 @@ TEST_CASE("follow: a run.mt appended in pieces cut inside chunks equals a whole-
         CHECK(line.num("frames") <= static_cast<int64_t>(mt::test::frame_chunks_before(bytes, cut)));
         CHECK(line.num("last_seq") == line.num("frames") - 1);
         frames_seen = line.num("frames");
+        // What a reader sees after a commit is a consistent run of the frames so far (the next
+        // piece is not written yet, so the run cannot have ended): whole-run tables agree with
+        // the per-frame ones, and survivors wait for the end.
+        std::string fdb = d.file("follow.db");
+        auto consistent = query(fdb,
+            "SELECT r.live_state, r.frame_count = (SELECT count(*) FROM frames), "
+            "r.alloc_count = (SELECT ifnull(sum(count), 0) FROM allocs), "
+            "r.gc_bytes = (SELECT ifnull(sum(gc_bytes), 0) FROM run_class_stack), "
+            "(SELECT ifnull(sum(count), 0) FROM allocs) = (SELECT ifnull(sum(count), 0) FROM run_class_stack), "
+            "NOT EXISTS (SELECT 1 FROM allocs a WHERE NOT EXISTS (SELECT 1 FROM stacks s WHERE s.stack_id = a.stack_id)), "
+            "(SELECT count(*) FROM survivors) FROM runs r");
+        REQUIRE(consistent.size() == 1);
+        CHECK(consistent[0] == std::vector<std::string>{"live", "1", "1", "1", "1", "1", "0"});
     }
     f.append(bytes, at, bytes.size());
     mt::test::FollowLine last = f.drain();
@@ -246,6 +259,25 @@ TEST_CASE("follow: a corrupt chunk stops with an error naming the file and offse
     CHECK(query1(fdb, "SELECT live_state || ' ' || stop || ' ' || frame_count FROM runs") ==
           "cut_off corrupt " + std::to_string(expected));
     CHECK(count(fdb, "frames") == expected);
+}
+
+TEST_CASE("follow: a damaged INFO chunk ends with status 3 and leaves no database", "[follow][sample-game]") {
+    mt::test::TempDir d;
+    std::string bytes = record_sample_game(d, 5);
+    std::vector<mt::test::ChunkSpan> spans = mt::test::chunk_spans(bytes);
+    REQUIRE(spans.at(0).type == MT_CHUNK_INFO);
+    bytes[spans[0].offset + sizeof(mt_chunk_header)] ^= 0x5a;
+
+    mt::test::Follower f(d.file("live.mt"), d.file("follow.db"), symbol_args());
+    f.append(bytes, 0, bytes.size());
+    mt::test::FollowLine line;
+    CHECK_FALSE(f.next(line));  // no commit, no progress line
+    CHECK(f.wait() == 3);
+    std::string err = f.stderr_text();
+    INFO(err);
+    CHECK(err.find("live.mt: corrupt at offset 64: CRC mismatch in the INFO chunk") != std::string::npos);
+    CHECK(err.find("nothing was written") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(d.file("follow.db")));
 }
 
 #endif

@@ -27,6 +27,8 @@ bool FollowReader::poll(const uint8_t *data, size_t size) {
     if (!session) {
         if (size < sizeof(mt_file_header)) return false;
         session.emplace(data, size, detail::parse_file_header(data, size), visitor_);
+    } else if (result_.stop == Stop::Corrupt || result_.stop == Stop::End) {
+        return true;  // the walker is past a damaged chunk, or the capture is complete: stay there
     } else {
         session->rebind(data, size);
     }
