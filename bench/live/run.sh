@@ -4,7 +4,9 @@
 #     the sample game (3 workers) at 60 frames/s and at full speed;
 #  2. the baseline beside it: the same game at full speed without live capture, alternated with (1)
 #     rep by rep, so both see the same machine load;
-#  3. mt_on_alloc with streaming on versus off in the same process (bench_live).
+#  3. mt_on_alloc with streaming on versus off in the same process (bench_live);
+#  4. latency mt_frame_end -> frame queryable in memtracer-viewer --live (its follow ingest), the
+#     game at 60 frames/s, from the viewer's /api/live (queryable_latency_ms).
 set -eu
 build=${1:-build}
 reps=${2:-3}
@@ -45,3 +47,35 @@ while [ $r -lt "$reps" ]; do
   r=$((r + 1))
 done
 "$build/bin/bench_live" 2>/dev/null  # its stderr is the runtime's live log
+
+viewer_live() {  # label, game flags...
+  label=$1; shift
+  rm -f "$dir/game.log" "$dir/live.db" "$dir/live.mt"
+  "$game" --listen 127.0.0.1:0 --token bench --out "$dir/game.mt" --workers 3 "$@" >"$dir/game.out" 2>"$dir/game.log" &
+  gpid=$!
+  port=""
+  i=0
+  while [ -z "$port" ] && [ $i -lt 1200 ]; do
+    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$dir/game.log" 2>/dev/null || true)
+    [ -n "$port" ] || sleep 0.05
+    i=$((i + 1))
+  done
+  "$build/bin/memtracer-viewer" "$dir/live.db" --port 0 --quiet --live "127.0.0.1:$port" --token bench \
+      --live-out "$dir/live.mt" --symbols "$build/lib" >"$dir/viewer.out" 2>"$dir/viewer.log" &
+  vpid=$!
+  wait $gpid
+  vport=""
+  status=""
+  i=0
+  while [ $i -lt 1200 ]; do  # until the run ended in the viewer (bounded: 60 s)
+    [ -n "$vport" ] || vport=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$dir/viewer.out")
+    [ -z "$vport" ] || status=$(curl -s "http://127.0.0.1:$vport/api/live" || true)
+    case $status in *'"ingest":"ended"'*) break ;; esac
+    sleep 0.05
+    i=$((i + 1))
+  done
+  kill $vpid 2>/dev/null || true
+  wait $vpid 2>/dev/null || true
+  echo "$label, viewer --live: $(echo "$status" | sed -n 's/.*"run_frames":\([0-9]*\).*/\1 frames queryable/p'), mt_frame_end -> queryable $(echo "$status" | sed -n 's/.*"queryable_latency_ms":\({[^}]*}\).*/\1/p')"
+}
+viewer_live "60 frames/s, 1200 frames" --frames 1200 --fps 60

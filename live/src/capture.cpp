@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "memtracer/format.h"
+#include "live_link.h"
 #include "memtracer/stream_proto.h"
 #include "run_file.h"
 #include "stream_parser.h"
@@ -74,7 +75,12 @@ public:
             file_.open(o_.out, true);
             file_open_ = true;
         }
-        if (!connect(o_.listen ? -1 : o_.wait_seconds)) return 2;
+        state("connecting");
+        if (!connect(o_.listen ? -1 : o_.wait_seconds)) return state("error: cannot connect"), 2;
+        if (o_.link)  // controls are written on this thread, in the order they were sent
+            o_.link->set_sender([this](uint16_t t, std::string p) {
+                asio::post(io_, [this, t, p = std::move(p)] { send_control(t, p); });
+            });
         if (o_.commands) read_stdin();
         if (o_.status_seconds > 0) tick();
         for (;;) {
@@ -84,6 +90,7 @@ public:
             if (got_end_ || !error_.empty() || !welcomed_ || o_.reconnect_seconds <= 0) break;
             // Cut off without END: a dropped network (Wi-Fi, a cable) rather than a dead game,
             // perhaps. The chunk in flight was never stored; ask for everything after the last.
+            state("reconnecting");
             std::fprintf(stderr, "memtracer-capture: connection lost after frame %llu; waiting up to %.0f s for the game\n",
                          static_cast<unsigned long long>(frames_), o_.reconnect_seconds);
             boost::system::error_code ec;
@@ -92,7 +99,14 @@ public:
             io_.restart();
             if (!connect(o_.reconnect_seconds)) break;
         }
-        return finish();
+        if (o_.link) o_.link->set_sender(nullptr);
+        int rc = finish();
+        state(rc == 0 ? "ended" : rc == 3 ? "cut off" : "error: " + (error_.empty() ? std::string("not a runtime") : error_));
+        return rc;
+    }
+
+    void state(const std::string &s) {
+        if (o_.link && o_.link->on_state) o_.link->on_state(s);
     }
 
 private:
@@ -163,6 +177,7 @@ private:
             file_open_ = true;
             file_.truncate_to(w.start_offset);
             welcomed_ = true;
+            state("streaming");
             std::fprintf(stderr, "memtracer-capture: streaming into %s from byte %llu\n", o_.out.c_str(),
                          static_cast<unsigned long long>(w.start_offset));
         };
@@ -171,8 +186,12 @@ private:
             start_unix_ns_ = mt_live_get64(b.data() + 16);
         };
         h.chunk = [this](uint16_t type, std::span<const uint8_t> b) { on_chunk(type, b); };
-        h.status = [this](const Status &s) { status_ = s; };
+        h.status = [this](const Status &s) {
+            status_ = s;
+            if (o_.link && o_.link->on_status) o_.link->on_status(s);
+        };
         h.ack = [this](const Ack &a) {
+            if (o_.link && o_.link->on_ack) o_.link->on_ack(a);
             static const char *results[] = {"applied", "refused", "not supported by this runtime"};
             std::fprintf(stderr, "memtracer-capture: %s %s (open frame %llu before, %llu after)\n",
                          control_name(a.control), a.result < 3 ? results[a.result] : "?",
@@ -193,6 +212,8 @@ private:
             if (f->seq == 0) base_tick_ = f->start_tick;
             last_tick_ = f->end_tick;
             if (o_.latency && start_unix_ns_ && base_tick_) note_latency(*f);
+            if (o_.link && o_.link->on_frame)
+                o_.link->on_frame(*f, file_.size(), start_unix_ns_ && base_tick_ ? frame_end_ns(*f) : 0.0);
         }
         if (o_.stop_after_frames && frames_ >= o_.stop_after_frames && !stop_sent_) {
             stop_sent_ = true;
@@ -202,12 +223,13 @@ private:
 
     // The frame's end on the runtime's clock, placed on the wall clock through the header's
     // start time (frame 0 starts at mt_start); host and game share the machine's clock.
+    double frame_end_ns(const FrameSummary &f) const { return start_unix_ns_ + (f.end_tick - base_tick_) * 1e9 / tick_hz_; }
+
     void note_latency(const FrameSummary &f) {
         timespec ts{};
         clock_gettime(CLOCK_REALTIME, &ts);
         double now_ns = ts.tv_sec * 1e9 + ts.tv_nsec;
-        double end_ns = start_unix_ns_ + (f.end_tick - base_tick_) * 1e9 / tick_hz_;
-        latencies_ms_.push_back((now_ns - end_ns) / 1e6);
+        latencies_ms_.push_back((now_ns - frame_end_ns(f)) / 1e6);
     }
 
     void print_latency() {

@@ -6,6 +6,8 @@
 
 namespace mt::live {
 
+class LiveLink;
+
 struct CaptureOptions {
     std::string address;             // host:port of the game (or, with listen, where to listen)
     bool listen = false;             // the game connects out (MEMTRACER_CONNECT)
@@ -18,6 +20,7 @@ struct CaptureOptions {
     double status_seconds = 1;       // status line period (0: none)
     bool commands = true;            // read pause/resume/stop/mark NAME lines from stdin
     bool latency = false;            // print mt_frame_end -> stored latency (p50/p95/max) at the end
+    LiveLink *link = nullptr;        // an embedding program's view and controls (live_link.h)
 };
 
 // Exit status: 0 the capture ended (END stored), 2 refused / not a runtime / I/O error,

@@ -22,7 +22,7 @@ Options prepared(Options o) {
     std::error_code ec;
     if (!fs::exists(o.db, ec)) {
         // Serving uploads only: start from an empty database the symbolizer will fill.
-        if (o.data.empty()) throw std::runtime_error("no database at " + o.db + " (give --data DIR to start empty)");
+        if (o.data.empty() && o.live.empty()) throw std::runtime_error("no database at " + o.db + " (give --data DIR to start empty)");
         create_empty_database(o.db);
     }
     o.db = fs::absolute(o.db).string();
@@ -41,12 +41,23 @@ App::App(Options opts)
     pool_.local();  // throws now, with SQLite's reason, for a file that is not a database
 }
 
+LiveMode &App::start_live() {
+    LiveOptions lo{opts_.live, opts_.live_token, opts_.live_symbol_args, opts_.live_listen, opts_.live_out};
+    live_ = std::make_unique<LiveMode>(lo, opts_.db, opts_.symbolizer, [this] { pool_.refresh(); });
+    return *live_;
+}
+
 Response App::dispatch(const std::string &method, const std::string &target) {
     auto q = target.find('?');
     std::string raw_path = target.substr(0, q);
     try {
         if (raw_path.rfind("/api/", 0) == 0 || raw_path == "/api") {
             Request req = parse_target(target, method);
+            if (req.path == "/api/live" || req.path.rfind("/api/live/", 0) == 0) {
+                if (live_) return live_->handle(method, req);
+                if (req.path == "/api/live") return Response{200, R"({"live":false})", "application/json", ""};
+                return error_response(409, "not live: start memtracer-viewer with --live ADDR");
+            }
             if (req.path.rfind("/api/jobs", 0) == 0) {
                 if (method != "GET" && method != "HEAD") return error_response(405, "method " + method + " not allowed");
                 return jobs_.get(req);

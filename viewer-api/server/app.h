@@ -7,6 +7,7 @@
 
 #include "db_pool.h"
 #include "jobs.h"
+#include "live_mode.h"
 #include "options.h"
 #include "static_files.h"
 
@@ -21,12 +22,15 @@ public:
     Response dispatch(const std::string &method, const std::string &target);
     Jobs &jobs() { return jobs_; }
     const Options &options() const { return opts_; }
+    // --live: starts receiving (call once, not for --get); /api/live answers {"live":false} without.
+    LiveMode &start_live();
 
 private:
     Options opts_;
     DbPool pool_;
     StaticFiles static_;
     Jobs jobs_;
+    std::unique_ptr<LiveMode> live_;
 };
 
 // Default folders relative to the running binary (<bin>/../viewer-web, <bin>/memtracer-symbolize).

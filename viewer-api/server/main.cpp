@@ -23,6 +23,10 @@ int main(int argc, char **argv) {
             if (r.content_type == "application/json") std::cout << '\n';
             return r.status == 200 ? 0 : 1;
         }
+        if (!opts.live.empty()) {
+            auto &live = app.start_live();
+            std::printf("memtracer-viewer: live from %s into %s\n", opts.live.c_str(), live.run_path().c_str());
+        }
         HttpServer server(app, app.options());
         std::printf("memtracer-viewer: serving %s on http://%s:%u/ with %d threads%s\n", app.options().db.c_str(),
                     opts.host.find(':') != std::string::npos ? ("[" + opts.host + "]").c_str() : opts.host.c_str(),

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mt::viewer {
@@ -15,7 +16,9 @@ const char *usage() {
            "                        [--symbolizer PATH] [--quiet] [--get /api/PATH]\n"
            "                        [--allow-remote] [--token TOKEN] [--max-connections N]\n"
            "                        [--max-connections-per-client N] [--max-unread SIZE]\n"
-           "                        [--max-unread-total SIZE]\n";
+           "                        [--max-unread-total SIZE]\n"
+           "                        [--live ADDR [--live-listen] [--token T] [--live-out run.mt] [--dsym B]... [--elf F]...\n"
+           "                         [--il2cpp-symbols D]]\n";
 }
 
 namespace {
@@ -79,10 +82,30 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
     app.add_option("--max-connections", o.limits.max_connections, "connections")->check(mt::cli::range(1, 100000));
     app.add_option("--max-connections-per-client", o.limits.max_connections_per_client, "per peer address")->check(mt::cli::range(1, 100000));
     app.add_flag("--allow-remote", o.allow_remote, "allow a non-loopback --host");
-    app.add_option("--token", o.token, "upload token")->check(checked([](auto &v) { check_token(v); }));
+    app.add_option("--token", o.token, "upload token (with --live: the game's MEMTRACER_TOKEN)");
+    std::vector<std::string> dsyms, elfs, il2cpp;
+    app.add_option("--live", o.live, "receive a live capture from the game at host:port (docs/live.md)");
+    app.add_flag("--live-listen", o.live_listen, "with --live: listen on ADDR; the game connects out (MEMTRACER_CONNECT, Wi-Fi)");
+    app.add_option("--live-out", o.live_out, "with --live: the run.mt to write (default: <db>-live.mt beside the db)");
+    app.add_option("--dsym", dsyms, "with --live: a dSYM for the symbolizer");
+    app.add_option("--elf", elfs, "with --live: an ELF with symbols for the symbolizer");
+    app.add_option("--il2cpp-symbols", il2cpp, "with --live: Unity's IL2CPP files for the symbolizer");
     app.add_option("--get", o.get, "answer one GET on stdout and exit");
     app.add_flag("--quiet", o.quiet, "no per-request log lines");
     if (auto code = cli.parse(argc, argv)) return code;
+    if (o.live.empty() && !o.token.empty()) {
+        try {
+            check_token(o.token);
+        } catch (const std::invalid_argument &e) {
+            return cli.usage_error(std::string("--token: ") + e.what());
+        }
+    }
+    if (!o.live.empty()) o.live_token = std::exchange(o.token, std::string());
+    if (o.live.empty() && !(dsyms.empty() && elfs.empty() && il2cpp.empty() && o.live_out.empty() && !o.live_listen))
+        return cli.usage_error("--live-listen, --live-out, --dsym, --elf and --il2cpp-symbols go with --live");
+    for (auto &[flag, values] : {std::pair{"--dsym", &dsyms}, {"--elf", &elfs}, {"--il2cpp-symbols", &il2cpp}})
+        for (auto &v : *values) o.live_symbol_args.insert(o.live_symbol_args.end(), {flag, v});
+    if (!o.live.empty() && !o.symbols.empty()) o.live_symbol_args.insert(o.live_symbol_args.end(), {"--symbols", o.symbols});
     if (!max_upload.empty()) o.limits.max_upload = parse_size(max_upload, "--max-upload");
     if (!max_unread.empty()) o.limits.max_unread_per_client = parse_size(max_unread, "--max-unread");
     if (!max_unread_total.empty()) o.limits.max_unread_total = parse_size(max_unread_total, "--max-unread-total");

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mt::viewer {
 
@@ -41,6 +42,13 @@ struct Options {
     bool allow_remote = false;       // required to listen on a non-loopback address
     std::string token;               // uploads must carry it; generated when remote and not given
     Limits limits;
+    // --live ADDR: receive a live capture from the game at ADDR (live_mode.h); --token is then
+    // the game's MEMTRACER_TOKEN, and --dsym/--elf/--symbols/--il2cpp-symbols go to the symbolizer.
+    std::string live;
+    std::string live_token;  // --token with --live (then no upload token)
+    bool live_listen = false;  // --live-listen: listen on the --live address, the game connects out
+    std::string live_out;    // --live-out: the run.mt written ("" = <db stem>-live.mt beside the db)
+    std::vector<std::string> live_symbol_args;
 };
 
 // Fills `o` from argv; returns the exit status when parsing ends the program: --help, --version

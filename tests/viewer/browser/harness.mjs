@@ -18,9 +18,15 @@ mkdirSync(artifacts, { recursive: true });
 export let server, browser, page, base, profile;
 export const consoleErrors = [];
 
+// The viewer's arguments before --port: a test may start it otherwise (live.test.mjs sets this
+// in its module body, before the hooks run).
+export const setup = { viewerArgs: async () => [env('MT_VIEWER_DB')] };
+
 before(async () => {
+  await new Promise((r) => setImmediate(r));  // node runs this hook at once: let the test module's body set `setup` first
+  const args = await setup.viewerArgs();
   await new Promise((resolve, reject) => {
-    server = spawn(env('MT_VIEWER_BIN'), [env('MT_VIEWER_DB'), '--port', '0', '--threads', '2', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(env('MT_VIEWER_BIN'), [...args, '--port', '0', '--threads', '2', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     server.stdout.on('data', (d) => {
       out += d;

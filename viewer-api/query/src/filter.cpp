@@ -209,7 +209,7 @@ void scan(Database &db, const RunRow &run, int64_t from, int64_t to, const Filte
 
 std::vector<ClassStack> filtered_class_stacks(Database &db, const RunRow &run, const Range &r, const Filter &f) {
     std::vector<ClassStack> out;
-    if (r.whole) {
+    if (r.whole && !run.growing) {
         whole_run(db, run, f, out);
         return out;
     }
@@ -220,9 +220,9 @@ std::vector<ClassStack> filtered_class_stacks(Database &db, const RunRow &run, c
         return out;
     }
     // Long ranges: the cached block sums inside the range, then a scan of its two partial ends.
-    const int64_t bf = block_frames(run.frames);
+    const int64_t bf = block_frames(run);
     const int64_t kb = (r.from + bf - 1) / bf, ke = (r.to + 1) / bf;  // blocks [kb, ke) lie inside
-    if (ke - kb < 2) {
+    if (ke - kb < 2 || (run.growing && f.active())) {  // a growing run's run_class_stack is not final
         scan(db, run, r.from, r.to, f, out, at);
         return out;
     }

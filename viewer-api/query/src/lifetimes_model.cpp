@@ -84,7 +84,8 @@ std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r,
     auto kept = [&](int64_t t) { return threads.empty() || std::binary_search(threads.begin(), threads.end(), t); };
     // Survivors hold `frames` per thread and over all threads (all_frames), not over a set of
     // some threads: those are counted from allocs and death_sites below.
-    if (sup.survivor_frames && (r.whole || !sup.per_site) && threads.size() <= 1) {
+    // A growing (live) run has no survivors yet.
+    if (sup.survivor_frames && ((r.whole && !run.growing) || !sup.per_site) && threads.size() <= 1) {
         // The symbolizer's survivors are exactly "alive at the end of the run", a row per
         // allocating thread (in key order: a (class, stack)'s rows are adjacent).
         auto s = query(db, sup.threads ? "SELECT class_id, stack_id, count, gc_bytes, first_seq, frames, thread_id, "

@@ -12,8 +12,15 @@ constexpr int64_t kMaxId = std::numeric_limits<int64_t>::max();
 
 int64_t parse_id(std::string_view seg, const std::string &what) { return parse_int(seg, 0, kMaxId, what); }
 
+// runs.live_state came with --follow; a database written before it has no such column.
+static bool has_live_state(Database &db) {
+    auto c = query(db, "SELECT count(*) FROM pragma_table_info('runs') WHERE name='live_state'");
+    return c.step() && c.i64(0) > 0;
+}
+
 RunRow load_run(Database &db, int64_t run_id) {
-    auto s = query(db, "SELECT build_id FROM runs WHERE run_id=?");
+    auto s = query(db, has_live_state(db) ? "SELECT build_id, frame_count, live_state FROM runs WHERE run_id=?"
+                                          : "SELECT build_id, frame_count, '' FROM runs WHERE run_id=?");
     s.binds(run_id);
     if (!s.step()) throw ApiError{404, "no run " + std::to_string(run_id), "run"};
     RunRow r;
@@ -22,6 +29,9 @@ RunRow load_run(Database &db, int64_t run_id) {
     auto f = query(db, "SELECT max(seq) FROM frames WHERE run_id=?");
     f.binds(run_id);
     r.frames = f.step() && !f.null(0) ? f.i64(0) + 1 : 0;
+    // Still followed (memtracer-symbolize --follow: live_state 'live'), or a frame_count behind
+    // its frames: a batch committed between those two reads, or a writer without live_state.
+    r.growing = s.i64(1) != r.frames || s.str(2) == "live";
     r.markers = load_markers(db, run_id);
     return r;
 }

@@ -25,6 +25,10 @@ struct MarkerRow {  // one mt_mark (ep_markers.cpp)
 struct RunRow {
     int64_t id = 0;
     int64_t frames = 0;  // rows in `frames` (seq is dense from 0)
+    // Still being ingested (memtracer-viewer --live: the symbolizer's --follow adds frames while
+    // it is served): its whole-run tables (run_class_stack) are not final, so nothing may read
+    // them, and per-run caches must key on `frames`.
+    bool growing = false;
     std::string build_id;
     std::vector<MarkerRow> markers;  // a handful: range ends may name them
 };

@@ -12,6 +12,7 @@ import { renderCallers, opts as callerOpts } from './callers.js';
 import { FilterBar, filterQuery } from './filter_bar.js';
 import { qs } from './util.js';
 import { renderLeaks, renderTemps, leakOpts, tempOpts } from './leaks.js';
+import { initLive } from './live.js';
 
 const TABS = ['frame', 'top', 'compare', 'flame', 'callers', 'leaks', 'temps'];
 const state = { runs: [], run: null, frame: null, range: null, tab: 'frame', filter: { class: '', function: '', thread: '' } };
@@ -78,9 +79,10 @@ async function loadRuns() {
   sel.value = state.run ?? '';
 }
 
-async function loadRun() {
+// factsOnly: just the facts line (live.js, while the run grows).
+async function loadRun(factsOnly = false) {
   if (state.run === null) { notice('This database has no runs yet. Upload a run.mt to add one.'); return; }
-  const [s, series] = await Promise.all([api(`/api/runs/${state.run}`), api(`/api/runs/${state.run}/frames` + qs(filterQuery(state.filter)))]);
+  const [s, series] = await Promise.all([api(`/api/runs/${state.run}`), factsOnly ? null : api(`/api/runs/${state.run}/frames` + qs(filterQuery(state.filter)))]);
   clear($('run-facts'),
     fact('Frames', num(s.frames)), fact('Duration', duration(s.duration_ns)),
     fact('Allocations', num(s.totals.count)), fact('Requested', bytes(s.totals.requested_bytes)),
@@ -88,6 +90,7 @@ async function loadRun() {
     fact('GC figures', figureSources(s.figures), figureSourcesTitle(s.figures)), fact('Device', [s.device, s.os].filter(Boolean).join(' · ') || '–'),
     fact('Build', s.build_id ? s.build_id.slice(0, 12) : '–', s.build_id),
     fact('Threads', String(s.threads.length), s.threads.map((t) => t.name || t.os_tid).join(', ')));
+  if (factsOnly) return;
   $('dl-trace').href = `/api/runs/${state.run}/trace`;
   updateDownloads();
   clear($('timeline-legend'));
@@ -237,6 +240,13 @@ async function start() {
     await loadRun();
     setTab(state.tab);
     document.body.dataset.ready = '1';
+    initLive({ state, timeline, loadRuns, loadRun, loadFacts: () => loadRun(true), renderTab, updateSelectionLabel,
+      seriesQuery: () => qs(filterQuery(state.filter)),
+      reloadMarkers: async (frames) => {
+        const marks = await loadMarkers(state.run);
+        timeline.setMarks(marks);
+        showMarkerButtons(marks, frames, timeline.onRange);
+      } });
   } catch (e) {
     clear($('tab-frame'), errorBox(e));
   }

@@ -6,6 +6,7 @@ import { bytes, num } from './util.js';
 import { drawPeaks, liveSeries, showPeaks } from './live_heap.js';
 import { drawMarks } from './markers.js';
 
+const FOLLOW_FRAMES = 600;  // a live timeline's window on the newest frames
 const BLUE = '#2563eb', SLATE = '#64748b', ORANGE = '#ea580c', INK = '#0f172a';
 
 export class Timeline {
@@ -96,6 +97,32 @@ export class Timeline {
     if (idx === null || idx === undefined) return;
     this.selectFrame(u.data[0][idx]);
     this.onFrame(u.data[0][idx]);
+  }
+
+  // A live run's new frames (live.js): the same plot with more data, so a selection and the
+  // zoom stay; following, the x axis shows the newest FOLLOW_FRAMES frames.
+  grow(series, follow) {
+    const restyle = !this.plot || !this.series || !this.series.seq.length || (series.seq.length > 1500) !== (this.series.seq.length > 1500);
+    if (restyle) {  // first data, or bars becoming a line past 1500 frames: a new plot, the same selected frame
+      const sel = this.selected;
+      this.setData(series);
+      this.selectFrame(sel);
+      if (follow) this.follow(series.seq.length);
+      return;
+    }
+    const selected = this.selected;
+    this.gcSeqs = series.gc.map((g) => g.seq);
+    this.series = series;
+    showPeaks(series);
+    const live = liveSeries(series);
+    this.plot.setData([series.seq, series.requested_bytes, series.gc_bytes, series.heap_size, live.data], false);
+    this.selected = selected;
+    if (follow) this.follow(series.seq.length);
+  }
+
+  follow(frames) {
+    if (!this.plot || !frames) return;
+    this.plot.setScale('x', { min: Math.max(0, frames - FOLLOW_FRAMES), max: Math.max(frames - 1, 1) });
   }
 
   setMarks(marks) { this.marks = marks; if (this.plot) this.plot.redraw(false); }

@@ -1,0 +1,44 @@
+// live_link.h — how a program embedding the capture (memtracer-viewer --live) watches it and
+// steers it: the capture's thread reports into it, any thread sends controls through it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+
+#include "stream_parser.h"
+
+namespace mt::live {
+
+class LiveLink {
+public:
+    // Called on the capture's thread. stored_bytes: the run.mt's size after the chunk, always
+    // at a chunk boundary (a reader of that prefix sees only whole chunks). end_unix_ns: when the
+    // game ended the frame (mt_frame_end) on its wall clock, 0 before the header and INFO told it.
+    std::function<void(const FrameSummary &, uint64_t stored_bytes, double end_unix_ns)> on_frame;
+    std::function<void(const Status &)> on_status;
+    std::function<void(const Ack &)> on_ack;
+    // "connecting", "streaming", "ended", "cut off", "error: WHY", "reconnecting"
+    std::function<void(const std::string &)> on_state;
+
+    // From any thread: queue a control (MT_LIVE_CTL_*) for the connection; false when there is
+    // none (not connected yet, or the capture ended).
+    bool send(uint16_t type, const std::string &payload = {}) {
+        std::lock_guard lk(mu_);
+        if (!sender_) return false;
+        sender_(type, payload);
+        return true;
+    }
+    // The capture's side.
+    void set_sender(std::function<void(uint16_t, std::string)> s) {
+        std::lock_guard lk(mu_);
+        sender_ = std::move(s);
+    }
+
+private:
+    std::mutex mu_;
+    std::function<void(uint16_t, std::string)> sender_;
+};
+
+}  // namespace mt::live
