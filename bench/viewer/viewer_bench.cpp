@@ -86,12 +86,12 @@ int main(int argc, char **argv) {
          {A + "/top?from=" + std::to_string(frames / 4) + "&to=" + std::to_string(frames * 3 / 4) + "&class=string&function=update"},
          "TopN half-run range (unfiltered)"},
         // The thread filter (ids: the generator's and the sample game's runs both have 0 and 1):
-        // whole run from run_class_stack's thread rows; a range scans allocs (the cached block
-        // sums are over all threads).
+        // whole run from run_class_stack's thread rows; a long range from block sums of that
+        // thread's rows (built by the first such request, kept per thread set).
         {"TopN whole run, thread filter", "150", {A + "/top?thread=0", A + "/top?thread=1"}, "TopN whole run, by class"},
         {"TopN 1000-frame range, thread filter", "150", {A + "/top?from=" + mid + "&to=" + mid1k + "&thread=1"},
          "TopN 1000-frame range"},
-        {"TopN half-run range, thread filter", "",
+        {"TopN half-run range, thread filter", "150",
          {A + "/top?from=" + std::to_string(frames / 4) + "&to=" + std::to_string(frames * 3 / 4) + "&thread=1"},
          "TopN half-run range (unfiltered)"},
         {"search", "100", {A + "/search?q=node", A + "/search?q=update", A + "/search?q=sys", A + "/search?q=list", A + "/search?q=e"},

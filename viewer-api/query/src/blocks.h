@@ -25,8 +25,9 @@ int64_t block_frames(int64_t frames);
 // The run's block size: a growing run keeps a fixed one, so its entry only ever grows.
 int64_t block_frames(const RunRow &run);
 // The run's blocks, built (one scan) on first use; block_frames(run) frames each. Only full
-// blocks are held: at least run.frames / block of them.
-std::shared_ptr<const RunBlocks> run_blocks(Database &db, const RunRow &run);
+// blocks are held: at least run.frames / block of them. With `threads` (a thread filter's ids),
+// the blocks of those threads' rows only: a thread-filtered long range is as cheap as another.
+std::shared_ptr<const RunBlocks> run_blocks(Database &db, const RunRow &run, const std::vector<int64_t> &threads = {});
 
 }  // namespace mt::viewer
 

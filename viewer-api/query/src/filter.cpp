@@ -192,8 +192,11 @@ void whole_run(Database &db, const RunRow &run, const Filter &f, std::vector<Cla
 // GROUP BY b-tree.
 void scan(Database &db, const RunRow &run, int64_t from, int64_t to, const Filter &f, std::vector<ClassStack> &out,
           Index &at, const PairSet *allowed = nullptr, int64_t sign = 1) {
-    const Filter none;
-    const Filter &sf = allowed ? none : f;
+    // With `allowed`, only the thread part of the filter stays SQL: the (class, stack) part is
+    // the set, found once.
+    Filter threads_only;
+    threads_only.threads = f.threads;
+    const Filter &sf = allowed ? threads_only : f;
     auto s = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM allocs "
                        "WHERE run_id=?1 AND seq BETWEEN ?2 AND ?3" + sf.sql(4));
     s.binds(run.id, from, to);
@@ -214,11 +217,6 @@ std::vector<ClassStack> filtered_class_stacks(Database &db, const RunRow &run, c
         return out;
     }
     Index at;
-    // The cached blocks are summed over threads: a thread filter scans the range instead.
-    if (f.by_thread()) {
-        scan(db, run, r.from, r.to, f, out, at);
-        return out;
-    }
     // Long ranges: the cached block sums inside the range, then a scan of its two partial ends.
     const int64_t bf = block_frames(run);
     const int64_t kb = (r.from + bf - 1) / bf, ke = (r.to + 1) / bf;  // blocks [kb, ke) lie inside
@@ -226,7 +224,7 @@ std::vector<ClassStack> filtered_class_stacks(Database &db, const RunRow &run, c
         scan(db, run, r.from, r.to, f, out, at);
         return out;
     }
-    auto blocks = run_blocks(db, run);
+    auto blocks = run_blocks(db, run, f.threads);  // a thread filter's blocks hold only its threads
     // The filter's (class, stack) pairs, found once: its subqueries are the costly part.
     PairSet allowed;
     if (f.active()) {
