@@ -1,7 +1,15 @@
 // follow_main.cpp — memtracer-symbolize --follow: SIGTERM/SIGINT become a stop request (the run
 // is finished and marked cut off, status 0), each committed batch one flushed line on stdout.
+// So does the parent's death: the live viewer starts this as its child, and a viewer killed
+// without a chance to send SIGTERM (SIGKILL, a crash) must not leave it following forever.
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
+#include <mutex>
+#include <thread>
 
 #include "errors.h"
 #include "follow_main.h"
@@ -16,6 +24,39 @@ static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler
 
 extern "C" void on_stop_signal(int) { g_stop.store(true, std::memory_order_relaxed); }
 
+// Polls getppid(): when the parent dies the process is re-parented (to init or a subreaper), so
+// the id changes. Portable to macOS, where there is no PR_SET_PDEATHSIG.
+class ParentWatch {
+public:
+    ParentWatch() : parent_(getppid()), thread_([this] { watch(); }) {}
+    ~ParentWatch() {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            done_ = true;
+        }
+        cv_.notify_one();
+        thread_.join();
+    }
+    ParentWatch(const ParentWatch &) = delete;
+    ParentWatch &operator=(const ParentWatch &) = delete;
+
+private:
+    void watch() {
+        std::unique_lock<std::mutex> lock(mu_);
+        while (!cv_.wait_for(lock, std::chrono::milliseconds(200), [this] { return done_; })) {
+            if (getppid() != parent_) {
+                g_stop.store(true, std::memory_order_relaxed);
+                return;
+            }
+        }
+    }
+    const pid_t parent_;
+    std::mutex mu_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    std::thread thread_;  // last: started once the members it reads exist
+};
+
 }  // namespace
 
 int run_follow(const CliOptions &o, Symbolizer &sym, Progress &progress) {
@@ -26,6 +67,7 @@ int run_follow(const CliOptions &o, Symbolizer &sym, Progress &progress) {
     sigaction(SIGTERM, &sa, nullptr);
     sigaction(SIGINT, &sa, nullptr);
     auto error = [&](const std::string &m) { progress.message("memtracer-symbolize: error: " + m); };
+    ParentWatch parent_watch;
 
     OpenedDb odb = open_database(o.output);
     FollowOptions opt;

@@ -280,4 +280,40 @@ TEST_CASE("follow: a damaged INFO chunk ends with status 3 and leaves no databas
     CHECK_FALSE(std::filesystem::exists(d.file("follow.db")));
 }
 
+
+TEST_CASE("follow: the follower ends the run as cut off when its parent dies without a signal",
+          "[follow][sample-game]") {
+    // The live viewer starts --follow as its child; a viewer killed with SIGKILL sends nothing.
+    // Here a shell is the parent: it starts the follower and is killed with SIGKILL.
+    mt::test::TempDir d;
+    std::string bytes = record_sample_game(d, 30);
+    std::vector<uint64_t> cuts = mt::test::cuts_inside_chunks(bytes, 6, 3);
+    {
+        std::FILE *f = std::fopen(d.file("live.mt").c_str(), "wb");
+        REQUIRE(f != nullptr);
+        REQUIRE(std::fwrite(bytes.data(), 1, cuts[2], f) == cuts[2]);
+        std::fclose(f);
+    }
+    std::string cmd = std::string(MT_SYMBOLIZE_EXE) + " " + d.file("live.mt") + " --follow --db " + d.file("f.db") +
+                      " --follow-poll-ms 5 > " + d.file("out.txt") + " 2>&1 &\nwait\n";
+    mt::proc::Child shell = mt::proc::Child::spawn({"sh", "-c", cmd});
+    auto output = [&] { return mt::test::read_file(d.file("out.txt")); };
+    // Waits for states, not for time: the first batch, then the cut-off line (bounded generously).
+    auto wait_for = [&](const std::string &text) {
+        for (int i = 0; i < 6000 && output().find(text) == std::string::npos; ++i) usleep(10000);
+        return output().find(text) != std::string::npos;
+    };
+    REQUIRE(wait_for("state=live"));
+    kill(shell.pid(), SIGKILL);
+    shell.wait();
+    INFO(output());
+    REQUIRE(wait_for("state=cut_off"));
+    // The follower wrote its last line after committing; the database says the same.
+    std::string fdb = d.file("f.db");
+    for (int i = 0; i < 6000 && query1(fdb, "SELECT live_state FROM runs") != "cut_off"; ++i) usleep(10000);
+    CHECK(query1(fdb, "SELECT live_state FROM runs") == "cut_off");
+    CHECK(query1(fdb, "SELECT count(*) FROM frames") ==
+          std::to_string(mt::test::frame_chunks_before(bytes, cuts[2])));
+}
+
 #endif
