@@ -11,6 +11,7 @@
 
 #include "errors.h"
 #include "il2cpp_code_registration_walk.h"
+#include "il2cpp_section_image.h"
 #include "object_info.h"
 
 namespace mt::sym {
@@ -21,7 +22,7 @@ namespace obj = llvm::object;
 
 // Reads the file's memory image as the loader would see it before running: section contents,
 // patched by the dynamic relocations that write absolute addresses.
-class Image {
+class Image : public SectionImage {
 public:
     Image(const obj::ELFObjectFileBase &elf, std::string path) : path_(std::move(path)) {
         ptr_size_ = elf.getBytesInAddress();
@@ -44,45 +45,10 @@ public:
         }
     }
 
-    // The pointer stored at `addr`, its relocation applied; nullopt outside every section.
-    std::optional<uint64_t> pointer(uint64_t addr) const {
-        if (auto it = patched_.find(addr); it != patched_.end()) return it->second;
-        auto bytes = at(addr, ptr_size_);
-        if (!bytes) return std::nullopt;
-        uint64_t v = 0;
-        std::memcpy(&v, bytes, ptr_size_);  // little-endian: every platform Unity builds for
-        return v;
-    }
-    std::optional<uint32_t> u32(uint64_t addr) const {
-        auto bytes = at(addr, 4);
-        if (!bytes) return std::nullopt;
-        uint32_t v;
-        std::memcpy(&v, bytes, 4);
-        return v;
-    }
-    std::optional<std::string> c_string(uint64_t addr) const {
-        auto it = section_of(addr, 1);
-        if (it == sections_.end()) return std::nullopt;
-        llvm::StringRef rest = it->second.substr(addr - it->first);
-        size_t nul = rest.find('\0');
-        if (nul == llvm::StringRef::npos) return std::nullopt;
-        return rest.substr(0, nul).str();
-    }
-    uint32_t ptr_size() const { return ptr_size_; }
     // Thumb code pointers carry the mode in bit 0; the symbol holds the address without it.
     uint64_t code_address(uint64_t p) const { return arm32_ ? p & ~1ull : p; }
 
 private:
-    std::map<uint64_t, llvm::StringRef>::const_iterator section_of(uint64_t addr, uint64_t n) const {
-        auto it = sections_.upper_bound(addr);
-        if (it == sections_.begin()) return sections_.end();
-        --it;
-        return addr - it->first + n <= it->second.size() ? it : sections_.end();
-    }
-    const char *at(uint64_t addr, uint64_t n) const {
-        auto it = section_of(addr, n);
-        return it == sections_.end() ? nullptr : it->second.data() + (addr - it->first);
-    }
     void relocate(const obj::RelocationRef &r, bool rela) {
         uint64_t type = r.getType();
         bool relative = type == llvm::ELF::R_X86_64_RELATIVE || type == llvm::ELF::R_AARCH64_RELATIVE ||
@@ -119,10 +85,7 @@ private:
     }
 
     std::string path_;
-    uint32_t ptr_size_ = 8;
     bool arm32_ = false;
-    std::map<uint64_t, llvm::StringRef> sections_;  // loaded sections by address
-    std::map<uint64_t, uint64_t> patched_;          // relocated pointers by address
 };
 
 }  // namespace

@@ -19,6 +19,7 @@
 
 #include "il2cpp_code_registration.h"
 #include "il2cpp_code_registration_walk.h"
+#include "il2cpp_section_image.h"
 #include "object_info.h"
 
 namespace mt::sym {
@@ -27,9 +28,10 @@ namespace {
 
 namespace obj = llvm::object;
 
-class MachOImage {
+class MachOImage : public SectionImage {
 public:
-    explicit MachOImage(const obj::MachOObjectFile &o) : ptr_size_(o.is64Bit() ? 8 : 4) {
+    explicit MachOImage(const obj::MachOObjectFile &o) {
+        ptr_size_ = o.is64Bit() ? 8 : 4;
         for (const obj::SectionRef &s : o.sections()) {
             if (s.isBSS() || s.getSize() == 0) continue;
             // A dSYM keeps the binary's section headers with no contents (file offset 0).
@@ -48,48 +50,10 @@ public:
         if (err) problem_ = llvm::toString(std::move(err));
     }
 
-    std::optional<uint64_t> pointer(uint64_t addr) const {
-        if (auto it = patched_.find(addr); it != patched_.end()) return it->second;
-        auto bytes = at(addr, ptr_size_);
-        if (!bytes) return std::nullopt;
-        uint64_t v = 0;
-        std::memcpy(&v, bytes, ptr_size_);
-        return v;
-    }
-    std::optional<uint32_t> u32(uint64_t addr) const {
-        auto bytes = at(addr, 4);
-        if (!bytes) return std::nullopt;
-        uint32_t v;
-        std::memcpy(&v, bytes, 4);
-        return v;
-    }
-    std::optional<std::string> c_string(uint64_t addr) const {
-        auto it = section_of(addr, 1);
-        if (it == sections_.end()) return std::nullopt;
-        llvm::StringRef rest = it->second.substr(addr - it->first);
-        size_t nul = rest.find('\0');
-        if (nul == llvm::StringRef::npos) return std::nullopt;
-        return rest.substr(0, nul).str();
-    }
-    uint32_t ptr_size() const { return ptr_size_; }
     uint64_t code_address(uint64_t p) const { return p; }
     const std::string &problem() const { return problem_; }
 
 private:
-    std::map<uint64_t, llvm::StringRef>::const_iterator section_of(uint64_t addr, uint64_t n) const {
-        auto it = sections_.upper_bound(addr);
-        if (it == sections_.begin()) return sections_.end();
-        --it;
-        return addr - it->first + n <= it->second.size() ? it : sections_.end();
-    }
-    const char *at(uint64_t addr, uint64_t n) const {
-        auto it = section_of(addr, n);
-        return it == sections_.end() ? nullptr : it->second.data() + (addr - it->first);
-    }
-
-    uint32_t ptr_size_;
-    std::map<uint64_t, llvm::StringRef> sections_;
-    std::map<uint64_t, uint64_t> patched_;  // chained fixups by address, decoded
     std::string problem_;
 };
 
