@@ -15,8 +15,8 @@ cap=$build/bin/memtracer-capture
 dir=$(mktemp -d /tmp/mt-bench-live-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 
-live() {  # label, game flags...
-  label=$1; shift
+# Starts the sample game listening on a free loopback port: sets gpid and port (bounded: 60 s).
+start_listening_game() {  # game flags...
   rm -f "$dir/game.log"
   "$game" --listen 127.0.0.1:0 --token bench --out "$dir/game.mt" --workers 3 "$@" >"$dir/game.out" 2>"$dir/game.log" &
   gpid=$!
@@ -27,6 +27,11 @@ live() {  # label, game flags...
     [ -n "$port" ] || sleep 0.05
     i=$((i + 1))
   done
+}
+
+live() {  # label, game flags...
+  label=$1; shift
+  start_listening_game "$@"
   "$cap" "127.0.0.1:$port" -o "$dir/host.mt" --token bench --latency --status-interval 0 --no-commands 2>"$dir/cap.log"
   wait $gpid
   cmp -s "$dir/game.mt" "$dir/host.mt" && same=yes || same=NO
@@ -50,16 +55,8 @@ done
 
 viewer_live() {  # label, game flags...
   label=$1; shift
-  rm -f "$dir/game.log" "$dir/live.db" "$dir/live.mt"
-  "$game" --listen 127.0.0.1:0 --token bench --out "$dir/game.mt" --workers 3 "$@" >"$dir/game.out" 2>"$dir/game.log" &
-  gpid=$!
-  port=""
-  i=0
-  while [ -z "$port" ] && [ $i -lt 1200 ]; do
-    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$dir/game.log" 2>/dev/null || true)
-    [ -n "$port" ] || sleep 0.05
-    i=$((i + 1))
-  done
+  rm -f "$dir/live.db" "$dir/live.mt"
+  start_listening_game "$@"
   "$build/bin/memtracer-viewer" "$dir/live.db" --port 0 --quiet --live "127.0.0.1:$port" --token bench \
       --live-out "$dir/live.mt" --symbols "$build/lib" >"$dir/viewer.out" 2>"$dir/viewer.log" &
   vpid=$!
