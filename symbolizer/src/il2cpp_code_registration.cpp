@@ -112,21 +112,7 @@ CodeRegistration read_code_registration(const std::string &path, const Il2CppMet
 
     std::vector<std::pair<std::string, uint64_t>> modules;
     std::multimap<uint64_t, std::string> functions;  // address -> names
-    for (const obj::SymbolRef &sym : elf->symbols()) {
-        auto name = sym.getName();
-        auto addr = sym.getAddress();
-        auto type = sym.getType();
-        if (!name || !addr || !type) {
-            if (!name) llvm::consumeError(name.takeError());
-            if (!addr) llvm::consumeError(addr.takeError());
-            if (!type) llvm::consumeError(type.takeError());
-            continue;
-        }
-        if (name->ends_with("_CodeGenModule") && *type == obj::SymbolRef::ST_Data)
-            modules.emplace_back(name->str(), *addr);
-        else if (*type == obj::SymbolRef::ST_Function && *addr != 0)
-            functions.emplace(*addr, name->str());
-    }
+    for (const obj::SymbolRef &sym : elf->symbols()) file_symbol(sym, false, modules, functions);
     if (modules.empty()) return out;
 
     Image image(*elf, path);

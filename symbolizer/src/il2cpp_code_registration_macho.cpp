@@ -105,21 +105,8 @@ std::optional<Slice> open_slice(const std::string &path, llvm::ArrayRef<uint8_t>
 void collect_symbols(const obj::MachOObjectFile &o, std::vector<std::pair<std::string, uint64_t>> &modules,
                      std::multimap<uint64_t, std::string> &functions) {
     for (const obj::SymbolRef &sym : o.symbols()) {
-        auto name = sym.getName();
-        auto addr = sym.getAddress();
-        auto type = sym.getType();
-        if (!name || !addr || !type) {
-            if (!name) llvm::consumeError(name.takeError());
-            if (!addr) llvm::consumeError(addr.takeError());
-            if (!type) llvm::consumeError(type.takeError());
-            continue;
-        }
         if (o.getSymbolTableEntry(sym.getRawDataRefImpl()).n_type & llvm::MachO::N_STAB) continue;  // debug map entries
-        llvm::StringRef n = name->starts_with("_") ? name->drop_front() : *name;
-        if (n.ends_with("_CodeGenModule") && *type == obj::SymbolRef::ST_Data)
-            modules.emplace_back(n.str(), *addr);
-        else if (*type == obj::SymbolRef::ST_Function && *addr != 0)
-            functions.emplace(*addr, n.str());
+        file_symbol(sym, true, modules, functions);
     }
 }
 

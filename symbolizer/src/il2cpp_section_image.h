@@ -6,12 +6,15 @@
 #define MEMTRACER_SYM_IL2CPP_SECTION_IMAGE_H
 
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Object/ObjectFile.h>
 
 #include <cstdint>
 #include <cstring>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mt::sym {
 
@@ -59,6 +62,28 @@ protected:
     std::map<uint64_t, llvm::StringRef> sections_;  // loaded sections by address
     std::map<uint64_t, uint64_t> patched_;          // rewritten pointer slots by address
 };
+
+// The symbol-table side of both readers: a *_CodeGenModule data symbol is a table to walk, a
+// function symbol a name for the pointers in it. `name` as the symbolizer answers (a Mach-O
+// name without its leading '_'); a symbol whose name, address or type LLVM cannot read is skipped.
+inline void file_symbol(const llvm::object::SymbolRef &sym, bool drop_underscore,
+                        std::vector<std::pair<std::string, uint64_t>> &modules,
+                        std::multimap<uint64_t, std::string> &functions) {
+    auto name = sym.getName();
+    auto addr = sym.getAddress();
+    auto type = sym.getType();
+    if (!name || !addr || !type) {
+        if (!name) llvm::consumeError(name.takeError());
+        if (!addr) llvm::consumeError(addr.takeError());
+        if (!type) llvm::consumeError(type.takeError());
+        return;
+    }
+    llvm::StringRef n = drop_underscore && name->starts_with("_") ? name->drop_front() : *name;
+    if (n.ends_with("_CodeGenModule") && *type == llvm::object::SymbolRef::ST_Data)
+        modules.emplace_back(n.str(), *addr);
+    else if (*type == llvm::object::SymbolRef::ST_Function && *addr != 0)
+        functions.emplace(*addr, n.str());
+}
 
 }  // namespace mt::sym
 
