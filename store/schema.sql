@@ -130,6 +130,11 @@ CREATE TABLE IF NOT EXISTS stacks (
     stack_id INTEGER NOT NULL,
     depth    INTEGER NOT NULL,
     site_id  INTEGER REFERENCES sites(site_id),
+    -- the stack's leading allocation machinery (il2cpp's Object/Array/String/Profiler allocation
+    -- functions, Boehm, MemTracer's hook), in frames: stack_frames x symbols rows, pos then depth
+    -- (an address without symbols is one frame). The views start the stack after them, so a
+    -- patch-mode and a no-patch run give one stack shape. 0 in databases written before it.
+    machinery INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (run_id, stack_id)
 ) WITHOUT ROWID;
 

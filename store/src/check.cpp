@@ -45,10 +45,12 @@ const Schema &expected_schema() {
     return schema;
 }
 
-// Added to version 1 after its release (schema.cpp, kAddedColumns): an older version-1 database
-// may lack it, and the viewer does not read it.
+// Added after its version's release (schema.cpp, kAddedColumns): an older database may lack it,
+// and the viewer does not read it or reads it only where it is there (stacks.machinery: nothing
+// trimmed without it).
 bool added_later(const std::string &table, const std::string &col) {
-    return (table == "addresses" && col == "quality") || (table == "runs" && col == "live_state");
+    return (table == "addresses" && col == "quality") || (table == "runs" && col == "live_state") ||
+           (table == "stacks" && col == "machinery");
 }
 
 // Added by version 2: a version-1 database has none of them (the viewer then refuses thread=).

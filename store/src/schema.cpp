@@ -26,6 +26,7 @@ constexpr AddedColumn kAddedColumns[] = {
     {"survivors", "frames", "INTEGER NOT NULL DEFAULT 0"},
     {"runs", "live_state", "TEXT NOT NULL DEFAULT ''"},
     {"runs", "thread_split", "INTEGER NOT NULL DEFAULT 0"},  // version 2; 0 for runs migrated from 1
+    {"stacks", "machinery", "INTEGER NOT NULL DEFAULT 0"},  // 0: nothing trimmed (written before it)
 };
 
 // Version 2 put thread_id into the primary keys of the per-thread tables: SQLite cannot alter a

@@ -178,7 +178,8 @@ private:
 // (1) the first frame of the game's own code; (2) else the first non-internal frame, library
 // code included (a stack that is all BCL, e.g. a thread-pool callback); (3) else the first frame
 // in a module that has no name (shown as module+offset: it may be game code without symbols);
-// (4) else the innermost named frame; (5) else no site.
+// (4) else the innermost named frame past the allocation machinery (runtime_site); (5) else no
+// site.
 std::optional<Site> RunIngest::site_for(const StackFrames &s, ChainReader &chains) const {
     for (bool allow_library : {false, true})
         for (const FrameRef &r : s.refs)
@@ -191,11 +192,21 @@ std::optional<Site> RunIngest::site_for(const StackFrames &s, ChainReader &chain
         for (const auto &row : chains.chain(id)) named |= !row.function.empty();
         if (!named) return Site{module_label(modules_.modules()[r.module], part_of_[r.module]->rows[r.row].file_address), "", 0};
     }
+    std::vector<std::span<const SymbolRow>> all;
     for (const FrameRef &r : s.refs)
-        if (int64_t id = addr_id(r))
-            for (const auto &row : chains.chain(id))
-                if (!row.function.empty()) return site_of(row);
-    return std::nullopt;
+        if (int64_t id = addr_id(r)) all.emplace_back(chains.chain(id));
+    return runtime_site(all);
+}
+
+// The stack's leading allocation machinery, in frames as the views expand them (see sites.h).
+uint32_t RunIngest::machinery_for(const StackFrames &s, ChainReader &chains) const {
+    MachineryTrim trim;
+    static const std::vector<SymbolRow> kNone;
+    for (const FrameRef &r : s.refs) {
+        int64_t id = addr_id(r);
+        if (!trim.add(id ? std::span<const SymbolRow>(chains.chain(id)) : std::span<const SymbolRow>(kNone))) break;
+    }
+    return trim.done() ? trim.frames() : 0;  // all machinery: no other frame to start at
 }
 
 void RunIngest::write_stacks() {
@@ -203,11 +214,12 @@ void RunIngest::write_stacks() {
     std::unordered_map<std::string, int64_t> site_ids;
     Stmt add_site = db_.prepare(store::sql::kInsertSite);
     Stmt get_site = db_.prepare(store::sql::kFindSite);
-    BatchInsert ins(db_, store::sql::kInsertStacks, 4);
+    BatchInsert ins(db_, store::sql::kInsertStacks, 5);
     for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
         const StackFrames &s = stacks_[id];
         std::optional<Site> site = site_for(s, chains);
         ins.add(run_id_).add(id).add(static_cast<int64_t>(s.raw.size()));
+        ins.add(static_cast<int64_t>(machinery_for(s, chains)));
         if (site) {
             std::string key = site->function + '\n' + site->file + '\n' + std::to_string(site->line);
             auto [it, fresh] = site_ids.try_emplace(key, 0);

@@ -84,6 +84,7 @@ private:
     class ChainReader;
     int64_t addr_id(const FrameRef &r) const;
     std::optional<Site> site_for(const StackFrames &s, ChainReader &chains) const;
+    uint32_t machinery_for(const StackFrames &s, ChainReader &chains) const;  // stacks.machinery
     int main_module() const;
     void update_run(const mt::reader::ReadResult &r);
 

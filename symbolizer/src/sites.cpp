@@ -4,18 +4,34 @@
 
 namespace mt::sym {
 
-bool is_internal(const SymbolRow &row) {
+namespace {
+bool matches(const SymbolRow &row, std::span<const InternalRule> rules) {
     std::string_view name = row.demangled.empty() ? std::string_view(row.function) : std::string_view(row.demangled);
     // Mach-O symbol tables prefix every C name with '_'.
     std::string_view bare = name.size() > 1 && name[0] == '_' && name[1] != '_' ? name.substr(1) : name;
     // "ns::Cls::fn(int)" -> "fn", for the exact rules.
     std::string_view fn = bare.substr(0, bare.find('('));
     if (size_t colons = fn.rfind("::"); colons != std::string_view::npos) fn = fn.substr(colons + 2);
-    for (const InternalRule &r : kInternalRules) {
+    for (const InternalRule &r : rules) {
         if (r.kind == InternalRule::Prefix ? name.starts_with(r.text) || bare.starts_with(r.text) : fn == r.text)
             return true;
     }
     return false;
+}
+}  // namespace
+
+bool is_internal(const SymbolRow &row) { return matches(row, kInternalRules); }
+
+bool is_machinery(const SymbolRow &row) { return !row.function.empty() && matches(row, kMachineryRules); }
+
+bool MachineryTrim::add(std::span<const SymbolRow> chain) {
+    if (done_) return false;
+    if (chain.empty()) return !(done_ = true);  // no symbols: nothing says it is machinery
+    for (const SymbolRow &row : chain) {
+        if (!is_machinery(row)) return !(done_ = true);
+        ++frames_;
+    }
+    return true;
 }
 
 Site site_of(const SymbolRow &row) {
@@ -45,6 +61,14 @@ bool is_library(const SymbolRow &row) {
 std::optional<Site> game_site(std::span<const SymbolRow> chain, bool allow_library) {
     for (const SymbolRow &row : chain)
         if (!row.function.empty() && !is_internal(row) && (allow_library || !is_library(row))) return site_of(row);
+    return std::nullopt;
+}
+
+std::optional<Site> runtime_site(std::span<const std::span<const SymbolRow>> stack) {
+    for (bool allow_machinery : {false, true})
+        for (std::span<const SymbolRow> chain : stack)
+            for (const SymbolRow &row : chain)
+                if (!row.function.empty() && (allow_machinery || !is_machinery(row))) return site_of(row);
     return std::nullopt;
 }
 

@@ -2,6 +2,12 @@
 // (inlined frames of an address before the function containing them), whose function is game
 // code rather than MemTracer, Boehm GC or il2cpp runtime internals. kInternalRules is the whole
 // rule; docs/symbolizer.md lists it.
+//
+// The allocation machinery (kMachineryRules, a part of the internal frames) is what differs
+// between the ways MemTracer gets an allocation: patch mode's innermost frames are
+// Object::Allocate*/Array::NewSpecific (the ALLOC_* macros), no-patch mode's are
+// Profiler::Allocation and MemTracer's profiler callback. A stack's leading run of machinery
+// frames is trimmed (MachineryTrim), so both modes start the stack the views show at one frame.
 #ifndef MEMTRACER_SYM_SITES_H
 #define MEMTRACER_SYM_SITES_H
 
@@ -32,6 +38,7 @@ struct InternalRule {
 inline constexpr InternalRule kInternalRules[] = {
     {InternalRule::Prefix, "mt_", "MemTracer's C API and allocation hook (mt_on_alloc)"},
     {InternalRule::Prefix, "mt::", "MemTracer runtime internals"},
+    {InternalRule::Prefix, "memtracer_il2cpp::", "MemTracer's patch layer inside libil2cpp"},
     {InternalRule::Prefix, "GC_", "Boehm GC (GC_malloc, GC_malloc_kind, GC_generic_malloc...)"},
     {InternalRule::Prefix, "il2cpp::vm::", "il2cpp VM: Object::New, Array::New, String::New, Profiler..."},
     {InternalRule::Prefix, "il2cpp::gc::", "il2cpp GC glue (GarbageCollector::Allocate...)"},
@@ -46,8 +53,51 @@ inline constexpr InternalRule kInternalRules[] = {
     {InternalRule::Exact, "UnBox", "generated-code unboxing helper"},
 };
 
+// The allocation machinery, as libil2cpp spells it from Unity 2018.4 to 6000.x (vm/Object.cpp,
+// vm/Array.cpp, vm/String.cpp, vm/Profiler.cpp, gc/GarbageCollector.cpp, codegen/il2cpp-codegen*.h)
+// and as the sample game's il2cpp/ imitates it: every function between the generated code's
+// allocating call and MemTracer's hook, in either mode. Same matching as kInternalRules; every
+// machinery frame is also internal.
+inline constexpr InternalRule kMachineryRules[] = {
+    {InternalRule::Prefix, "mt_", "MemTracer's hook (mt_on_alloc)"},
+    {InternalRule::Prefix, "mt::", "MemTracer's profiler callback (no-patch mode) and runtime"},
+    {InternalRule::Prefix, "memtracer_il2cpp::", "MemTracer's patch layer (patch mode)"},
+    {InternalRule::Prefix, "GC_", "Boehm GC: GC_malloc, GC_malloc_atomic, GC_gcj_malloc, GC_gcj_vector_malloc..."},
+    {InternalRule::Prefix, "il2cpp::vm::Object::", "Object::New, NewAllocSpecific, NewPtrFree, Allocate, AllocatePtrFree, AllocateSpec, Box, Clone"},
+    {InternalRule::Prefix, "il2cpp::vm::Array::", "Array::New, NewSpecific, NewFull, NewCached, Clone"},
+    {InternalRule::Prefix, "il2cpp::vm::String::", "String::New, NewLen, NewSize, NewUtf16, NewWrapper..."},
+    {InternalRule::Prefix, "il2cpp::vm::Profiler::", "Profiler::Allocation: il2cpp's profiler dispatch (no-patch mode)"},
+    {InternalRule::Prefix, "il2cpp::gc::", "GarbageCollector::Allocate, AllocateFixed, RegisterFinalizerForNewObject..."},
+    {InternalRule::Prefix, "il2cpp_codegen_", "generated-code allocation helpers (il2cpp_codegen_object_new, _string_new_...)"},
+    {InternalRule::Prefix, "il2cpp_object_new", "il2cpp C API"},
+    {InternalRule::Prefix, "il2cpp_array_new", "il2cpp C API (il2cpp_array_new, _new_specific, _new_full)"},
+    {InternalRule::Prefix, "il2cpp_string_new", "il2cpp C API (il2cpp_string_new, _new_len, _new_utf16, _new_wrapper)"},
+    {InternalRule::Prefix, "il2cpp_value_box", "il2cpp C API"},
+    {InternalRule::Exact, "SZArrayNew", "generated-code array allocation helper"},
+    {InternalRule::Exact, "GenArrayNew", "generated-code array allocation helper"},
+    {InternalRule::Exact, "Box", "generated-code boxing helper"},
+};
+
 // True when the frame belongs to the runtime, the GC or MemTracer rather than to the game.
 bool is_internal(const SymbolRow &row);
+// True when the frame is allocation machinery (kMachineryRules).
+bool is_machinery(const SymbolRow &row);
+
+// A stack's leading allocation machinery, counted in the frames a view expands (an address's
+// inline chain, innermost first, one frame per depth; an address without symbols is one frame).
+// Feed the stack's addresses innermost first while add() returns true.
+class MachineryTrim {
+public:
+    // One address's chain (empty: no symbols). False once a frame is not machinery: the stack
+    // the views show starts there.
+    bool add(std::span<const SymbolRow> chain);
+    uint32_t frames() const { return frames_; }  // the trimmed frames, the stored stacks.machinery
+    bool done() const { return done_; }
+
+private:
+    uint32_t frames_ = 0;
+    bool done_ = false;
+};
 
 // Library code: C# that ships with the engine or the BCL, compiled by IL2CPP into files named
 // after their assembly (mscorlib.cpp, mscorlib12.cpp, System.Core.cpp, UnityEngine.CoreModule.cpp,
@@ -68,6 +118,13 @@ struct Site {
 // The site of one address's chain (innermost first): its first non-internal named depth, and with
 // allow_library false also not library code.
 std::optional<Site> game_site(std::span<const SymbolRow> chain, bool allow_library = true);
+
+// The site of a stack without game or library code (il2cpp's own allocations: reflection, string
+// interning, startup): its innermost named frame that is not allocation machinery, else its
+// innermost named frame. Without the first step the innermost frame is Profiler::Allocation in
+// no-patch mode and Object::Allocate* in patch mode: one site counted as two across modes.
+// `stack` is the stack's addresses innermost first, each its inline chain.
+std::optional<Site> runtime_site(std::span<const std::span<const SymbolRow>> stack);
 
 // How a frame reads in a site: C# name, else demangled, else raw; C# file:line when mapped.
 Site site_of(const SymbolRow &row);

@@ -119,3 +119,26 @@ TEST_CASE("e2e: memtracer-report gate fails on 20% more allocations per frame an
     CHECK(over(by_site, "StatsJob.Accumulate ("));
     fs::remove_all(dir);
 }
+
+TEST_CASE("e2e: memtracer-report compare and gate match sites across patch and no-patch runs", "[e2e][report]") {
+    // One workload recorded both ways MemTracer gets allocations: the innermost frames differ
+    // (Object::Allocate* against Profiler::Allocation), the sites must not.
+    fs::path dir = mt::test::make_temp_dir("report-modes");
+    std::string patch = record(dir, "patch", "--hook patch"), profiler = record(dir, "profiler", "--hook profiler");
+    Csv cmp = report("compare " + patch + " " + profiler + " --by site --limit 1000");
+    REQUIRE(cmp.exit_code == 0);
+    REQUIRE(cmp.rows.size() > 10);
+    REQUIRE(cmp.rows[0].size() >= 6);
+    CHECK(cmp.rows[0][1] == "status");
+    for (size_t i = 1; i < cmp.rows.size(); ++i) {
+        const auto &r = cmp.rows[i];
+        INFO(r[0]);
+        CHECK(r[1].empty());  // neither new nor vanished
+        CHECK(r[2] == r[3]);  // counts
+        CHECK(r[4] == r[5]);  // bytes
+    }
+    Csv gate = report("gate " + patch + " " + profiler + " --by site --max-growth 'bytes_per_frame=0.1%,allocs_per_frame=0.1%'");
+    CHECK(gate.exit_code == 0);
+    CHECK(gate.rows.size() == 3);  // header and the two totals: no site grew, none is new
+    fs::remove_all(dir);
+}

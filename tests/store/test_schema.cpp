@@ -175,3 +175,23 @@ TEST_CASE("store: a database from before runs.live_state is readable, and the wr
         mt::store::finish_database(opened.db);
     }
 }
+
+TEST_CASE("store: a database from before stacks.machinery is readable, and the writer adds the column", "[store][schema][migration]") {
+    mt::test::StoreDir d;
+    std::string path = d.file("before-machinery.db");
+    mt::store::create_empty_database(path);
+    {
+        Db db = Db::open(path, false);
+        insert_run(db, "/data/runs/1.mt");
+        db.exec("ALTER TABLE stacks DROP COLUMN machinery");
+        db.exec("INSERT INTO stacks(run_id, stack_id, depth, site_id) VALUES (1, 0, 3, NULL)");
+        REQUIRE_FALSE(has(columns_of(db, "stacks"), "machinery"));
+    }
+    CHECK_NOTHROW(mt::store::check_readable(path));  // the viewer serves it as it is, nothing trimmed
+    {
+        auto opened = mt::store::open_database(path);
+        CHECK(has(columns_of(opened.db, "stacks"), "machinery"));
+        CHECK(opened.db.query_int("SELECT machinery FROM stacks WHERE run_id = 1 AND stack_id = 0") == 0);
+        mt::store::finish_database(opened.db);
+    }
+}

@@ -8,6 +8,7 @@
 #include <llvm/Support/JSON.h>
 
 #include <map>
+#include <set>
 
 #include "sites.h"
 #include "support.h"
@@ -81,5 +82,74 @@ TEST_CASE("symbolizer: Sample game run symbolized against its own binaries", "[s
     CHECK(query1(db, "SELECT count(DISTINCT function) FROM sites WHERE function IN ('Enemy.Attack', 'HudText.Refresh', "
                      "'ParticleJob.Execute')") == "3");
     CHECK(query1(db, "SELECT frame_count FROM runs") == "41");
+}
+
+namespace {
+
+// One mode's run of the same workload, symbolized: (class, what it is keyed on) -> allocations.
+struct ModeRun {
+    std::string db;
+    std::map<std::pair<std::string, std::string>, int64_t> by_site, by_trimmed_stack;
+    std::set<std::string> innermost, first_shown;  // raw innermost frames; first frame after the trim
+};
+
+ModeRun record_mode(const mt::test::TempDir &d, const std::string &hook) {
+    ModeRun m;
+    std::string mt_file = d.file(hook + ".mt");
+    m.db = d.file(hook + ".db");
+    std::string cmd = std::string(MT_SAMPLE_GAME_EXE) + " --frames 30 --seed 7 --quiet --hook " + hook + " --out " + mt_file +
+                      " > " + d.file(hook + ".log") + " 2>&1";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    std::string err;
+    int rc = mt::test::run_tool({mt_file, "--symbols", MT_SAMPLE_GAME_LIBDIR, "--elf", MT_SAMPLE_GAME_EXE, "--no-progress", "-o", m.db}, &err);
+    INFO(err);
+    REQUIRE(rc == 0);
+    // Each stack as a view expands it (pos, then the inline chain), innermost first.
+    std::map<std::string, std::vector<mt::sym::SymbolRow>> frames;
+    for (const auto &r : query(m.db, "SELECT sf.stack_id, coalesce(s.function, ''), coalesce(s.demangled, ''), coalesce(s.csharp, '') "
+                                     "FROM stack_frames sf LEFT JOIN symbols s ON s.addr_id = sf.addr_id ORDER BY sf.stack_id, sf.pos, s.depth")) {
+        mt::sym::SymbolRow row;
+        row.function = r[1], row.demangled = r[2], row.csharp = r[3];
+        frames[r[0]].push_back(row);
+    }
+    std::map<std::string, std::string> shown;  // stack -> its frames after the machinery
+    for (const auto &r : query(m.db, "SELECT stack_id, machinery FROM stacks")) {
+        const auto &f = frames[r[0]];
+        size_t trim = std::stoul(r[1]);
+        REQUIRE(trim < f.size());
+        m.innermost.insert(f[0].demangled);
+        m.first_shown.insert(f[trim].demangled);
+        CHECK_FALSE(mt::sym::is_machinery(f[trim]));
+        std::string path;
+        for (size_t i = trim; i < f.size(); ++i)
+            path += (f[i].csharp.empty() ? f[i].demangled.empty() ? f[i].function : f[i].demangled : f[i].csharp) + ";";
+        shown[r[0]] = path;
+    }
+    for (const auto &r : query(m.db, "SELECT c.full_name, a.stack_id, coalesce(si.function || ' ' || si.file || ':' || si.line, ''), sum(a.count) "
+                                     "FROM allocs a JOIN classes c USING (run_id, class_id) JOIN stacks st USING (run_id, stack_id) "
+                                     "LEFT JOIN sites si ON si.site_id = st.site_id GROUP BY 1, 2, 3")) {
+        m.by_site[{r[0], r[2]}] += std::stoll(r[3]);
+        m.by_trimmed_stack[{r[0], shown.at(r[1])}] += std::stoll(r[3]);
+    }
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("symbolizer: patch and no-patch runs of one workload give the same sites and stacks", "[sample-game]") {
+    // The same seed allocates the same objects from the same code in both modes; only the
+    // machinery differs: Object::Allocate*/Array::NewSpecific (patch) against Profiler::Allocation
+    // (no-patch) as the innermost frame.
+    mt::test::TempDir d;
+    ModeRun patch = record_mode(d, "patch"), profiler = record_mode(d, "profiler");
+    CHECK(profiler.innermost.count("il2cpp::vm::Profiler::Allocation(Il2CppObject*, Il2CppClass*)") == 1);
+    CHECK(patch.innermost.count("il2cpp::vm::Profiler::Allocation(Il2CppObject*, Il2CppClass*)") == 0);
+    CHECK(patch.innermost != profiler.innermost);
+    // After the machinery: one first frame set, one set of stacks, one site per allocation.
+    CHECK(patch.first_shown == profiler.first_shown);
+    REQUIRE(patch.by_site.size() > 20);
+    CHECK(patch.by_site == profiler.by_site);
+    REQUIRE(patch.by_trimmed_stack.size() > 20);
+    CHECK(patch.by_trimmed_stack == profiler.by_trimmed_stack);
 }
 #endif

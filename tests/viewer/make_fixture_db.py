@@ -217,7 +217,7 @@ def write_run(w, run, frames, n_stacks, rows_per_frame, rng, args):
     for sid, (c, _, _, keys) in enumerate(stacks):
         site = site_of(keys, build)
         site_id = w.site(site) if site else None
-        db.execute("INSERT INTO stacks VALUES(?,?,?,?)", (run, sid, len(keys), site_id))
+        db.execute("INSERT INTO stacks(run_id, stack_id, depth, site_id) VALUES(?,?,?,?)", (run, sid, len(keys), site_id))
         for pos, k in enumerate(keys):
             fa = fa_base + (abs(hash_key(k)) % 0x100000) * 16 + pos
             addr_id = w.address(build, k, fa)

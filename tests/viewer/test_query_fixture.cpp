@@ -1,5 +1,9 @@
 // The query layer on the fixture database (tests/viewer/make_fixture_db.py): what each
 // endpoint shows, checked against SQL on the same file and the facts the fixture builds in.
+#include <unistd.h>
+
+#include <filesystem>
+
 #include "viewer_test_util.h"
 
 using namespace mt::test;
@@ -241,4 +245,38 @@ TEST_CASE("viewer: flame graph, collapsed stacks and Chrome trace", "[viewer][qu
 TEST_CASE("viewer: database open errors say what is wrong", "[viewer][query]") {
     REQUIRE_THROWS_WITH(Database("/nonexistent/dir/run.db"), Catch::Contains("cannot open database"));
     REQUIRE_THROWS_WITH(Database(MT_VIEWER_NOT_A_DB), Catch::Contains("not a MemTracer database"));
+}
+
+TEST_CASE("viewer: the flame graph starts each stack after its allocation machinery", "[viewer][query]") {
+    // Every fixture stack of run 1 starts GC_malloc_kind, then il2cpp's Object::New,
+    // String::NewSize or Array::NewSpecific: two frames of machinery (stacks.machinery), as the
+    // symbolizer counts them. Written on a copy; the fixture itself has nothing trimmed.
+    auto path = (std::filesystem::temp_directory_path() / ("mt-machinery-" + std::to_string(getpid()) + ".db")).string();
+    std::filesystem::copy_file(fixture_db(), path, std::filesystem::copy_options::overwrite_existing);
+    struct Cleanup {
+        std::string p;
+        ~Cleanup() { std::filesystem::remove(p); }
+    } cleanup{path};
+    auto collapsed = [](Database &db) { return mt::viewer::handle(db, mt::viewer::parse_target("/api/runs/1/collapsed")).body; };
+    {
+        Database before(path);
+        std::string all = collapsed(before);
+        REQUIRE(all.find("GC_malloc_kind") != std::string::npos);
+        REQUIRE(all.find("il2cpp::vm::String::NewSize") != std::string::npos);
+    }
+    {
+        auto w = mt::store::Db::open(path, false);
+        w.exec("UPDATE stacks SET machinery = 2 WHERE run_id = 1");
+    }
+    Database db(path);
+    std::string trimmed = collapsed(db);
+    CHECK(trimmed.find("GC_malloc_kind") == std::string::npos);
+    CHECK(trimmed.find("il2cpp::vm::") == std::string::npos);
+    // The frame after the machinery is now the innermost, its class right after it.
+    CHECK(trimmed.find("main;PlayerLoop();Game.Tick;Game.Update;Hud.UpdateText;String.Concat;System.String ") != std::string::npos);
+    auto f = ok(db, "/api/runs/1/flame?min_share=0");
+    auto whole = ok(db, "/api/runs/1/top?limit=1");
+    CHECK(f["root"]["value"].i() == whole["totals"]["requested_bytes"].i());  // nothing lost, only frames
+    // Run 2 (nothing trimmed) still shows its machinery, and a stack's own frames keep it too.
+    CHECK(mt::viewer::handle(db, mt::viewer::parse_target("/api/runs/2/collapsed")).body.find("GC_malloc_kind") != std::string::npos);
 }

@@ -49,6 +49,18 @@ void mark_inlined(std::vector<SymFrame> &v) {
     "coalesce(s.line,0), coalesce(s.cs_file,''), coalesce(s.cs_line,0) "                          \
     "FROM stack_frames sf LEFT JOIN addresses a ON a.addr_id=sf.addr_id "                         \
     "LEFT JOIN symbols s ON s.addr_id=sf.addr_id "
+// stack -> its leading allocation machinery frames (stacks.machinery, docs/schema.md), which the
+// flame graph leaves out so a patch-mode and a no-patch run draw one tree. A database written
+// before the column has nothing trimmed.
+std::unordered_map<int64_t, int64_t> machinery_frames(Database &db, int64_t run) {
+    std::unordered_map<int64_t, int64_t> out;
+    auto c = query(db, "SELECT count(*) FROM pragma_table_info('stacks') WHERE name='machinery'");
+    if (!c.step() || c.i64(0) == 0) return out;
+    auto s = query(db, "SELECT stack_id, machinery FROM stacks WHERE run_id=? AND machinery > 0");
+    s.binds(run);
+    while (s.step()) out[s.i64(0)] = s.i64(1);
+    return out;
+}
 }  // namespace
 
 std::string SymFrame::name() const {
@@ -89,15 +101,22 @@ std::unordered_map<int64_t, std::vector<std::string>> stack_paths(Database &db, 
     auto s = query(db, "SELECT sf.stack_id, " MT_FRAME_COLUMNS
                        "WHERE sf.run_id=? ORDER BY sf.stack_id, sf.pos, s.depth");
     s.binds(run);
+    auto trim = machinery_frames(db, run);
     std::unordered_map<int64_t, std::vector<std::string>> out;
     std::vector<std::string> *cur = nullptr;
-    int64_t cur_id = -1;
+    int64_t cur_id = -1, skip = 0;
     while (s.step()) {
         int64_t id = s.i64(0);
         if (id != cur_id || !cur) {
             if (cur) std::reverse(cur->begin(), cur->end());
             cur = &out[id];
             cur_id = id;
+            auto t = trim.find(id);
+            skip = t == trim.end() ? 0 : t->second;
+        }
+        if (skip > 0) {
+            --skip;  // rows come innermost first: the stack's leading machinery
+            continue;
         }
         cur->push_back(read_frame(s, 1).name());
     }
@@ -109,9 +128,14 @@ std::unordered_map<int64_t, std::vector<PathFrame>> stack_paths_located(Database
     auto s = query(db, "SELECT sf.stack_id, " MT_FRAME_COLUMNS
                        "WHERE sf.run_id=? ORDER BY sf.stack_id, sf.pos, s.depth");
     s.binds(run);
+    auto trim = machinery_frames(db, run);
     std::unordered_map<int64_t, std::vector<PathFrame>> out;
     while (s.step()) {
         auto &v = out[s.i64(0)];  // innermost first here, reversed below
+        if (auto t = trim.find(s.i64(0)); t != trim.end() && t->second > 0) {
+            --t->second;  // rows come innermost first: the stack's leading machinery
+            continue;
+        }
         auto f = read_frame(s, 1);
         if (csharp_only && f.csharp.empty()) continue;
         if (csharp_only && !v.empty() && v.back().name == f.csharp) continue;  // keep the innermost line

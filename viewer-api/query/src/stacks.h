@@ -29,7 +29,9 @@ struct SymFrame {
 std::vector<SymFrame> resolve_stack(Database &db, int64_t run, int64_t stack_id);
 void write_frames(Json &j, const std::vector<SymFrame> &frames);  // a JSON array
 
-// Display names of every stack of a run, OUTERMOST first (flame graph and collapsed stacks).
+// Display names of every stack of a run, OUTERMOST first (flame graph and collapsed stacks),
+// without the stack's leading allocation machinery (stacks.machinery): the tree starts at the
+// same frame whichever way the allocation was recorded (patch or no-patch mode).
 std::unordered_map<int64_t, std::vector<std::string>> stack_paths(Database &db, int64_t run);
 
 // The same with each frame's location (SymFrame::location()), OUTERMOST first. `csharp_only`

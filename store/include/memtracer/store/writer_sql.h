@@ -108,9 +108,9 @@ inline constexpr char kInsertSite[] =
 // A site's id.
 inline constexpr char kFindSite[] =
     "SELECT site_id FROM sites WHERE function = ?1 AND file = ?2 AND line = ?3";
-// BatchInsert head, 4 values per row.
+// BatchInsert head, 5 values per row.
 inline constexpr char kInsertStacks[] =
-    "INSERT INTO stacks(run_id, stack_id, depth, site_id)";
+    "INSERT INTO stacks(run_id, stack_id, depth, machinery, site_id)";
 // A run's totals and how it ended, once all its frames are in.
 inline constexpr char kFinishRun[] =
     "UPDATE runs SET build_id = ?2, frame_count = ?3, duration_ns = ?4, alloc_count = ?5, requested_bytes = ?6, "
