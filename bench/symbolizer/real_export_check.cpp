@@ -139,6 +139,19 @@ std::string inexact(const Il2CppSymbols &s, const GeneratedFunction &f, const st
 
 // Names: the metadata's name against the native name (the reader and the index link checked on a
 // real file), and the name-only rule against the metadata's Type.Method.
+// Overloaded methods, and those whose shown name no other overload shares (declaring type/name ->
+// shown name -> method indices showing it).
+std::pair<uint64_t, uint64_t> overload_counts(const std::map<std::string, std::map<std::string, std::set<int64_t>>> &names) {
+    uint64_t overloads = 0, told_apart = 0;
+    for (const auto &[method, shown_as] : names)
+        for (const auto &[text, indices] : shown_as) {
+            overloads += indices.size();
+            told_apart += indices.size() == 1;
+            if (indices.size() > 1 && getenv("MT_SHOW_NAMES")) printf("    same for %zu overloads: %s\n", indices.size(), text.c_str());
+        }
+    return {overloads, told_apart};
+}
+
 // `s` holds the sources with their comments (the reference: each function's method); `namer`
 // gives the names judged (`s` itself, or the same export read without the comments). Also judged:
 // the functions that are copies of an indexed method (`_inline`, `_AdjustorThunk`), named as a
@@ -241,13 +254,7 @@ void check_names(const Il2CppSymbols &s, const Il2CppSymbols &namer, bool brief)
         }
     auto pct = [&](uint64_t n) { return indexed ? 100.0 * static_cast<double>(n) / static_cast<double>(indexed) : 0.0; };
     if (brief) {
-        uint64_t overloads = 0, told_apart = 0;
-        for (const auto &[method, shown_as] : overload_names)
-            for (const auto &[text, indices] : shown_as) {
-                overloads += indices.size();
-                told_apart += indices.size() == 1;
-                if (indices.size() > 1 && getenv("MT_SHOW_NAMES")) printf("    same for %zu overloads: %s\n", indices.size(), text.c_str());
-            }
+        auto [overloads, told_apart] = overload_counts(overload_names);
         printf("  indexed functions %llu: full name exact %6.2f%%; overloaded methods %llu, told apart %6.2f%%\n",
                static_cast<unsigned long long>(indexed), pct(exact), static_cast<unsigned long long>(overloads),
                overloads ? 100.0 * static_cast<double>(told_apart) / static_cast<double>(overloads) : 0.0);
@@ -279,13 +286,7 @@ void check_names(const Il2CppSymbols &s, const Il2CppSymbols &namer, bool brief)
     }
     printf("  without the sources (binary symbols + metadata), by name: same full name %6.2f%%, none (ambiguous) %6.2f%%, "
            "other %6.2f%%\n", pct(by_name_ok), pct(by_name_none), pct(indexed - out_of_range - by_name_ok - by_name_none));
-    uint64_t overloads = 0, told_apart = 0;
-    for (const auto &[method, shown_as] : overload_names)
-        for (const auto &[text, indices] : shown_as) {
-            overloads += indices.size();
-            told_apart += indices.size() == 1;
-            if (indices.size() > 1 && getenv("MT_SHOW_NAMES")) printf("    same for %zu overloads: %s\n", indices.size(), text.c_str());
-        }
+    auto [overloads, told_apart] = overload_counts(overload_names);
     printf("  overloaded methods (with code, not generic instances)  %llu, told apart by parameters %6.2f%%\n",
            static_cast<unsigned long long>(overloads), overloads ? 100.0 * static_cast<double>(told_apart) / static_cast<double>(overloads) : 0.0);
     printf("  parameters the metadata names (by-value type entries): agree with the C++ signature %llu, an integer or Object "

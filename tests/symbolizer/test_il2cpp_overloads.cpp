@@ -17,6 +17,7 @@
 #include "metadata_writer.h"
 #include "object_info.h"
 #include "support.h"
+#include "symbol_addresses.h"
 #include "symbolize_pass.h"
 
 using namespace mt::sym;
@@ -108,19 +109,6 @@ std::string indexed_cpp() {
                   "(Money_t0000000000000000000000000000000000000009 ___0_m, const RuntimeMethod* method)");
 }
 
-std::map<std::string, uint64_t> function_addresses(const std::string &path) {
-    std::map<std::string, uint64_t> out;
-    auto bin = llvm::object::ObjectFile::createObjectFile(path);
-    REQUIRE(bool(bin));
-    for (const auto &sym : bin->getBinary()->symbols()) {
-        auto name = sym.getName();
-        auto addr = sym.getAddress();
-        if (name && addr) out[name->str()] = *addr;
-        if (!name) llvm::consumeError(name.takeError());
-        if (!addr) llvm::consumeError(addr.takeError());
-    }
-    return out;
-}
 
 }  // namespace
 
@@ -161,7 +149,7 @@ TEST_CASE("symbolizer: sources without index comments, binary and metadata - ove
           "[il2cpp][metadata][cli]") {
     namespace fs = std::filesystem;
     const std::string so = mt::test::fixture("codereg/x86_64/libil2cpp.so");
-    auto addr = function_addresses(so);
+    auto addr = mt::test::symbol_addresses(so);
     const uint64_t load = 0x7f1200000000;
     mt::test::TempDir d;
     {
@@ -239,7 +227,7 @@ TEST_CASE("symbolizer: a DWARF-inlined _inline copy gets its method's full name"
     f.kind = info.kind;
     f.slice = info.slices.at(0);
     f.id_verified = true;
-    const uint64_t run = function_addresses(so).at("Spawner_Run_m7777777777777777777777777777777777777777");
+    const uint64_t run = mt::test::symbol_addresses(so).at("Spawner_Run_m7777777777777777777777777777777777777777");
     std::vector<uint64_t> addresses;
     for (uint64_t a = run; a < run + 48; ++a) addresses.push_back(a);
     auto records = make_backend({BackendKind::Builtin, 1, "", ""})->symbolize(f, addresses, {nullptr, nullptr});
