@@ -1,8 +1,8 @@
 // MethodMap.tsv reading (see il2cpp_symbols.h for the format).
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <set>
-#include <fstream>
 #include <sstream>
 #include <vector>
 
@@ -181,10 +181,6 @@ int fit(const std::string &named, const std::string &cpp) {
     return -1;
 }
 
-// The method of those il2cpp spells `type_method` whose parameters fit the generated signature's
-// best: as many, each fitting, the highest total, alone; -1 if none or a tie. For a function no
-// index comment or method pointer table names: a generic class's shared code (`_gshared`), whose
-// overloads (Dictionary<TKey, TValue>.Resize() and Resize(Int32, Boolean)) share `Type_Method`.
 // True if a type's full name ("System.Collections.Generic.List<T>.Enumerator") has a generic
 // component: the nested types of a generic type share its code as well.
 bool generic_type(std::string_view full) {
@@ -195,12 +191,17 @@ bool generic_type(std::string_view full) {
     }
 }
 
+// The method of those il2cpp spells `Type_Method` of `native` whose parameters fit the generated
+// signature's best: as many, each fitting, the highest total, alone; -1 if none or a tie. Only
+// generic methods of as many parameters for a generic method instance (`_Tis<Arg>` per
+// argument), only non-generic ones otherwise, and for shared code (`_gshared`) only a generic
+// type's. For a function no index comment or method pointer table names: a generic type's shared
+// code, whose overloads (Dictionary<TKey, TValue>.Resize() and Resize(Int32, Boolean)) share
+// `Type_Method`.
 int64_t method_fitting(const Il2CppMetadata &md, std::string_view native, const GeneratedFunction &signature,
                        const GeneratedSources *types) {
     const std::vector<uint32_t> *candidates = md.methods_for(il2cpp_type_method(native));
     if (!candidates) return -1;
-    // A generic method instance (`_Tis<Arg>` per argument) is a generic method of that many
-    // parameters; shared code (`_gshared`) otherwise is a generic type's.
     int instance_arguments = 0;
     for (size_t at = native.find("_Tis"); at != std::string_view::npos; at = native.find("_Tis", at + 4)) ++instance_arguments;
     bool shared = native.ends_with("_gshared") && instance_arguments == 0;
