@@ -139,11 +139,29 @@ std::string inexact(const Il2CppSymbols &s, const GeneratedFunction &f, const st
 
 // Names: the metadata's name against the native name (the reader and the index link checked on a
 // real file), and the name-only rule against the metadata's Type.Method.
-void check_names(const Il2CppSymbols &s) {
+// Overloaded methods, and those whose shown name no other overload shares (declaring type/name ->
+// shown name -> method indices showing it).
+std::pair<uint64_t, uint64_t> overload_counts(const std::map<std::string, std::map<std::string, std::set<int64_t>>> &names) {
+    uint64_t overloads = 0, told_apart = 0;
+    for (const auto &[method, shown_as] : names)
+        for (const auto &[text, indices] : shown_as) {
+            overloads += indices.size();
+            told_apart += indices.size() == 1;
+            if (indices.size() > 1 && getenv("MT_SHOW_NAMES")) printf("    same for %zu overloads: %s\n", indices.size(), text.c_str());
+        }
+    return {overloads, told_apart};
+}
+
+// `s` holds the sources with their comments (the reference: each function's method); `namer`
+// gives the names judged (`s` itself, or the same export read without the comments). Also judged:
+// the functions that are copies of an indexed method (`_inline`, `_AdjustorThunk`), named as a
+// DWARF backend reports them.
+void check_names(const Il2CppSymbols &s, const Il2CppSymbols &namer, bool brief) {
     uint64_t indexed = 0, consistent = 0, heuristic_ok = 0, typed_ok = 0, full = 0, out_of_range = 0, by_name_ok = 0,
              by_name_none = 0;
     std::vector<std::string> shown;
-    uint64_t exact = 0;
+    uint64_t exact = 0, params_agree = 0, params_loose = 0, params_differ = 0, params_unnamed = 0, params_count_differs = 0;
+    std::vector<std::string> param_examples;
     std::map<std::string, uint64_t> misses;
     std::map<std::string, std::vector<std::string>> examples;
     // overloaded method's name -> shown name with parameters -> method indices showing it
@@ -169,7 +187,7 @@ void check_names(const Il2CppSymbols &s) {
             if (getenv("MT_SHOW_NAMES") && (!t_ok || il2cpp_csharp_name(f.name) != expect))
                 printf("    name: %s -> %s / %s, metadata %s\n", f.name.c_str(), il2cpp_csharp_name(f.name).c_str(),
                        il2cpp_csharp_name(f.name, &*s.sources).c_str(), expect.c_str());
-            std::string full_name = s.csharp_name(f.name);
+            std::string full_name = namer.csharp_name(f.name);
             std::string miss = inexact(s, f, full_name);
             ++(miss.empty() ? exact : misses[miss]);
             if (!miss.empty() && examples[miss].size() < 3) examples[miss].push_back(f.name + " -> " + full_name);
@@ -183,6 +201,27 @@ void check_names(const Il2CppSymbols &s) {
                                   full_name.substr(0, full_name.find('('));
                 overload_names[key][full_name].insert(f.method_index);
             }
+            // The metadata's parameter types against the signature's C++ types: equal, or the
+            // signature's integer (an enum) or Object (an interface, or a class il2cpp passes as
+            // RuntimeObject*); anything else would be a misread entry.
+            if (auto named = s.metadata->parameter_types(f.method_index); named && !brief) {
+                std::vector<std::string> cpp = il2cpp_parameter_list(f.parameters, &*s.sources);
+                if (cpp.size() != named->size()) ++params_count_differs;
+                else
+                    for (size_t i = 0; i < cpp.size(); ++i) {
+                        const std::string &m = (*named)[i];
+                        if (m.empty()) {
+                            ++params_unnamed;
+                            continue;
+                        }
+                        static const std::set<std::string> kLoose = {"Int32", "UInt32", "Int64", "UInt64", "Int16", "UInt16",
+                                                                     "Byte", "SByte", "Object", "IntPtr"};
+                        bool same = cpp[i] == m || m.starts_with(cpp[i] + "`");
+                        bool loose = !same && kLoose.count(cpp[i]);
+                        ++(same ? params_agree : loose ? params_loose : params_differ);
+                        if (!same && param_examples.size() < 5) param_examples.push_back(f.name + ": " + cpp[i] + " vs " + m);
+                    }
+            }
             // The binary-and-metadata path: by the name alone, against the index's answer.
             std::string by_name = s.metadata->method_name_for(il2cpp_type_method(f.name));
             if (by_name.empty()) ++by_name_none;
@@ -190,7 +229,50 @@ void check_names(const Il2CppSymbols &s) {
             else if (getenv("MT_SHOW_NAMES")) printf("    by name: %s -> %s, index %s\n", f.name.c_str(), by_name.c_str(),
                                                     s.metadata->method_name(f.method_index).c_str());
         }
+    // The copies: an `_inline` copy has C++ linkage, so DWARF names its inlined frames by the
+    // mangled linkage name (stood in for by `_Z<length><name>v`, which demangles to the same base
+    // name); an `_AdjustorThunk` is extern "C", its plain name. Before issue 19 the first went to
+    // the name-only rule and the second to the metadata's Type_Method.
+    uint64_t copies = 0, copies_exact = 0, copies_exact_before = 0;
+    std::map<std::string, uint64_t> copy_misses;
+    for (const auto &file : s.sources->all_functions())
+        for (const GeneratedFunction &f : file) {
+            std::string_view base = strip_copy_suffix(f.name);
+            if (base == f.name) continue;
+            const GeneratedFunction *m = s.sources->function_named(base);
+            while (m && m->method_index < 0 && strip_copy_suffix(m->name) != m->name) m = s.sources->function_named(strip_copy_suffix(m->name));
+            if (!m || m->method_index < 0 || s.metadata->raw_method_name(m->method_index).empty()) continue;
+            ++copies;
+            bool inl = f.name.ends_with("_inline");
+            std::string reported = inl ? "_Z" + std::to_string(f.name.size()) + f.name + "v" : f.name;
+            std::string miss = inexact(s, *m, namer.csharp_name(reported));
+            ++(miss.empty() ? copies_exact : copy_misses[miss]);
+            if (!miss.empty() && examples["copy: " + miss].size() < 3) examples["copy: " + miss].push_back(f.name + " -> " + namer.csharp_name(reported));
+            std::string before = inl ? il2cpp_csharp_name(f.name, &*s.sources) : s.metadata->method_name_for(il2cpp_type_method(f.name));
+            if (before.empty()) before = il2cpp_csharp_name(f.name, &*s.sources);
+            copies_exact_before += inexact(s, *m, before).empty();
+        }
     auto pct = [&](uint64_t n) { return indexed ? 100.0 * static_cast<double>(n) / static_cast<double>(indexed) : 0.0; };
+    if (brief) {
+        auto [overloads, told_apart] = overload_counts(overload_names);
+        printf("  indexed functions %llu: full name exact %6.2f%%; overloaded methods %llu, told apart %6.2f%%\n",
+               static_cast<unsigned long long>(indexed), pct(exact), static_cast<unsigned long long>(overloads),
+               overloads ? 100.0 * static_cast<double>(told_apart) / static_cast<double>(overloads) : 0.0);
+        for (const auto &[what, n] : misses) {
+            printf("    miss: %-52s %6.2f%% (%llu)\n", what.c_str(), pct(n), static_cast<unsigned long long>(n));
+            for (const std::string &e : examples[what]) printf("      e.g. %s\n", e.c_str());
+        }
+    }
+    auto all_pct = [&](uint64_t n) { return indexed + copies ? 100.0 * static_cast<double>(n) / static_cast<double>(indexed + copies) : 0.0; };
+    printf("  copies (_inline, _AdjustorThunk) of indexed methods %llu: exact %llu (before issue 19: %llu); all functions %llu, "
+           "full name exact %6.2f%% (before: %6.2f%%)\n", static_cast<unsigned long long>(copies),
+           static_cast<unsigned long long>(copies_exact), static_cast<unsigned long long>(copies_exact_before),
+           static_cast<unsigned long long>(indexed + copies), all_pct(exact + copies_exact), all_pct(exact + copies_exact_before));
+    for (const auto &[what, n] : copy_misses) {
+        printf("    copy miss: %-47s %llu\n", what.c_str(), static_cast<unsigned long long>(n));
+        for (const std::string &e : examples["copy: " + what]) printf("      e.g. %s\n", e.c_str());
+    }
+    if (brief) return;
     printf("names: global-metadata.dat version %d (layout %s): %zu types, %zu methods\n", s.metadata->version(),
            s.metadata->layout(), s.metadata->types(), s.metadata->methods());
     printf("  generated functions with a Method Definition Index  %llu (%llu out of the method table)\n",
@@ -204,15 +286,15 @@ void check_names(const Il2CppSymbols &s) {
     }
     printf("  without the sources (binary symbols + metadata), by name: same full name %6.2f%%, none (ambiguous) %6.2f%%, "
            "other %6.2f%%\n", pct(by_name_ok), pct(by_name_none), pct(indexed - out_of_range - by_name_ok - by_name_none));
-    uint64_t overloads = 0, told_apart = 0;
-    for (const auto &[method, shown_as] : overload_names)
-        for (const auto &[text, indices] : shown_as) {
-            overloads += indices.size();
-            told_apart += indices.size() == 1;
-            if (indices.size() > 1 && getenv("MT_SHOW_NAMES")) printf("    same for %zu overloads: %s\n", indices.size(), text.c_str());
-        }
+    auto [overloads, told_apart] = overload_counts(overload_names);
     printf("  overloaded methods (with code, not generic instances)  %llu, told apart by parameters %6.2f%%\n",
            static_cast<unsigned long long>(overloads), overloads ? 100.0 * static_cast<double>(told_apart) / static_cast<double>(overloads) : 0.0);
+    printf("  parameters the metadata names (by-value type entries): agree with the C++ signature %llu, an integer or Object "
+           "there (an enum, interface) %llu, otherwise differ %llu; not named %llu; functions whose parameter count differs %llu\n",
+           static_cast<unsigned long long>(params_agree), static_cast<unsigned long long>(params_loose),
+           static_cast<unsigned long long>(params_differ),
+           static_cast<unsigned long long>(params_unnamed), static_cast<unsigned long long>(params_count_differs));
+    for (const std::string &x : param_examples) printf("    param differs: %s\n", x.c_str());
     printf("  name-only rule gives the metadata's Type.Method         %6.2f%%\n", pct(heuristic_ok));
     printf("  same, with the sources' type names                     %6.2f%%\n", pct(typed_ok));
     for (const std::string &x : shown) printf("    differs: %s\n", x.c_str());
@@ -222,10 +304,10 @@ void check_names(const Il2CppSymbols &s) {
 // s_methodPointers in the order the binary holds them and names the module; pointer i must be
 // the method of that image whose MethodDef token row is i + 1 (Il2CppMetadata::method_by_token),
 // checked against the Method Definition Index the generated sources give for the same function.
-void check_code_registration(const Il2CppSymbols &s) {
-    uint64_t pointers = 0, indexed = 0, same = 0, no_method = 0, spelled = 0, by_name_same = 0, by_name_none = 0;
-    std::vector<std::string> shown;
-    for (const auto &e : fs::directory_iterator(s.output_dir)) {
+// Each <Assembly>_CodeGen.c's module name and s_methodPointers, in order (NULL kept).
+std::vector<std::pair<std::string, std::vector<std::string>>> code_gen_tables(const std::string &dir) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> out;
+    for (const auto &e : fs::directory_iterator(dir)) {
         std::string file = e.path().filename().string();
         if (!file.ends_with("_CodeGen.c")) continue;
         std::ifstream in(e.path(), std::ios::binary);
@@ -243,6 +325,41 @@ void check_code_registration(const Il2CppSymbols &s) {
                 module = line.substr(q + 1, line.rfind('"') - q - 1);
             }
         }
+        out.emplace_back(module, std::move(table));
+    }
+    return out;
+}
+
+// The export as one made without source mapping reads: the sources without their Method
+// Definition Index comments, the methods from the code registration (the binary's tables, read
+// here from their *_CodeGen.c source).
+Il2CppSymbols without_index_comments(const Il2CppSymbols &s) {
+    Il2CppSymbols bare;
+    bare.metadata = s.metadata;
+    bare.lines = s.lines;
+    bare.output_dir = s.output_dir;
+    bare.sources.emplace();
+    for (const auto &e : fs::directory_iterator(s.output_dir)) {
+        if (e.path().extension() != ".cpp") continue;
+        std::ifstream in(e.path(), std::ios::binary);
+        std::string text, line;
+        while (std::getline(in, line))
+            if (!line.starts_with("// Method Definition Index: ")) text += line + "\n";
+        bare.sources->add_file(e.path().string(), text);
+    }
+    bare.sources->set_generics(s.sources->generics());
+    for (const auto &[module, table] : code_gen_tables(s.output_dir))
+        for (size_t i = 0; i < table.size(); ++i)
+            if (table[i] != "NULL")
+                if (int64_t m = s.metadata->method_by_token(module, static_cast<uint32_t>(i + 1)); m >= 0)
+                    bare.registered_methods.emplace(table[i], m);
+    return bare;
+}
+
+void check_code_registration(const Il2CppSymbols &s) {
+    uint64_t pointers = 0, indexed = 0, same = 0, no_method = 0, spelled = 0, by_name_same = 0, by_name_none = 0;
+    std::vector<std::string> shown;
+    for (const auto &[module, table] : code_gen_tables(s.output_dir)) {
         for (size_t i = 0; i < table.size(); ++i) {
             if (table[i] == "NULL") continue;
             ++pointers;
@@ -368,8 +485,12 @@ int main(int argc, char **argv) {
                    static_cast<unsigned long long>(by_arity_before), static_cast<unsigned long long>(by_arity_now));
         }
         if (s.metadata) {
-            check_names(s);
+            check_names(s, s, false);
             check_code_registration(s);
+            printf("names without the Method Definition Index comments (an export made without source mapping), methods from the "
+                   "code registration:\n");
+            Il2CppSymbols bare = without_index_comments(s);
+            check_names(s, bare, true);
         } else {
             // No metadata: how often the name alone agrees with the name the sources' type names give.
             uint64_t named = 0, agree = 0;

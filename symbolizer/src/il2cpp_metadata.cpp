@@ -21,18 +21,24 @@ struct Layout {
     uint32_t type_size, type_generic_container, type_nested_start, type_nested_count;
     uint32_t method_size, method_generic_container;
     uint32_t method_token;  // 0: not read (2018.x has no per-assembly code registration)
+    // Every layout 24-31: byvalTypeIndex at 8 of a type, returnType at 8 of a method,
+    // parameterCount in a method's last 2 bytes.
+    uint32_t method_parameter_start;
 };
 
 // Header int32 slots (offset, size) shared by every version 24-31.
-constexpr int kStrings = 6, kMethods = 12, kGenericParameters = 26, kGenericContainers = 30, kNestedTypes = 32,
+constexpr int kStrings = 6, kMethods = 12, kParameters = 22, kGenericParameters = 26, kGenericContainers = 30, kNestedTypes = 32,
               kTypeDefinitions = 40, kImages = 42;  // images: 2019.1+ (2018.4 has them at 44)
 // Il2CppImageDefinition, 2019.1+: nameIndex, assemblyIndex, typeStart, typeCount, ... (40 bytes).
 constexpr uint32_t kImageSize = 40;
 
-constexpr Layout kV24Rgctx{"24 (2018.3-2018.4)", 272, 100, 36, 60, 84, 52, 16, 0};
-constexpr Layout kV24{"24 (2019.1-2020.1)", 264, 92, 28, 52, 76, 32, 16, 20};
-constexpr Layout kV27{"27-29 (2020.2-2022.3.2x)", 256, 88, 24, 48, 72, 32, 16, 20};
-constexpr Layout kV31{"31 (2021.3.40+, 2022.3.33+, 6000.x)", 256, 88, 24, 48, 72, 36, 20, 24};
+// Il2CppParameterDefinition, every layout 24-31: nameIndex, token, typeIndex.
+constexpr uint32_t kParameterSize = 12;
+
+constexpr Layout kV24Rgctx{"24 (2018.3-2018.4)", 272, 100, 36, 60, 84, 52, 16, 0, 12};
+constexpr Layout kV24{"24 (2019.1-2020.1)", 264, 92, 28, 52, 76, 32, 16, 20, 12};
+constexpr Layout kV27{"27-29 (2020.2-2022.3.2x)", 256, 88, 24, 48, 72, 32, 16, 20, 12};
+constexpr Layout kV31{"31 (2021.3.40+, 2022.3.33+, 6000.x)", 256, 88, 24, 48, 72, 36, 20, 24, 16};
 
 class Reader {
 public:
@@ -133,7 +139,7 @@ Il2CppMetadata Il2CppMetadata::parse(std::string_view bytes, const std::string &
     m.types_.resize(tcount);
     for (size_t i = 0; i < tcount; ++i) {
         size_t at = toff + i * L.type_size;
-        m.types_[i] = Type{r.u32(at), r.u32(at + 4), r.i32(at + L.type_generic_container), -1};
+        m.types_[i] = Type{r.u32(at), r.u32(at + 4), r.i32(at + L.type_generic_container), -1, r.i32(at + 8)};
     }
     for (size_t i = 0; i < tcount; ++i) {
         size_t at = toff + i * L.type_size;
@@ -151,8 +157,12 @@ Il2CppMetadata Il2CppMetadata::parse(std::string_view bytes, const std::string &
     m.methods_.resize(mcount);
     for (size_t i = 0; i < mcount; ++i) {
         size_t at = moff + i * L.method_size;
-        m.methods_[i] = Method{r.u32(at), r.i32(at + 4), r.i32(at + L.method_generic_container)};
+        m.methods_[i] = Method{r.u32(at), r.i32(at + 4), r.i32(at + L.method_generic_container), r.i32(at + 8),
+                               r.i32(at + L.method_parameter_start), r.u16(at + L.method_size - 2)};
     }
+    auto [paroff, parcount] = r.table(kParameters, kParameterSize, "parameter definition");
+    m.parameter_types_.resize(parcount);
+    for (size_t i = 0; i < parcount; ++i) m.parameter_types_[i] = r.i32(paroff + i * kParameterSize + 8);
 
     auto [coff, ccount] = r.table(kGenericContainers, 16, "generic container");
     for (size_t i = 0; i < ccount; ++i) m.containers_.emplace_back(r.i32(coff + i * 16 + 4), r.i32(coff + i * 16 + 12));
@@ -189,6 +199,23 @@ void Il2CppMetadata::index() {
     for (const Method &x : methods_) ++same_name[std::to_string(x.declaring_type) + "/" + std::string(str(x.name))];
     for (const Method &x : methods_)
         overloaded_.push_back(same_name[std::to_string(x.declaring_type) + "/" + std::string(str(x.name))] > 1);
+    // A type's by-value entry of the binary's type table names that type; an entry two types
+    // claim (a file whose indices are not read) names none.
+    for (size_t t = 0; t < types_.size(); ++t)
+        if (auto [it, fresh] = type_of_byval_.try_emplace(types_[t].byval, static_cast<int32_t>(t)); !fresh) it->second = -1;
+    // Overloads alike in their parameters' type entries differ in their return type only
+    // (conversion operators).
+    std::unordered_map<std::string, uint32_t> same_parameters;
+    auto key = [&](const Method &x) {
+        std::string k = std::to_string(x.declaring_type) + "/" + std::string(str(x.name)) + "/" + std::to_string(x.generic_container >= 0);
+        for (int32_t t : parameter_type_indices(x)) k += "," + std::to_string(t);
+        return k;
+    };
+    for (size_t i = 0; i < methods_.size(); ++i)
+        if (overloaded_[i] && parameters_known(methods_[i])) ++same_parameters[key(methods_[i])];
+    returns_differ_.assign(methods_.size(), false);
+    for (size_t i = 0; i < methods_.size(); ++i)
+        if (overloaded_[i] && parameters_known(methods_[i])) returns_differ_[i] = same_parameters[key(methods_[i])] > 1;
     for (uint32_t i = 0; i < methods_.size(); ++i)
         by_cpp_name_[cpp_escape(raw_type_name(methods_[i].declaring_type)) + "_" + cpp_escape(str(methods_[i].name))]
             .push_back(i);
@@ -294,6 +321,34 @@ int Il2CppMetadata::method_generic_count(int64_t index) const {
     if (index < 0 || static_cast<size_t>(index) >= methods_.size()) return 0;
     int32_t c = methods_[static_cast<size_t>(index)].generic_container;
     return c >= 0 && static_cast<size_t>(c) < containers_.size() ? containers_[static_cast<size_t>(c)].first : 0;
+}
+
+bool Il2CppMetadata::parameters_known(const Method &x) const {
+    return x.parameter_start >= 0 && static_cast<uint64_t>(x.parameter_start) + x.parameter_count <= parameter_types_.size();
+}
+
+std::vector<int32_t> Il2CppMetadata::parameter_type_indices(const Method &x) const {
+    if (!parameters_known(x)) return {};
+    auto first = parameter_types_.begin() + x.parameter_start;
+    return {first, first + x.parameter_count};
+}
+
+std::string Il2CppMetadata::type_entry_name(int32_t type_index) const {
+    auto it = type_of_byval_.find(type_index);
+    return it == type_of_byval_.end() || it->second < 0 ? "" : std::string(str(types_[static_cast<size_t>(it->second)].name));
+}
+
+std::optional<std::vector<std::string>> Il2CppMetadata::parameter_types(int64_t index) const {
+    if (index < 0 || static_cast<size_t>(index) >= methods_.size() || !parameters_known(methods_[static_cast<size_t>(index)]))
+        return std::nullopt;
+    std::vector<std::string> out;
+    for (int32_t t : parameter_type_indices(methods_[static_cast<size_t>(index)])) out.push_back(type_entry_name(t));
+    return out;
+}
+
+std::string Il2CppMetadata::return_type(int64_t index) const {
+    if (index < 0 || static_cast<size_t>(index) >= methods_.size()) return "";
+    return type_entry_name(methods_[static_cast<size_t>(index)].return_type);
 }
 
 }  // namespace mt::sym

@@ -20,8 +20,9 @@
 // in the file, so it is what the type definitions' record size leaves.
 //
 // Tables used: strings (NUL-terminated, by byte offset), type definitions (name, namespace,
-// generic container, nested types), method definitions (name, declaring type, generic
-// container), generic containers and parameters (type parameter names), nested types (to find
+// generic container, nested types, by-value type entry), method definitions (name, declaring type,
+// generic container, return type and parameters: versions 24-31), parameter definitions (their
+// type entry), generic containers and parameters (type parameter names), nested types (to find
 // each type's declaring type). The version-24 layouts share one version number and are told apart
 // by the header size (the first table starts right after the header).
 //
@@ -31,6 +32,7 @@
 #define MEMTRACER_SYM_IL2CPP_METADATA_H
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <string>
 #include <string_view>
@@ -66,11 +68,32 @@ public:
     // do), "" if none or several types claim it (List`1.Enumerator and Stack`1.Enumerator both
     // make `Enumerator_MoveNext`).
     std::string method_name_for(std::string_view type_method) const;
+    // The methods whose `Type_Method`, spelled as il2cpp spells C++, is `type_method` (see
+    // method_name_for); nullptr if none.
+    const std::vector<uint32_t> *methods_for(std::string_view type_method) const {
+        auto it = by_cpp_name_.find(std::string(type_method));
+        return it == by_cpp_name_.end() ? nullptr : &it->second;
+    }
     // il2cpp's C++ spelling of a metadata name.
     static std::string cpp_escape(std::string_view name);
     // True if its declaring type has another method of the same name.
     bool overloaded(int64_t index) const {
         return index >= 0 && static_cast<size_t>(index) < overloaded_.size() && overloaded_[static_cast<size_t>(index)];
+    }
+    // The parameter types of method `index` as far as this file names them: each parameter's
+    // entry of the binary's type table (Il2CppParameterDefinition.typeIndex) is, when it equals a
+    // type's by-value entry (Il2CppTypeDefinition.byvalTypeIndex), that type's name as the CLR
+    // spells it ("Int32", "StringComparison", "IDictionary"), else "" (an array, pointer, `ref`,
+    // generic instance or parameter, or a parameter with attributes such as a default value: own
+    // entries, described only in the binary). nullopt where the parameters are not read
+    // (versions 39 and 107).
+    std::optional<std::vector<std::string>> parameter_types(int64_t index) const;
+    // The return type's name the same way ("" if not named).
+    std::string return_type(int64_t index) const;
+    // True if an overload of the same type and name has the same parameter type entries: they
+    // differ in their return type only (conversion operators, `op_Explicit`).
+    bool differs_by_return_only(int64_t index) const {
+        return index >= 0 && static_cast<size_t>(index) < returns_differ_.size() && returns_differ_[static_cast<size_t>(index)];
     }
     // The method's own generic parameters (AddComponent<T>: 1).
     int method_generic_count(int64_t index) const;
@@ -84,11 +107,18 @@ private:
     struct Type {
         uint32_t name, ns;
         int32_t generic_container, declaring = -1;
+        int32_t byval = -1;  // its by-value entry in the binary's type table
     };
     struct Method {
         uint32_t name;
         int32_t declaring_type, generic_container;
+        int32_t return_type = -1;      // an entry of the binary's type table
+        int32_t parameter_start = -1;  // -1: not read (versions 39 and 107)
+        uint16_t parameter_count = 0;
     };
+    bool parameters_known(const Method &x) const;
+    std::vector<int32_t> parameter_type_indices(const Method &x) const;
+    std::string type_entry_name(int32_t type_index) const;
     std::string_view str(uint32_t offset) const;
     std::string generic_params(int32_t container, int own) const;
 
@@ -101,6 +131,9 @@ private:
     std::vector<uint32_t> parameter_names_;              // generic parameters' names
     std::unordered_map<std::string, std::vector<uint32_t>> by_cpp_name_;  // cpp_escape(Type_Method)
     std::vector<bool> overloaded_;
+    std::vector<int32_t> parameter_types_;                // each parameter's type table entry
+    std::unordered_map<int32_t, int32_t> type_of_byval_;  // type table entry -> type (-1: claimed twice)
+    std::vector<bool> returns_differ_;
     std::unordered_map<std::string, uint32_t> image_index_;  // image name -> image
     std::unordered_map<uint64_t, uint32_t> by_token_;        // image << 32 | token row -> method
     static void read_images(const void *reader, const void *layout, Il2CppMetadata &m);

@@ -1,7 +1,10 @@
 // MethodMap.tsv reading (see il2cpp_symbols.h for the format).
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include "errors.h"
 #include "il2cpp_symbols.h"
@@ -58,8 +61,11 @@ MethodMap MethodMap::load(const std::string &path) {
 
 const std::string *MethodMap::csharp_name(std::string_view native) const {
     auto it = by_native_.find(std::string(native));
-    // An `_inline` copy is the method itself, compiled into its callers.
-    if (it == by_native_.end() && native.ends_with("_inline")) it = by_native_.find(std::string(native.substr(0, native.size() - 7)));
+    // An `_inline` or `_AdjustorThunk` copy is the method itself (il2cpp never lists the copies).
+    for (std::string_view n = native; it == by_native_.end() && strip_copy_suffix(n) != n;) {
+        n = strip_copy_suffix(n);
+        it = by_native_.find(std::string(n));
+    }
     return it == by_native_.end() ? nullptr : &it->second;
 }
 
@@ -126,30 +132,143 @@ Il2CppSymbols Il2CppSymbols::load_dir(const std::string &dir) {
     return s;
 }
 
-std::string Il2CppSymbols::csharp_name(std::string_view native) const {
+namespace {
+
+// A function name and the names of the methods it copies (strip_copy_suffix), the name first.
+std::vector<std::string_view> with_copied(std::string_view name) {
+    std::vector<std::string_view> out{name};
+    for (std::string_view s = strip_copy_suffix(name); s != out.back(); s = strip_copy_suffix(s)) out.push_back(s);
+    return out;
+}
+
+// An overload's parameter list: a parameter by the metadata's name of its type where the
+// metadata names it (an enum or interface, which the C++ signature writes as `int32_t` or
+// `RuntimeObject*`, included), else as the generated signature writes it, else `?`; the return
+// type after " : " where only it differs (conversion operators). "" if neither source is there.
+std::string overload_signature(const Il2CppMetadata &md, int64_t index, const GeneratedFunction *signature,
+                               const GeneratedSources *types) {
+    std::optional<std::vector<std::string>> named = md.parameter_types(index);
+    std::vector<std::string> cpp;
+    if (signature) cpp = il2cpp_parameter_list(signature->parameters, types);
+    std::vector<std::string> shown;
+    if (named && (!signature || cpp.size() == named->size())) {
+        for (size_t i = 0; i < named->size(); ++i) shown.push_back(!(*named)[i].empty() ? (*named)[i] : signature ? cpp[i] : "?");
+    } else if (signature) {
+        shown = std::move(cpp);
+    } else {
+        return "";
+    }
+    std::string out;
+    for (const std::string &p : shown) out += (out.empty() ? "" : ", ") + p;
+    out = "(" + out + ")";
+    if (md.differs_by_return_only(index))
+        if (std::string r = md.return_type(index); !r.empty()) out += " : " + r;
+    return out;
+}
+
+// How well a metadata parameter type fits the signature's: 2 the same name, 1 an integer for
+// a type that is not a primitive (an enum), Object for one that is not a primitive (an interface
+// or class il2cpp passes as RuntimeObject*) or full generic sharing's T, 0 a type the metadata
+// does not name; -1 not at all.
+int fit(const std::string &named, const std::string &cpp) {
+    static const std::set<std::string, std::less<>> kPrimitive = {"Boolean", "Char", "SByte", "Byte", "Int16", "UInt16", "Int32",
+                                                                  "UInt32", "Int64", "UInt64", "Single", "Double", "IntPtr",
+                                                                  "UIntPtr", "String", "Object"};
+    static const std::set<std::string, std::less<>> kInteger = {"SByte", "Byte", "Int16", "UInt16", "Int32", "UInt32", "Int64", "UInt64"};
+    if (named.empty()) return 0;
+    if (named == cpp) return 2;
+    if (cpp == "T" || ((kInteger.count(cpp) || cpp == "Object") && !kPrimitive.count(named))) return 1;
+    return -1;
+}
+
+// True if a type's full name ("System.Collections.Generic.List<T>.Enumerator") has a generic
+// component: the nested types of a generic type share its code as well.
+bool generic_type(std::string_view full) {
+    for (size_t dot = full.find('.'); ; dot = full.find('.', dot + 1)) {
+        std::string_view head = full.substr(0, dot);
+        if (head.ends_with('>')) return true;
+        if (dot == std::string_view::npos) return false;
+    }
+}
+
+// The method of those il2cpp spells `Type_Method` of `native` whose parameters fit the generated
+// signature's best: as many, each fitting, the highest total, alone; -1 if none or a tie. Only
+// generic methods of as many parameters for a generic method instance (`_Tis<Arg>` per
+// argument), only non-generic ones otherwise, and for shared code (`_gshared`) only a generic
+// type's. For a function no index comment or method pointer table names: a generic type's shared
+// code, whose overloads (Dictionary<TKey, TValue>.Resize() and Resize(Int32, Boolean)) share
+// `Type_Method`.
+int64_t method_fitting(const Il2CppMetadata &md, std::string_view native, const GeneratedFunction &signature,
+                       const GeneratedSources *types) {
+    const std::vector<uint32_t> *candidates = md.methods_for(il2cpp_type_method(native));
+    if (!candidates) return -1;
+    int instance_arguments = 0;
+    for (size_t at = native.find("_Tis"); at != std::string_view::npos; at = native.find("_Tis", at + 4)) ++instance_arguments;
+    bool shared = native.ends_with("_gshared") && instance_arguments == 0;
+    std::vector<std::string> cpp = il2cpp_parameter_list(signature.parameters, types);
+    int64_t found = -1;
+    int best = -1;
+    bool tie = false;
+    for (uint32_t m : *candidates) {
+        std::optional<std::vector<std::string>> named = md.parameter_types(m);
+        if (!named || named->size() != cpp.size() || md.method_generic_count(m) != instance_arguments) continue;
+        if (shared && !generic_type(md.type_name(md.declaring_type(m)))) continue;
+        int score = 0;
+        for (size_t i = 0; i < cpp.size() && score >= 0; ++i) {
+            int f = fit((*named)[i], cpp[i]);
+            score = f < 0 ? -1 : score + f;
+        }
+        if (score < 0 || score < best) continue;
+        tie = score == best;
+        if (score > best) found = m, best = score;
+    }
+    return tie ? -1 : found;
+}
+
+std::string_view strip_copies(std::string_view name) {
+    for (std::string_view s = strip_copy_suffix(name); s != name; s = strip_copy_suffix(name)) name = s;
+    return name;
+}
+
+}  // namespace
+
+std::string Il2CppSymbols::csharp_name(std::string_view reported) const {
+    // Backends report C++-linkage functions (the `_inline` copies) by their mangled name.
+    const std::string native = plain_function_name(reported);
     if (methods)
         if (const std::string *cs = methods->csharp_name(native)) return *cs;
     if (!metadata) return "";
-    const GeneratedFunction *fn = sources ? sources->function_named(native) : nullptr;
-    // _inline copies carry no index; the method they copy does.
-    if ((!fn || fn->method_index < 0) && sources && native.ends_with("_inline"))
-        fn = sources->function_named(native.substr(0, native.size() - 7));
-    std::string name;
-    if (fn && fn->method_index >= 0) {
-        name = metadata->method_name(fn->method_index);
-        // Overloads told apart by their parameters, read from the generated signature.
-        if (!name.empty() && metadata->overloaded(fn->method_index)) name += il2cpp_parameter_types(fn->parameters, &*sources);
+    const GeneratedSources *types = sources ? &*sources : nullptr;
+    // The method: the Method Definition Index of the function or of the method it copies (an
+    // `_inline` or `_AdjustorThunk` carries none), else the binary's code registration, which
+    // lists the method itself. The signature: the first of them the sources define.
+    int64_t index = -1;
+    const GeneratedFunction *signature = nullptr;
+    for (std::string_view n : with_copied(native)) {
+        const GeneratedFunction *fn = types ? types->function_named(n) : nullptr;
+        if (fn && !signature) signature = fn;
+        if (fn && fn->method_index >= 0) {
+            index = fn->method_index;
+            break;
+        }
     }
-    // No index (only the binary and the metadata kept): the binary's method pointer tables,
-    // else the name when it is unambiguous.
-    else if (auto r = registered_methods.find(std::string(native.ends_with("_inline") ? native.substr(0, native.size() - 7) : native));
-             r != registered_methods.end())
-        name = metadata->method_name(r->second);
-    else name = metadata->method_name_for(il2cpp_type_method(native));
+    for (std::string_view n : with_copied(native)) {
+        if (index >= 0) break;
+        if (auto r = registered_methods.find(std::string(n)); r != registered_methods.end()) index = r->second;
+    }
+    if (index < 0 && signature) index = method_fitting(*metadata, strip_copies(native), *signature, types);
+    std::string name;
+    if (index >= 0) {
+        name = metadata->method_name(index);
+        if (!name.empty() && metadata->overloaded(index)) name += overload_signature(*metadata, index, signature, types);
+    } else {
+        // Only the names (a generic method instance, which no per-assembly table lists): the
+        // metadata's full name when it is unambiguous.
+        name = metadata->method_name_for(il2cpp_type_method(native));
+    }
     if (name.empty()) return "";
     std::string params;
     if (size_t paren = name.find('('); paren != std::string::npos) params = name.substr(paren), name.resize(paren);
-    const GeneratedSources *types = sources ? &*sources : nullptr;
     if (name.back() == '>' && !il2cpp_generic_arguments(native, types).empty())
         name = name.substr(0, name.rfind('<')) + il2cpp_generic_arguments(native, types);
     return name + params;
@@ -164,10 +283,13 @@ size_t Il2CppSymbols::add_code_registration(const std::string &binary, const std
 }
 
 std::optional<CsLocation> Il2CppSymbols::cs_location(std::string_view cpp_file, uint32_t cpp_line, uint32_t function_line) const {
-    // The binary was compiled from these sources: their own comments are the mapping of its
-    // lines, even where LineNumberMappings.json was written for another edit of the file.
-    if (sources && sources->has_source_info(cpp_file)) return sources->cs_location(cpp_file, cpp_line);
-    if (!lines) return std::nullopt;
+    // LineNumberMappings.json is what Unity's own tools read, so where it and the sources'
+    // //<source_info> comments disagree (a real 2022.3.31f1 export's JSON is one line off them
+    // for 104 entries of one file) the JSON wins; the comments answer for files it lacks.
+    if (!lines || !lines->has_file(cpp_file)) {
+        if (sources && sources->has_source_info(cpp_file)) return sources->cs_location(cpp_file, cpp_line);
+        if (!lines) return std::nullopt;
+    }
     if (!sources || !sources->has_file(cpp_file)) {
         // Only the binary and LineNumberMappings.json: the function starts at its DWARF
         // declaration line, so a mapping above it is another method's. A line before the

@@ -113,10 +113,10 @@ void GeneratedSources::add_file(std::string_view path, std::string_view text) {
             std::string_view name = defined_name(prev);
             if (!name.empty()) {
                 open = GeneratedFunction{line_no - 1, 0, method_definition_index(prev2), std::string(name), {}};
-                if (open.method_index >= 0) {
-                    size_t lp = prev.find('('), rp = prev.rfind(')');
-                    if (rp != std::string_view::npos && rp > lp) open.parameters = prev.substr(lp + 1, rp - lp - 1);
-                }
+                // Kept for every function: without Method Definition Index comments the method
+                // comes from the binary's code registration, and an overload still needs these.
+                size_t lp = prev.find('('), rp = prev.rfind(')');
+                if (rp != std::string_view::npos && rp > lp) open.parameters = prev.substr(lp + 1, rp - lp - 1);
                 inside = true;
             }
         }

@@ -35,7 +35,7 @@ struct GeneratedFunction {
     uint32_t last_line = 0;    // the closing '}'
     int64_t method_index = -1;  // from "// Method Definition Index: N" right above; -1 if none
     std::string name;
-    std::string parameters;     // the signature's C++ parameters, kept for indexed methods only
+    std::string parameters;     // the signature's C++ parameters
 };
 
 class GeneratedSources {

@@ -63,6 +63,7 @@ public:
     std::optional<CsLocation> lookup(std::string_view cpp_file, uint32_t cpp_line,
                                      const LineBounds *function = nullptr) const;
     size_t cpp_files() const { return paths_.size(); }
+    bool has_file(std::string_view cpp_file) const { return paths_.find(cpp_file) >= 0; }
 
 private:
     friend class LineMapParser;
@@ -99,13 +100,18 @@ struct Il2CppSymbols {
     // there or a file is malformed.
     static Il2CppSymbols load_dir(const std::string &dir);
 
-    // The full C# name of a generated function: MethodMap.tsv's, else the metadata's through the
-    // function's Method Definition Index (generic method instances get their arguments from the
-    // native name: GameObject.AddComponent<AudioSource>); "" if neither knows it.
-    std::string csharp_name(std::string_view native) const;
+    // The full C# name of a generated function, named as a backend reports it (plain, mangled or
+    // demangled): MethodMap.tsv's, else the metadata's through the function's Method Definition
+    // Index, else through the binaries' code registration, else by its `Type_Method` when that is
+    // unambiguous; an `_inline` or `_AdjustorThunk` copy gets the name of the method it copies.
+    // Overloads get their parameter types from the generated signature when the sources define
+    // the function; generic method instances get their arguments from the native name
+    // (GameObject.AddComponent<AudioSource>). "" if nothing knows it.
+    std::string csharp_name(std::string_view reported) const;
 
-    // The C# file:line of a C++ location, bounded by its generated function when the sources
-    // are known (il2cpp_sources.h). Without them, `function_line` (the function's declaration
+    // The C# file:line of a C++ location: LineNumberMappings.json's (the sources' own
+    // //<source_info> comments for a file it does not hold), bounded by its generated function
+    // when the sources are known (il2cpp_sources.h). Without them, `function_line` (the function's declaration
     // line from DWARF, SourceFrame::function_line) bounds it from above: the nearest mapping
     // between that line and `cpp_line`, never one of the function before; 0 = unknown, the nearest
     // mapping anywhere above in the file.

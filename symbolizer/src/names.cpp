@@ -234,6 +234,19 @@ std::string demangle(std::string_view raw) {
     return d;
 }
 
+std::string plain_function_name(std::string_view raw) {
+    if (raw.find('(') != std::string_view::npos || raw.find("::") != std::string_view::npos)
+        return std::string(base_name_of_demangled(raw));
+    std::string d = demangle(raw);
+    return d.empty() ? std::string(raw) : std::string(base_name_of_demangled(d));
+}
+
+std::string_view strip_copy_suffix(std::string_view name) {
+    for (std::string_view suffix : {"_inline", "_AdjustorThunk"})
+        if (name.size() > suffix.size() && name.ends_with(suffix)) return name.substr(0, name.size() - suffix.size());
+    return name;
+}
+
 std::string il2cpp_csharp_name(std::string_view name, const GeneratedSources *types) {
     if (name.find('(') != std::string_view::npos || name.find("::") != std::string_view::npos)
         name = base_name_of_demangled(name);
@@ -251,13 +264,19 @@ std::string il2cpp_csharp_name(std::string_view name, const GeneratedSources *ty
 }
 
 std::string il2cpp_parameter_types(std::string_view cpp, const GeneratedSources *types) {
+    std::string out;
+    for (const std::string &p : il2cpp_parameter_list(cpp, types)) out += (out.empty() ? "" : ", ") + p;
+    return "(" + out + ")";
+}
+
+std::vector<std::string> il2cpp_parameter_list(std::string_view cpp, const GeneratedSources *types) {
     static const std::pair<std::string_view, std::string_view> kBuiltin[] = {
         {"bool", "Boolean"}, {"int8_t", "SByte"}, {"uint8_t", "Byte"}, {"int16_t", "Int16"}, {"uint16_t", "UInt16"},
         {"Il2CppChar", "Char"}, {"int32_t", "Int32"}, {"uint32_t", "UInt32"}, {"int64_t", "Int64"}, {"uint64_t", "UInt64"},
         {"float", "Single"}, {"double", "Double"}, {"intptr_t", "IntPtr"}, {"uintptr_t", "UIntPtr"},
         {"RuntimeObject", "Object"}, {"String_t", "String"}, {"RuntimeArray", "Array"}, {"Type_t", "Type"},
         {"Il2CppFullySharedGenericAny", "T"}};
-    std::string out;
+    std::vector<std::string> out;
     while (!cpp.empty()) {
         size_t comma = cpp.find(',');
         std::string_view p = cpp.substr(0, comma);
@@ -267,7 +286,9 @@ std::string il2cpp_parameter_types(std::string_view cpp, const GeneratedSources 
         size_t sp = p.rfind(' ');
         if (sp == std::string_view::npos) continue;
         std::string_view name = p.substr(sp + 1), type = p.substr(0, sp);
-        if (name == "__this" || name == "method" || type.find("RuntimeMethod") != std::string_view::npos) continue;
+        // Full generic sharing returns a shared value through a pointer after the parameters.
+        if (name == "__this" || name == "method" || name == "il2cppRetVal" || type.find("RuntimeMethod") != std::string_view::npos)
+            continue;
         if (type.starts_with("const ")) type.remove_prefix(6);
         int stars = 0;
         while (!type.empty() && (type.back() == '*' || type.back() == ' ')) stars += type.back() == '*', type.remove_suffix(1);
@@ -280,9 +301,9 @@ std::string il2cpp_parameter_types(std::string_view cpp, const GeneratedSources 
             if (type == c) shown = cs, value = !(c == "RuntimeObject" || c == "String_t" || c == "RuntimeArray" || c == "Type_t");
         if (shown.empty()) shown = generic_argument(type, 0, 1, types);
         if (!value && stars > 0) --stars;
-        out += (out.empty() ? "" : ", ") + std::string(stars > 0 ? "ref " : "") + shown;
+        out.push_back(std::string(stars > 0 ? "ref " : "") + shown);
     }
-    return "(" + out + ")";
+    return out;
 }
 
 std::string il2cpp_type_method(std::string_view name) {

@@ -11,6 +11,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "il2cpp_sources.h"
 
@@ -19,6 +20,18 @@ namespace mt::sym {
 // Demangled form of a C++ (Itanium, also with Mach-O's extra leading '_'), Rust or D name;
 // "" when `raw` is not mangled.
 std::string demangle(std::string_view raw);
+
+// The plain function name inside what a backend reports: the base name of a mangled or
+// demangled C++ name ("_Z62Vector2_op_Implicit_m..._inline17Vector2_t..." ->
+// "Vector2_op_Implicit_m..._inline": IL2CPP's `_inline` copies have C++ linkage, so DWARF names
+// them by their mangled linkage name), else `raw` itself.
+std::string plain_function_name(std::string_view raw);
+
+// A function name without the suffix of a copy of another method's code: `_inline`
+// (IL2CPP_MANAGED_FORCE_INLINE copies, compiled into their callers) or `_AdjustorThunk` (a value
+// type's method called on its boxed form); `name` itself if it has neither. Applied in turn:
+// "X_m..._gshared_inline" -> "X_m..._gshared".
+std::string_view strip_copy_suffix(std::string_view name);
 
 // "NodeFactory.CreateNode" for "NodeFactory_CreateNode_m5E30...", "List`1.Add" for
 // "List_1_Add_m...", "Node..ctor" for "Node__ctor_m...", "GameObject.AddComponent<AudioSource>"
@@ -37,6 +50,8 @@ std::string il2cpp_csharp_name(std::string_view name, const GeneratedSources *ty
 // With `types`, a generic class instance shows its arguments when the build's generic instance
 // table is known (il2cpp_generic_types.h): KeyValuePair<Int32, String> rather than KeyValuePair`2.
 std::string il2cpp_parameter_types(std::string_view cpp_parameters, const GeneratedSources *types = nullptr);
+// The same, one entry per parameter: {"Int32", "String", "Vector3", "ref Int32"}.
+std::vector<std::string> il2cpp_parameter_list(std::string_view cpp_parameters, const GeneratedSources *types = nullptr);
 
 // The `Type_Method` part of an IL2CPP function name, before its hash and generic arguments:
 // "GameObject_AddComponent" for "GameObject_AddComponent_TisAudioSource_t871A..._m..._gshared".

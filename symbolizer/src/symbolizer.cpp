@@ -50,9 +50,10 @@ Symbolizer::Symbolizer(const Config &config, Progress &progress, Warn warn)
     for (const auto &e : config_.elfs) locator_.add_elf(e);
     for (const auto &d : config_.symbol_dirs) locator_.add_dir(d);
     if (!config_.il2cpp_dir.empty()) il2cpp_ = Il2CppSymbols::load_dir(config_.il2cpp_dir);
-    // Without the generated sources, the binaries' method pointer tables link functions to the
-    // metadata (il2cpp_code_registration.h).
-    if (il2cpp_ && il2cpp_->metadata && !il2cpp_->sources) add_il2cpp_code_registration(*il2cpp_, config_);
+    // The binaries' method pointer tables link functions to the metadata (il2cpp_code_registration.h)
+    // whenever the metadata is there: generated sources exported without source mapping carry no
+    // Method Definition Index comments, and those that do still omit them on some functions.
+    if (il2cpp_ && il2cpp_->metadata) add_il2cpp_code_registration(*il2cpp_, config_);
     backend_ = make_backend(config_.backend);
 }
 

@@ -20,12 +20,15 @@ struct MdType {
     std::string name, ns;                 // "List`1", "System.Collections.Generic"
     std::vector<std::string> generic;     // the container's parameters (a nested type repeats its outer ones)
     std::vector<int> nested;              // indices of the types declared inside it
+    int byval = -1;                       // its by-value entry of the binary's type table (-1: junk)
 };
 struct MdMethod {
     std::string name;
     int declaring_type;
     std::vector<std::string> generic;
     uint32_t token_row = 0;  // the MethodDef token's row id (0: junk, no token)
+    std::vector<int> params;  // each parameter's entry of the binary's type table
+    int ret = -1;             // the return type's entry (-1: junk)
 };
 // An image (assembly) and how many of the types, in order from where the previous one ended, it
 // holds. Written for 2019.1+ layouts only (2018.x has no per-assembly code registration).
@@ -48,7 +51,7 @@ inline std::string write_global_metadata(MetadataLayout layout, const std::vecto
         strings += '\0';
         return at;
     };
-    std::string gparams, containers, nested, typedefs, methoddefs;
+    std::string gparams, containers, nested, typedefs, methoddefs, paramdefs;
     auto i32 = [](std::string &o, int32_t v) { o.append(reinterpret_cast<const char *>(&v), 4); };
     auto u16 = [](std::string &o, uint16_t v) { o.append(reinterpret_cast<const char *>(&v), 2); };
     int32_t nparams = 0;
@@ -75,7 +78,7 @@ inline std::string write_global_metadata(MetadataLayout layout, const std::vecto
         for (int n : ty.nested) i32(nested, n);
         i32(typedefs, str(ty.name));       // nameIndex
         i32(typedefs, str(ty.ns));         // namespaceIndex
-        i32(typedefs, junk);               // byvalTypeIndex
+        i32(typedefs, ty.byval >= 0 ? ty.byval : junk);  // byvalTypeIndex
         if (v24) i32(typedefs, junk);      // byrefTypeIndex (up to 2020.1)
         i32(typedefs, junk);               // declaringTypeIndex (an Il2CppType index: in the binary)
         i32(typedefs, junk);               // parentIndex
@@ -96,14 +99,19 @@ inline std::string write_global_metadata(MetadataLayout layout, const std::vecto
         const MdMethod &me = methods[m];
         i32(methoddefs, str(me.name));     // nameIndex
         i32(methoddefs, me.declaring_type);  // declaringType
-        i32(methoddefs, junk);             // returnType
+        i32(methoddefs, me.ret >= 0 ? me.ret : junk);  // returnType
         if (version == 31) i32(methoddefs, junk);  // returnParameterToken
-        i32(methoddefs, junk);             // parameterStart
+        i32(methoddefs, static_cast<int32_t>(paramdefs.size() / 12));  // parameterStart
+        for (size_t k = 0; k < me.params.size(); ++k) {
+            i32(paramdefs, str("p" + std::to_string(k)));  // nameIndex
+            i32(paramdefs, junk);                          // token
+            i32(paramdefs, me.params[k]);                  // typeIndex
+        }
         i32(methoddefs, container(me.generic, static_cast<int>(m), true));  // genericContainerIndex
         if (v24_2018) for (int k = 0; k < 5; ++k) i32(methoddefs, junk);  // methodIndex, invokerIndex, reversePInvokeWrapperIndex, rgctxStartIndex, rgctxCount
         i32(methoddefs, me.token_row ? static_cast<int32_t>(0x06000000u | me.token_row) : junk);  // token
         for (int k = 0; k < 3; ++k) u16(methoddefs, 0x5A5A);  // flags, iflags, slot
-        u16(methoddefs, 0);                // parameterCount
+        u16(methoddefs, static_cast<uint16_t>(me.params.size()));  // parameterCount
     }
 
     std::string imagedefs;
@@ -134,6 +142,7 @@ inline std::string write_global_metadata(MetadataLayout layout, const std::vecto
     place(2, std::string());
     place(6, strings);
     place(12, methoddefs);
+    place(22, paramdefs);
     place(26, gparams);
     place(30, containers);
     place(32, nested);

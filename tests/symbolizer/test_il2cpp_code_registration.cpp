@@ -16,6 +16,7 @@
 #include "il2cpp_symbols.h"
 #include "metadata_writer.h"
 #include "support.h"
+#include "symbol_addresses.h"
 
 using namespace mt::sym;
 using mt::test::MdImage;
@@ -48,19 +49,6 @@ std::string metadata(MetadataLayout layout) {
     return mt::test::write_global_metadata(layout, types, methods, {{"Assembly-CSharp.dll", 6}, {"Game.Core.dll", 1}});
 }
 
-std::map<std::string, uint64_t> function_addresses(const std::string &path) {
-    std::map<std::string, uint64_t> out;
-    auto bin = llvm::object::ObjectFile::createObjectFile(path);
-    REQUIRE(bool(bin));
-    for (const auto &sym : bin->getBinary()->symbols()) {
-        auto name = sym.getName();
-        auto addr = sym.getAddress();
-        if (name && addr) out[name->str()] = *addr;
-        if (!name) llvm::consumeError(name.takeError());
-        if (!addr) llvm::consumeError(addr.takeError());
-    }
-    return out;
-}
 
 }  // namespace
 
@@ -108,7 +96,7 @@ TEST_CASE("symbolizer: code registration links a binary's functions to the metad
 
 TEST_CASE("symbolizer: binary and metadata only - exact names through the command line", "[il2cpp][metadata][cli]") {
     const std::string so = mt::test::fixture("codereg/x86_64/libil2cpp.so");
-    auto addr = function_addresses(so);
+    auto addr = mt::test::symbol_addresses(so);
     const uint64_t load = 0x7f1200000000;
     mt::test::TempDir d;
     {
@@ -217,7 +205,7 @@ TEST_CASE("symbolizer: code registration of an iOS binary, its symbols from the 
 
 TEST_CASE("symbolizer: iOS binary, dSYM and metadata only - exact names through the command line", "[il2cpp][metadata][macho][cli]") {
     const std::string dir = mt::test::fixture("codereg/ios15");
-    auto addr = function_addresses(dir + "/UnityFramework");  // Mach-O names: with their '_'
+    auto addr = mt::test::symbol_addresses(dir + "/UnityFramework");  // Mach-O names: with their '_'
     const uint64_t load = 0x104a30000;
     mt::test::TempDir d;
     {

@@ -161,7 +161,7 @@ TEST_CASE("symbolizer: --il2cpp-symbols takes the export root - il2cppOutput or 
     CHECK(s.cs_location(kDwarfCpp, line_of("il2cpp_codegen_object_new(Spawner")) == CsLocation{kSpawner, 21});
 }
 
-TEST_CASE("symbolizer: LineNumberMappings.json bounded by the function - and the sources' comments first", "[il2cpp]") {
+TEST_CASE("symbolizer: LineNumberMappings.json bounded by the function - the JSON first, the comments without it", "[il2cpp]") {
     auto s = Il2CppSymbols::load_dir(kExport);
     REQUIRE(s.lines);
     auto bounded = [&](uint32_t line) -> std::optional<CsLocation> {
@@ -176,8 +176,8 @@ TEST_CASE("symbolizer: LineNumberMappings.json bounded by the function - and the
     CHECK_FALSE(bounded(line_of("il2cpp_codegen_object_new(U3CRunU3Ed__3")));
     CHECK(bounded(line_of("goto IL_0010")) == CsLocation{kSession, 40});
 
-    // A JSON written for another edit of the file (one line shifted, as seen in a real 2022.3
-    // export): the binary is compiled from the sources, so their comments win.
+    // A JSON one line off the comments (as seen in a real 2022.3 export): the JSON is what Unity's
+    // own tools read, so it wins (issue 19).
     namespace fs = std::filesystem;
     mt::test::TempDir d;
     fs::copy(kOutput, d.path, fs::copy_options::recursive);
@@ -192,8 +192,12 @@ TEST_CASE("symbolizer: LineNumberMappings.json bounded by the function - and the
     uint32_t concat = line_of("String_Concat_m58F15AA300D234EF20087E0330BD0C4A90CBD098(");
     CHECK(line_of("Spawner.cs:28>") == 54);  // the fixture as the JSON above assumes it
     CHECK(shifted.lines->lookup(kDwarfCpp, 53) == CsLocation{kSpawner, 28});
-    CHECK(shifted.cs_location(kDwarfCpp, 53) == CsLocation{kSpawner, 27});
+    CHECK(shifted.sources->cs_location(kDwarfCpp, 53) == CsLocation{kSpawner, 27});  // the comments say 27
+    CHECK(shifted.cs_location(kDwarfCpp, 53) == CsLocation{kSpawner, 28});
+    CHECK(shifted.cs_location(kDwarfCpp, 52) == CsLocation{kSpawner, 27});
     CHECK(shifted.cs_location(kDwarfCpp, concat) == CsLocation{kSpawner, 28});
+    // Still bounded by the function: the line of the method above is never taken.
+    CHECK(shifted.cs_location(kDwarfCpp, literal_init) == CsLocation{kSpawner, 27});
     // Sources without LineNumberMappings.json still give lines.
     fs::remove(d.file("Symbols/LineNumberMappings.json"));
     auto only_sources = Il2CppSymbols::load_dir(d.path);
