@@ -11,6 +11,7 @@
 #endif
 
 // gc.h, as far as Object.cpp and the bridge use it (bdwgc 8.2 signatures).
+#define GC_THREADS 1  // as libil2cpp's gc_wrapper.h on iOS and Android (declares the _unsafe reader)
 #define GC_VERSION_MAJOR 8
 #define GC_VERSION_MINOR 2
 extern "C" {
