@@ -1,0 +1,104 @@
+// FakeUnity: the parts of the Unity Editor MemTracer's package meets, run on Debian's mono with the
+// stand-in assemblies (standins/); UnityCompiler.exe (Compiler.cs) is its script compilation. As
+// strict as Unity: it exports only plug-ins whose .meta enables the platform, and runs the
+// build callbacks in Unity's order (IPreprocessBuildWithReport, the export,
+// IPostGenerateGradleAndroidProject, IPostprocessBuildWithReport; each sorted by callbackOrder).
+//
+//   FakeUnity.exe load                       (from a folder holding the assemblies to load)
+//   FakeUnity.exe build --target ios|android --project P --package PKG --export SRC --out DIR
+//                       [--append] [--backend mono|il2cpp] [--archs armv7|arm64]
+//   FakeUnity.exe patch LIBIL2CPP DATA apply|revert|check
+//   FakeUnity.exe pbx-roundtrip FILE | pbx-badtarget FILE
+//   FakeUnity.exe status HEADER
+//   FakeUnity.exe settings-source PROJECT OUT
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using System.Reflection;
+using System.Text.RegularExpressions;
+
+static class FakeUnity
+{
+    static int Main(string[] a)
+    {
+        try
+        {
+            switch (a.Length > 0 ? a[0] : "")
+            {
+                case "load": return Load();
+                case "build": return Pipeline.Run(a.Skip(1).ToArray());
+                case "patch": return Patch(a[1], a[2], a[3]);
+                case "pbx-roundtrip": return Xcode.RoundTrip(a[1]);
+                case "pbx-badtarget": return Xcode.BadTarget(a[1]);
+                case "status": return Status(a[1]);
+                case "settings-source":
+                    File.WriteAllText(a[2], MemTracer.Editor.SettingsSource.Generate(MemTracer.Editor.MemTracerSettings.Load(a[1])));
+                    return 0;
+            }
+            Console.Error.WriteLine("usage: FakeUnity.exe load|build|patch|pbx-roundtrip|pbx-badtarget|status|settings-source ...");
+            return 64;
+        }
+        catch (Exception e) when (!(e is OutOfMemoryException))
+        {
+            Console.Error.WriteLine("FakeUnity: " + e.GetType().Name + ": " + e.Message);
+            return 1;
+        }
+    }
+
+    // The Editor assembly loads and its types resolve in an editor with no iOS/Android support:
+    // run from a folder without UnityEditor.iOS.Extensions.Xcode.dll / UnityEditor.Android.Extensions.dll.
+    static int Load()
+    {
+        string dir = AppDomain.CurrentDomain.BaseDirectory;
+        var editor = Assembly.LoadFrom(Path.Combine(dir, "MemTracer.Editor.dll"));
+        Type[] types;
+        try { types = editor.GetTypes(); }
+        catch (ReflectionTypeLoadException e)
+        {
+            Console.Error.WriteLine("FAIL: MemTracer.Editor does not load: " + string.Join("; ", e.LoaderExceptions.Select(x => x.Message).Distinct()));
+            return 1;
+        }
+        foreach (var t in types)
+            foreach (var m in t.GetMethods(BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DeclaredOnly))
+                m.GetParameters();  // resolves every signature's types
+        var callbacks = types.Where(t => !t.IsAbstract && typeof(UnityEditor.Build.IOrderedCallback).IsAssignableFrom(t)).ToList();
+        foreach (var t in callbacks) Activator.CreateInstance(t);
+        bool ios = Type.GetType("UnityEditor.iOS.Xcode.PBXProject, UnityEditor.iOS.Extensions.Xcode", false) != null;
+        Console.WriteLine("loaded MemTracer.Editor: " + types.Length + " types, " + callbacks.Count + " build callbacks; iOS support " + (ios ? "present" : "absent"));
+        if (!ios && MemTracer.Editor.XcodeProject.TryCreate() != null) { Console.Error.WriteLine("FAIL: XcodeProject without iOS support"); return 1; }
+        return 0;
+    }
+
+    static int Patch(string lib, string data, string what)
+    {
+        var p = new MemTracer.Editor.Il2CppPatcher(lib, data);
+        try
+        {
+            if (what == "check") { Console.WriteLine(p.Check()); return 0; }
+            foreach (var l in what == "apply" ? p.Apply() : p.Revert()) Console.WriteLine(l);
+            return 0;
+        }
+        catch (MemTracer.Editor.PatchRefused e) { Console.Error.WriteLine("refused: " + e.Message); return 2; }
+    }
+
+    // MemTracer.Status must be mt_status, value for value (memtracer.h is the one home of the codes).
+    static int Status(string header)
+    {
+        string text = File.ReadAllText(header);
+        var block = Regex.Match(text, @"typedef enum mt_status \{(.*?)\} mt_status;", RegexOptions.Singleline).Groups[1].Value;
+        var c = Regex.Matches(block, @"MT_(?:ERR_)?([A-Z0-9_]+)\s*=\s*(\d+)").Cast<Match>()
+            .ToDictionary(m => m.Groups[1].Value.Replace("_", ""), m => int.Parse(m.Groups[2].Value));
+        var cs = Enum.GetValues(typeof(MemTracer.Status)).Cast<MemTracer.Status>().Where(s => s != MemTracer.Status.Unavailable)
+            .ToDictionary(s => s.ToString().ToUpperInvariant(), s => (int)s);
+        int bad = 0;
+        foreach (var kv in c)
+            if (!cs.ContainsKey(kv.Key) || cs[kv.Key] != kv.Value) { Console.Error.WriteLine("FAIL: mt_status " + kv.Key + " = " + kv.Value + " has no equal in MemTracer.Status"); ++bad; }
+        foreach (var kv in cs)
+            if (!c.ContainsKey(kv.Key)) { Console.Error.WriteLine("FAIL: MemTracer.Status." + kv.Key + " is not in mt_status"); ++bad; }
+        if (c.Count < 20) { Console.Error.WriteLine("FAIL: read only " + c.Count + " codes from " + header); ++bad; }
+        Console.WriteLine("mt_status: " + c.Count + " codes, MemTracer.Status: " + cs.Count);
+        if (MemTracer.Tracer.IsAvailable || MemTracer.Tracer.Mark("x") != MemTracer.Status.Unavailable) { Console.Error.WriteLine("FAIL: Tracer available in the Editor"); ++bad; }
+        return bad == 0 ? 0 : 1;
+    }
+}
