@@ -32,9 +32,7 @@ static class FakeUnity
                 case "pbx-roundtrip": return Xcode.RoundTrip(a[1]);
                 case "pbx-badtarget": return Xcode.BadTarget(a[1]);
                 case "status": return Status(a[1]);
-                case "settings-source":
-                    File.WriteAllText(a[2], MemTracer.Editor.SettingsSource.Generate(MemTracer.Editor.MemTracerSettings.Load(a[1])));
-                    return 0;
+                case "settings-source": return SettingsSource(a[1], a[2]);
             }
             Console.Error.WriteLine("usage: FakeUnity.exe load|build|patch|pbx-roundtrip|pbx-badtarget|status|settings-source ...");
             return 64;
@@ -53,20 +51,45 @@ static class FakeUnity
         string dir = AppDomain.CurrentDomain.BaseDirectory;
         var editor = Assembly.LoadFrom(Path.Combine(dir, "MemTracer.Editor.dll"));
         Type[] types;
-        try { types = editor.GetTypes(); }
-        catch (ReflectionTypeLoadException e)
+        // Unity refuses an assembly with an unresolvable reference ("Unable to resolve reference
+        // ... will not be loaded"): every referenced assembly must be there.
+        var missing = editor.GetReferencedAssemblies().Where(r => !File.Exists(Path.Combine(dir, r.Name + ".dll")) && !Gac(r)).ToList();
+        if (missing.Count > 0)
         {
-            Console.Error.WriteLine("FAIL: MemTracer.Editor does not load: " + string.Join("; ", e.LoaderExceptions.Select(x => x.Message).Distinct()));
+            Console.Error.WriteLine("FAIL: MemTracer.Editor does not load: unresolved reference to " + string.Join(", ", missing.Select(r => r.Name)));
             return 1;
         }
-        foreach (var t in types)
-            foreach (var m in t.GetMethods(BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DeclaredOnly))
-                m.GetParameters();  // resolves every signature's types
-        var callbacks = types.Where(t => !t.IsAbstract && typeof(UnityEditor.Build.IOrderedCallback).IsAssignableFrom(t)).ToList();
+        try
+        {
+            types = editor.GetTypes();
+            foreach (var t in types)
+                foreach (var m in t.GetMethods(BindingFlags.Static | BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DeclaredOnly))
+                    m.GetParameters();  // resolves every signature's types
+        }
+        catch (Exception e) when (e is ReflectionTypeLoadException || e is FileNotFoundException || e is TypeLoadException)
+        {
+            Console.Error.WriteLine("FAIL: MemTracer.Editor does not load: " + e.Message);
+            return 1;
+        }
+        var callbacks = types.Where(t => !t.IsAbstract && !t.IsInterface && typeof(UnityEditor.Build.IOrderedCallback).IsAssignableFrom(t)).ToList();
         foreach (var t in callbacks) Activator.CreateInstance(t);
         bool ios = Type.GetType("UnityEditor.iOS.Xcode.PBXProject, UnityEditor.iOS.Extensions.Xcode", false) != null;
         Console.WriteLine("loaded MemTracer.Editor: " + types.Length + " types, " + callbacks.Count + " build callbacks; iOS support " + (ios ? "present" : "absent"));
-        if (!ios && MemTracer.Editor.XcodeProject.TryCreate() != null) { Console.Error.WriteLine("FAIL: XcodeProject without iOS support"); return 1; }
+        // by reflection: this method must run against any MemTracer.Editor.dll (the control's too)
+        var xcode = editor.GetType("MemTracer.Editor.XcodeProject", true).GetMethod("TryCreate").Invoke(null, null);
+        if (!ios && xcode != null) { Console.Error.WriteLine("FAIL: XcodeProject without iOS support"); return 1; }
+        return 0;
+    }
+
+    static bool Gac(AssemblyName r)
+    {
+        try { Assembly.Load(r); return true; }
+        catch (FileNotFoundException) { return false; }
+    }
+
+    static int SettingsSource(string project, string output)
+    {
+        File.WriteAllText(output, MemTracer.Editor.SettingsSource.Generate(MemTracer.Editor.MemTracerSettings.Load(project)));
         return 0;
     }
 

@@ -99,5 +99,6 @@ if (failures.length) {
   for (const f of failures) console.error('FAIL: ' + f);
   process.exit(1);
 }
-console.log(`xcode (npm) check ${mode === 'off' ? 'off' : 'on'}: ${compiled.length} runtime sources in UnityFramework once each, ` +
-  `search paths, dwarf-with-dsym, ${phases.length} symbols phase, GameAssembly untouched`);
+console.log(mode === 'off' ? 'xcode (npm) check off: no MemTracer file, search path or phase left; GameAssembly untouched'
+  : `xcode (npm) check on: ${compiled.length} runtime sources in UnityFramework once each, ` +
+    `search paths, dwarf-with-dsym, ${phases.length} symbols phase, GameAssembly untouched`);
