@@ -171,6 +171,20 @@ compile-export)
         "$HERE/compile_export.sh" "$native" "$lib" "$W/$fx/cc" "$REPO/tests/apple-sdk-shim"
     done
     ;;
+ios-prebuilt)
+    # An export whose il2cpp phase links Unity's prebuilt libil2cpp.a (--external-lib-il2-cpp, as
+    # 2022.3.31f1 exports do): the patch would never be compiled, so the hook leaves libil2cpp as is.
+    mkdir -p "$W/export" "$W/proj/Assets"
+    export_fixture ios-2022.3 "$W/export"
+    sed -i 's|--custom-il2-cpp-root=[^ ]*libil2cpp\\" ||' "$W/export/Unity-iPhone.xcodeproj/project.pbxproj"
+    grep -q -- "--external-lib-il2-cpp" "$W/export/Unity-iPhone.xcodeproj/project.pbxproj" || fail "fixture has no prebuilt libil2cpp"
+    ! grep -q -- "--custom-il2-cpp-root" "$W/export/Unity-iPhone.xcodeproj/project.pbxproj" || fail "sed left --custom-il2-cpp-root"
+    build ios >"$W/log"
+    grep -q "prebuilt Libraries/libil2cpp.a" "$W/log" || fail "no note about the prebuilt libil2cpp: $(cat "$W/log")"
+    if python3 "$REPO/scripts/memtracer-patch-il2cpp" --unity "$W/out/Il2CppOutputProject/IL2CPP/libil2cpp" --check >/dev/null; then fail "patched a libil2cpp the build never compiles"; fi
+    node "$B/xcode-check/check_pbxproj.js" "$W/out/Unity-iPhone.xcodeproj/project.pbxproj" "$W/export/Unity-iPhone.xcodeproj/project.pbxproj"
+    echo "ok: prebuilt libil2cpp left unpatched, runtime still added"
+    ;;
 refuse)
     mkdir -p "$W/export" "$W/proj/Assets"
     export_fixture android-6000.x "$W/export"

@@ -20,9 +20,13 @@ namespace MemTracer.Editor
             return target == BuildTarget.iOS ? "iOS" : target == BuildTarget.Android ? "Android" : null;
         }
 
+        // One line per change, the runtime's own sources counted rather than listed.
         public static void Log(string what, System.Collections.Generic.List<string> changed)
         {
-            Debug.Log("MemTracer " + what + ": " + (changed.Count == 0 ? "nothing to change" : string.Join("\n  ", changed)));
+            var shown = changed.FindAll(c => !c.Contains("/MemTracer/src/") && !c.Contains("/MemTracer/include/"));
+            int runtime = changed.Count - shown.Count;
+            if (runtime > 0) shown.Add(runtime + " runtime sources and headers written");
+            Debug.Log("MemTracer " + what + ": " + (changed.Count == 0 ? "nothing to change" : string.Join("\n  ", shown)));
         }
     }
 

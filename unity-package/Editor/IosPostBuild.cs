@@ -41,7 +41,13 @@ namespace MemTracer.Editor
         {
             var changed = new List<string>();
             if (settings.patchIl2cpp && settings.hook != "profiler")
-                changed.AddRange(Il2Cpp.Patch(Path.Combine(exportDir, "Il2CppOutputProject", "IL2CPP", "libil2cpp")));
+            {
+                if (LinksPrebuiltLibil2cpp(File.ReadAllText(pbxPath)))
+                    changed.Add("note: this export links Unity's prebuilt Libraries/libil2cpp.a (il2cpp --external-lib-il2-cpp), so a patched " +
+                                "libil2cpp would not be compiled; left unpatched: allocations come through il2cpp's profiler API (no-patch mode)");
+                else
+                    changed.AddRange(Il2Cpp.Patch(Path.Combine(exportDir, "Il2CppOutputProject", "IL2CPP", "libil2cpp")));
+            }
 
             string native = Path.Combine(exportDir, NativeDir);
             var generated = new Dictionary<string, string> {
@@ -117,6 +123,13 @@ namespace MemTracer.Editor
             Files.DeleteTree(Path.Combine(exportDir, Dir));
             changed.Add("-" + Dir);
             return changed;
+        }
+
+        /// <summary>True when the il2cpp phase links Unity's prebuilt libil2cpp.a instead of compiling the export's sources
+        /// (2022.3.31f1 exports seen so far: --external-lib-il2-cpp and no --custom-il2-cpp-root).</summary>
+        public static bool LinksPrebuiltLibil2cpp(string pbxproj)
+        {
+            return pbxproj.Contains("--compile-cpp") && pbxproj.Contains("--external-lib-il2-cpp") && !pbxproj.Contains("--custom-il2-cpp-root");
         }
 
         /// <summary>The Run Script phase: dSYM, metadata and il2cpp symbols into STORE/&lt;UUID&gt;/.</summary>

@@ -93,7 +93,7 @@ for (const p of gaOld.buildPhases) {
   const a = JSON.stringify(objs.PBXShellScriptBuildPhase[p.value]), b = JSON.stringify(orig.PBXShellScriptBuildPhase[p.value]);
   if (a !== b) fail(`GameAssembly's phase ${p.value} changed`);
 }
-if (!/--custom-il2-cpp-root=/.test(JSON.stringify(orig.PBXShellScriptBuildPhase))) fail('fixture check: no il2cpp phase in the original');
+if (!/--compile-cpp/.test(JSON.stringify(orig.PBXShellScriptBuildPhase))) fail('fixture check: no il2cpp phase in the original');
 
 if (failures.length) {
   for (const f of failures) console.error('FAIL: ' + f);
