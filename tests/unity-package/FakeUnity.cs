@@ -33,6 +33,7 @@ static class FakeUnity
                 case "pbx-badtarget": return Xcode.BadTarget(a[1]);
                 case "status": return Status(a[1]);
                 case "settings-source": return SettingsSource(a[1], a[2]);
+                case "editor-tools": return EditorToolsCheck(a[1]);
             }
             Console.Error.WriteLine("usage: FakeUnity.exe load|build|patch|pbx-roundtrip|pbx-badtarget|status|settings-source ...");
             return 64;
@@ -79,6 +80,34 @@ static class FakeUnity
         var xcode = editor.GetType("MemTracer.Editor.XcodeProject", true).GetMethod("TryCreate").Invoke(null, null);
         if (!ios && xcode != null) { Console.Error.WriteLine("FAIL: XcodeProject without iOS support"); return 1; }
         return 0;
+    }
+
+    // The window's pieces that run without a device: tool lookup, adb's output, the diagnosis, the menu path.
+    static int EditorToolsCheck(string tmp)
+    {
+        int bad = 0;
+        Action<bool, string> check = (ok, what) => { if (!ok) { Console.Error.WriteLine("FAIL: " + what); ++bad; } };
+        Directory.CreateDirectory(Path.Combine(tmp, "bin"));
+        File.WriteAllText(Path.Combine(tmp, "bin", "memtracer-viewer"), "");
+        check(MemTracer.Editor.EditorTools.Find("memtracer-viewer", "", "/nonexistent" + Path.PathSeparator + Path.Combine(tmp, "bin")) == Path.Combine(tmp, "bin", "memtracer-viewer"), "PATH lookup");
+        check(MemTracer.Editor.EditorTools.Find("memtracer-viewer", "/nonexistent", Path.Combine(tmp, "bin")) == null, "the tools folder setting must win over PATH");
+        check(MemTracer.Editor.EditorTools.Missing("memtracer-report", "").Contains("tools folder"), "the missing-tool message says what to do");
+        // adb's documented output: a header, then "SERIAL<TAB>STATE" lines; only "device" is usable
+        var serials = MemTracer.Editor.EditorTools.ParseAdbDevices("* daemon started successfully\nList of devices attached\nR58M123ABC\tdevice\nemulator-5554\toffline\n0123456789\tunauthorized\n\n");
+        check(serials.Count == 1 && serials[0] == "R58M123ABC", "adb devices: " + string.Join(",", serials));
+        check(string.Join(" ", MemTracer.Editor.EditorTools.ForwardArgs("Android", 34999, "R58")) == "-s R58 forward tcp:34999 tcp:34999", "adb forward arguments");
+        var empty = new MemTracer.Counters { Running = 1 };
+        check(MemTracer.Diagnosis.Explain(empty).Any(w => w.StartsWith("no frames")), "running without frames is explained");
+        var nohook = new MemTracer.Counters { Running = 1, FramesWritten = 10 };
+        check(MemTracer.Diagnosis.Explain(nohook).Any(w => w.Contains("no hook attached")), "frames without allocations are explained");
+        var drops = new MemTracer.Counters { Running = 1, FramesWritten = 10, AllocationsSeen = 100, EventsRecorded = 90, EventsDropped = 10 };
+        check(MemTracer.Diagnosis.Explain(drops).Any(w => w.StartsWith("10 of 100 allocations dropped")), "drops are counted");
+        var fine = new MemTracer.Counters { Running = 1, FramesWritten = 10, AllocationsSeen = 100, EventsRecorded = 100 };
+        check(MemTracer.Diagnosis.Explain(fine).Length == 0, "a healthy run has nothing to explain");
+        var menu = typeof(MemTracer.Editor.MemTracerWindow).GetMethod("Open").GetCustomAttributes(typeof(UnityEditor.MenuItem), false).Cast<UnityEditor.MenuItem>().Select(m => m.menuItem).FirstOrDefault();
+        check(menu == "Window/Analysis/MemTracer", "menu item is " + menu);
+        if (bad == 0) Console.WriteLine("ok: tool lookup, adb devices, forward arguments, diagnosis, Window/Analysis/MemTracer");
+        return bad == 0 ? 0 : 1;
     }
 
     static bool Gac(AssemblyName r)

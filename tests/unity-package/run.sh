@@ -62,6 +62,9 @@ compile)
 status)
     $FAKE status "$REPO/runtime/include/memtracer/memtracer.h"
     ;;
+editor-tools)
+    $FAKE editor-tools "$W"
+    ;;
 pbxproj)
     for v in ios-2022.3 ios-6000.x; do
         $FAKE pbx-roundtrip "$FIX/$v/Unity-iPhone.xcodeproj/project.pbxproj"
