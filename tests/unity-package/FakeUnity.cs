@@ -151,6 +151,56 @@ static class FakeUnity
         if (c.Count < 20) { Console.Error.WriteLine("FAIL: read only " + c.Count + " codes from " + header); ++bad; }
         Console.WriteLine("mt_status: " + c.Count + " codes, MemTracer.Status: " + cs.Count);
         if (MemTracer.Tracer.IsAvailable || MemTracer.Tracer.Mark("x") != MemTracer.Status.Unavailable) { Console.Error.WriteLine("FAIL: Tracer available in the Editor"); ++bad; }
+        bad += MarkEncoding();
         return bad == 0 ? 0 : 1;
+    }
+
+    unsafe delegate int EncodeFn(string s, byte* buf, int at, int limit);
+
+    static unsafe string Hex(EncodeFn encode, string s, int limit)
+    {
+        var arr = new byte[64];
+        int n;
+        fixed (byte* buf = arr) n = encode(s, buf, 0, limit);
+        return n == 0 ? "" : BitConverter.ToString(arr, 0, n);
+    }
+
+    // Mark's label encoding (MemTracer.Utf8, what MarkParts runs in a player): UTF-8 without splitting
+    // a character at the 63-byte limit, and no managed allocation per call.
+    static unsafe int MarkEncoding()
+    {
+        var m = typeof(MemTracer.Tracer).Assembly.GetType("MemTracer.Utf8", true).GetMethod("Encode", BindingFlags.Static | BindingFlags.NonPublic);
+        var encode = (EncodeFn)Delegate.CreateDelegate(typeof(EncodeFn), m);
+        int bad = 0;
+        var cases = new[] {
+            Tuple.Create("scene A", 63, "73-63-65-6E-65-20-41"),
+            Tuple.Create("\u00e9", 63, "C3-A9"),
+            Tuple.Create("a\u00e9", 2, "61"),                   // the 2-byte character does not fit: dropped whole
+            Tuple.Create("\u20ac", 63, "E2-82-AC"),
+            Tuple.Create("\ud83d\ude00", 63, "F0-9F-98-80"),     // a surrogate pair is one 4-byte character
+            Tuple.Create("\ud83d", 63, "EF-BF-BD"),               // a lone surrogate becomes U+FFFD
+        };
+        foreach (var c in cases)
+        {
+            string got = Hex(encode, c.Item1, c.Item2);
+            if (got != c.Item3) { Console.Error.WriteLine("FAIL: Utf8 case " + c.Item3 + ": got " + got); ++bad; }
+        }
+        if (Hex(encode, new string('x', 100), 63).Split('-').Length != 63) { Console.Error.WriteLine("FAIL: a long label does not keep 63 bytes"); ++bad; }
+        var arr = new byte[64];
+        long allocated;
+        fixed (byte* buf = arr)
+        {
+            string label = "level 3: boss fight";
+            encode(label, buf, 0, 63);  // warm (JIT)
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < 10000; ++i) encode(label, buf, encode("scene ", buf, 0, 63), 63);
+            allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        }
+        if (allocated != 0) { Console.Error.WriteLine("FAIL: 10000 label encodings allocated " + allocated + " managed bytes"); ++bad; }
+        long control = GC.GetAllocatedBytesForCurrentThread();
+        GC.KeepAlive(new byte[16]);
+        if (GC.GetAllocatedBytesForCurrentThread() == control) { Console.Error.WriteLine("FAIL: control: this runtime's allocation counter does not count"); ++bad; }
+        Console.WriteLine("mark encoding: UTF-8 cases ok, 10000 encodings allocated " + allocated + " managed bytes");
+        return bad;
     }
 }

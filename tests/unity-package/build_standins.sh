@@ -28,7 +28,7 @@ for flavor in ios android editor; do
 done
 cd "$OUT/editor"
 cp "$OUT"/standins/*.dll .
-$MCS -out:FakeUnity.exe -r:System.Core.dll -r:UnityEngine.dll -r:UnityEditor.dll -r:UnityEditor.iOS.Extensions.Xcode.dll \
+$MCS -unsafe -out:FakeUnity.exe -r:System.Core.dll -r:UnityEngine.dll -r:UnityEditor.dll -r:UnityEditor.iOS.Extensions.Xcode.dll \
     -r:MemTracer.Runtime.dll -r:MemTracer.Editor.dll "$HERE/FakeUnity.cs" "$HERE/Pipeline.cs" "$HERE/Xcode.cs"
 mkdir -p "$OUT/bare"
 cp UnityEngine.dll UnityEditor.dll MemTracer.Runtime.dll MemTracer.Editor.dll FakeUnity.exe "$OUT/bare/"
