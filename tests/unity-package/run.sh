@@ -188,6 +188,27 @@ ios-prebuilt)
     node "$B/xcode-check/check_pbxproj.js" "$W/out/Unity-iPhone.xcodeproj/project.pbxproj" "$W/export/Unity-iPhone.xcodeproj/project.pbxproj"
     echo "ok: prebuilt libil2cpp left unpatched, runtime still added"
     ;;
+ios-append-edited)
+    # On, then the project changes outside MemTracer (an Append build adds a game plug-in), then on
+    # again, then off: off must keep that change (the saved original is stale), removing only ours.
+    mkdir -p "$W/export" "$W/proj/Assets/Plugins/iOS" "$W/proj/ProjectSettings"
+    export_fixture ios-6000.x "$W/export"
+    build ios >/dev/null
+    echo 'void late_plugin(void) {}' > "$W/proj/Assets/Plugins/iOS/Late.mm"
+    python3 - "$PKG/Plugins/MemTracer/Native/src/bridge.cpp.meta" "$W/proj/Assets/Plugins/iOS/Late.mm.meta" <<'PY'
+import sys
+t = open(sys.argv[1]).read().replace("iPhone: iOS\n    second:\n      enabled: 0", "iPhone: iOS\n    second:\n      enabled: 1")
+open(sys.argv[2], "w").write(t)
+PY
+    build ios --append >/dev/null
+    echo '{"ios": false}' > "$W/proj/ProjectSettings/MemTracerSettings.json"
+    build ios --append >"$W/off.log"
+    grep -q "Late.mm" "$W/out/Unity-iPhone.xcodeproj/project.pbxproj" || fail "off dropped a plug-in added after MemTracer's first build"
+    node "$B/xcode-check/check_pbxproj.js" "$W/out/Unity-iPhone.xcodeproj/project.pbxproj" "$W/export/Unity-iPhone.xcodeproj/project.pbxproj" off 2>"$W/err" \
+        || grep -q "symbols phase is left" "$W/err" || { cat "$W/err" >&2; fail "off left more than the symbols phase"; }
+    [[ ! -e $W/out/Libraries/com.memtracer.unity ]] || fail "off left Libraries/com.memtracer.unity"
+    echo "ok: an Append-edited project keeps its own change when MemTracer is turned off"
+    ;;
 refuse)
     mkdir -p "$W/export" "$W/proj/Assets"
     export_fixture android-6000.x "$W/export"

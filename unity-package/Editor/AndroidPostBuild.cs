@@ -9,8 +9,8 @@
 //   - adds that folder to the export's native build: one marked add_subdirectory line in
 //     src/main/cpp/CMakeLists.txt (GameActivity exports), or, where there is none, one marked
 //     externalNativeBuild block in build.gradle;
-//   - appends one marked block to build.gradle: a memtracerSymbols task, run after every
-//     assemble/bundle task, that copies the unstripped libil2cpp.so (symbols/<abi>/), the
+//   - appends one marked block to build.gradle: a memtracerSymbols task, run after the IL2CPP
+//     step and every assemble/bundle task, that copies the unstripped libil2cpp.so (symbols/<abi>/), the
 //     metadata and the il2cpp output's Symbols/ into the symbol store under the GNU build id.
 using System;
 using System.Collections.Generic;
@@ -147,7 +147,8 @@ tasks.register('memtracerSymbols') {
     }
 }
 afterEvaluate {
-    tasks.matching { it.name ==~ /(assemble|bundle)(Debug|Release)?/ }.all { it.finalizedBy 'memtracerSymbols' }
+    // after the IL2CPP step (it leaves symbols/<abi>/libil2cpp.so) and after every assemble/bundle
+    tasks.matching { it.name ==~ /(?i)buildil2cpp(task)?|(assemble|bundle)(Debug|Release)?/ }.all { it.finalizedBy 'memtracerSymbols' }
 }
 ");
             return b.ToString();

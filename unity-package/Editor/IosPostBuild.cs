@@ -70,6 +70,13 @@ namespace MemTracer.Editor
                 state["debug_information_format"] = xcode.GetBuildPropertyForAnyConfig(fw, "DEBUG_INFORMATION_FORMAT") ?? "";
                 Files.WriteIfChanged(Path.Combine(exportDir, OriginalProject), before);
             }
+            else if (Sha(before) != state.Str("ours_sha256") && File.Exists(Path.Combine(exportDir, OriginalProject)))
+            {
+                // Edited since our last write (an Append build, another plug-in): the saved original
+                // no longer describes the project, so off takes our entries out one by one instead.
+                File.Delete(Path.Combine(exportDir, OriginalProject));
+                changed.Add("-" + OriginalProject + " (the project changed since MemTracer's last build)");
+            }
             foreach (var rel in PackagePaths.Files(native).Where(f => Compiled.Contains(Path.GetExtension(f))))
             {
                 string projectPath = NativeDir + "/" + rel;
