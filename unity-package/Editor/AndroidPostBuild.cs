@@ -3,9 +3,9 @@
 //   - patches unityLibrary/src/main/Il2CppOutputProject/IL2CPP/libil2cpp (Gradle's IL2CPP step
 //     compiles it into libil2cpp.so);
 //   - copies the runtime into src/main/cpp/MemTracer with the baked settings and a CMakeLists.txt
-//     building libGfxPluginMemTracer.so: Unity's Android player preloads GfxPlugin* libraries and
-//     calls their UnityPluginLoad at startup, before the first scene's scripts run, whatever the
-//     plug-in import settings say (a plain name is loaded at the first [DllImport] only);
+//     building libGfxPluginMemTracer.so: Unity preloads GfxPlugin* plug-ins at startup and calls
+//     their UnityPluginLoad; otherwise the package's first [DllImport] (SceneMarks, at
+//     SubsystemRegistration, before the first scene) loads it (docs/integration.md);
 //   - adds that folder to the export's native build: one marked add_subdirectory line in
 //     src/main/cpp/CMakeLists.txt (GameActivity exports), or, where there is none, one marked
 //     externalNativeBuild block in build.gradle;

@@ -1,6 +1,8 @@
 // Automatic marks on scene load and unload ("scene <name>", "unload <name>"), on unless the
 // player's baked setting MEMTRACER_SCENE_MARKS is "0". Registered before the first scene loads.
-// MarkParts writes "scene " and the name into one stack buffer: no string is built.
+// MarkParts writes "scene " and the name into one stack buffer: no string is built. On Android the
+// IsAvailable probe is also the package's first [DllImport]: it loads libGfxPluginMemTracer.so (and
+// Unity calls its UnityPluginLoad) before the first scene, if the player did not preload it.
 using System;
 using System.Runtime.InteropServices;
 using UnityEngine;
