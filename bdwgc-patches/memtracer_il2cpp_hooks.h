@@ -149,7 +149,14 @@ extern "C" MEMTRACER_IL2CPP_EXPORT inline int il2cpp_memtracer_bridge(mt_il2cpp_
 #if defined(MEMTRACER_IL2CPP_GC_EVENTS)
     b.gc_set_on_collection_event = reinterpret_cast<void (*)(mt_gc_event_callback)>(&GC_set_on_collection_event);
     b.gc_get_on_collection_event = reinterpret_cast<mt_gc_event_callback (*)(void)>(&GC_get_on_collection_event);
+#if defined(GC_THREADS)
     b.gc_get_prof_stats_unsafe = reinterpret_cast<size_t (*)(void *, size_t)>(&GC_get_prof_stats_unsafe);
+#else
+    /* gc.h declares GC_get_prof_stats_unsafe only under GC_THREADS (a WebGL player without
+     * threads has none; a Unity install patched for one project builds them all). There the
+     * allocation lock is a no-op, so the locking GC_get_prof_stats is safe inside the callback. */
+    b.gc_get_prof_stats_unsafe = reinterpret_cast<size_t (*)(void *, size_t)>(&GC_get_prof_stats);
+#endif
     b.gc_is_marked = reinterpret_cast<int (*)(const void *)>(&GC_is_marked);
 #endif
 #if defined(MEMTRACER_IL2CPP_CLASS_API)

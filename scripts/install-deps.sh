@@ -14,6 +14,7 @@ pkgs=(
   libcli11-dev libsimdjson-dev                            # option parsing, streaming JSON
   chromium                                                # browser tests
   wrk hyperfine time                                      # benchmarks
+  mono-mcs mono-runtime                                   # Unity package tests (C# stand-ins, tests/unity-package)
 )
 if [[ $want_arm64 == 1 ]]; then
   pkgs+=(g++-aarch64-linux-gnu qemu-user libc6-dev-arm64-cross)

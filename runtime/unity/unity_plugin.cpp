@@ -6,7 +6,8 @@
 // (default: the scene-load step, below) become mt_mark labels.
 //
 // Configuration comes from the environment (an Xcode scheme, `adb shell setprop wrap...`, or the
-// launcher), since the plug-in loads before any C# runs. See docs/integration.md.
+// launcher), since the plug-in loads before any C# runs, and else from the settings the Unity
+// package bakes into the player (memtracer_unity_settings). See docs/integration.md.
 #include <memtracer/memtracer.h>
 
 #include <pthread.h>
@@ -23,6 +24,11 @@ static constexpr UnityInterfaceGUID kUnityProfilerCallbacksGUID{0x572FDB38CE3C4B
 #else
 #include "unity_plugin_api.h"
 #endif
+
+// The Unity package's settings (Project Settings > MemTracer), generated as C source next to this
+// file (memtracer_settings.c): name/value pairs, ended by two NULLs. This weak, empty definition
+// stands when the player has none (the repository's own builds); the generated one overrides it.
+extern "C" __attribute__((weak)) const char *const memtracer_unity_settings[] = {nullptr, nullptr};
 
 namespace {
 
@@ -82,8 +88,16 @@ void UNITY_INTERFACE_API on_marker_created(const UnityProfilerMarkerDesc *desc, 
     g_callbacks->RegisterMarkerEventCallback(desc, &on_marker_event, &g_forwarded[slot]);
 }
 
+const char *baked(const char *name) {
+    for (const char *const *p = memtracer_unity_settings; p[0] != nullptr; p += 2)
+        if (strcmp(p[0], name) == 0) return p[1];
+    return nullptr;
+}
+
+// The environment wins; else the baked setting; empty counts as unset.
 const char *env(const char *name) {
     const char *v = getenv(name);
+    if (v == nullptr || *v == '\0') v = baked(name);
     return v != nullptr && *v != '\0' ? v : nullptr;
 }
 
@@ -111,7 +125,7 @@ const char *default_output() {
     return g_output;
 }
 
-void start_capture() {
+mt_status start_capture() {
     mt_config config;
     mt_config_init(&config);
     config.output_path = env("MEMTRACER_OUTPUT") ? env("MEMTRACER_OUTPUT") : default_output();
@@ -124,11 +138,16 @@ void start_capture() {
     config.max_stack_depth = static_cast<uint32_t>(env_u64("MEMTRACER_DEPTH", config.max_stack_depth));
     config.flags = static_cast<uint32_t>(env_u64("MEMTRACER_FLAGS", config.flags));
     config.session_label = env("MEMTRACER_LABEL");
+    // The runtime reads these variables itself when NULL; set here so baked values apply too.
+    config.live_listen = env("MEMTRACER_LISTEN");
+    config.live_connect = env("MEMTRACER_CONNECT");
+    config.live_token = env("MEMTRACER_TOKEN");
 
     mt_status status = mt_start(&config);
-    g_started_here = status == MT_OK;
+    g_started_here = g_started_here || status == MT_OK;
     if (status != MT_OK && status != MT_ERR_ALREADY_STARTED)
         fprintf(stderr, "memtracer: not tracing: %s (%s)\n", mt_status_string(status), mt_last_error());
+    return status;
 }
 
 // MEMTRACER_UNITY_MARKS: comma-separated marker names as Unity's Profiler window shows them;
@@ -187,4 +206,12 @@ extern "C" UNITY_INTERFACE_EXPORT void UNITY_INTERFACE_API UnityPluginUnload() {
     }
     if (g_started_here) mt_stop();
     g_started_here = false;
+}
+
+// For the package's C# API (MemTracer.Tracer.Start, .Setting): a capture with the same
+// configuration as at load, and one setting as the plug-in resolves it (NULL when unset).
+extern "C" UNITY_INTERFACE_EXPORT int UNITY_INTERFACE_API memtracer_unity_start() { return start_capture(); }
+
+extern "C" UNITY_INTERFACE_EXPORT const char *UNITY_INTERFACE_API memtracer_unity_setting(const char *name) {
+    return name != nullptr ? env(name) : nullptr;
 }

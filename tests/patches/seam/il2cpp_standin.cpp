@@ -10,30 +10,7 @@
 #define STANDIN_EXPORT __attribute__((visibility("default")))
 #endif
 
-// gc.h, as far as Object.cpp and the bridge use it (bdwgc 8.2 signatures).
-#define GC_VERSION_MAJOR 8
-#define GC_VERSION_MINOR 2
-extern "C" {
-void *GC_malloc(size_t);
-void *GC_malloc_atomic(size_t);
-size_t GC_size(const void *);
-size_t GC_get_heap_size(void);
-size_t GC_get_free_bytes(void);
-void *GC_base(void *);
-typedef void (*GC_on_collection_event_proc)(int);
-void GC_set_on_collection_event(GC_on_collection_event_proc);
-GC_on_collection_event_proc GC_get_on_collection_event(void);
-struct GC_prof_stats_s;
-size_t GC_get_prof_stats_unsafe(struct GC_prof_stats_s *, size_t);
-}
-#define GC_MALLOC(n) GC_malloc(n)
-#define GC_MALLOC_ATOMIC(n) GC_malloc_atomic(n)
-
-struct Il2CppClass;
-struct Il2CppObject {
-    Il2CppClass *klass;
-    void *monitor;
-};
+#include "gc_wrapper_standin.h"
 
 // The spaced layout's block, as the script leaves it (or as shipped).
 #if MT_PATCHED
