@@ -14,6 +14,7 @@ pkgs=(
   libcli11-dev libsimdjson-dev                            # option parsing, streaming JSON
   chromium                                                # browser tests
   wrk hyperfine time                                      # benchmarks
+  clickhouse-server clickhouse-client                     # fleet tests (the tests start their own servers)
 )
 if [[ $want_arm64 == 1 ]]; then
   pkgs+=(g++-aarch64-linux-gnu qemu-user libc6-dev-arm64-cross)
@@ -38,5 +39,10 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# clickhouse-server's package starts a system service where it may: the tests need none (they
+# start their own servers on loopback ports with their own config and data under /tmp).
+if command -v systemctl >/dev/null && systemctl is-active --quiet clickhouse-server 2>/dev/null; then
+  systemctl stop clickhouse-server || true
 fi
 echo "install-deps: all dependencies present"
