@@ -82,4 +82,18 @@ TEST_CASE("fleet trend: ClickHouse and the run.db files give the same points, a 
     REQUIRE(strings.size() == 4);
     CHECK(strings[0].runs == 1);  // the filter keeps the Android device's run of each night
     CHECK(strings[0].requested_bytes > 0);
+
+    // memtracer-report trend prints the same table from either source.
+    std::vector<std::string> files = {MT_REPORT_BIN, "trend"};
+    files.insert(files.end(), dbs.begin(), dbs.end());
+    for (auto &v : std::vector<std::string>{"--site", site.name, "--format", "csv"}) files.push_back(v);
+    auto from_files_cli = test::run_process(files);
+    auto from_ch_cli = test::run_process({MT_REPORT_BIN, "trend", server.url("nightly"), "--site", site.name, "--format", "csv"});
+    INFO(from_files_cli.output);
+    REQUIRE(from_files_cli.exit_code == 0);
+    CHECK(from_ch_cli.exit_code == 0);
+    CHECK(from_ch_cli.output == from_files_cli.output);
+    CHECK(from_ch_cli.output.find("build-3,") != std::string::npos);
+    CHECK(from_ch_cli.output.find("build,first_night,runs,frames,count,requested_bytes,gc_bytes,bytes_per_frame,change_pct") !=
+          std::string::npos);
 }
