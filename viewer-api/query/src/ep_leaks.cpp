@@ -107,7 +107,7 @@ Common common(Database &db, const LifetimeQuery &q) {
     SpecParams sp(q.range, q.filter, q.page);
     Scope sc = open_scope(db, q.run, sp);
     Common c{std::move(sc.run), sc.range, q.by, checked_page(sp, 50, 1000), {}, {}};
-    if (!q.leaks && q.by == LMetric::Frames) throw ApiError{400, "by must be one of gc_bytes, count", "by"};
+    if (!q.leaks && q.by == LMetric::Frames) lifetime_metric_of("frames", false);  // the endpoint's 400 for by=frames
     c.g = grouping(q.group, db, q.run);
     c.support = lifetime_support(db, q.run);
     c.filter = std::move(sc.filter);
