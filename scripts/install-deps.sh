@@ -15,6 +15,7 @@ pkgs=(
   chromium                                                # browser tests
   wrk hyperfine time                                      # benchmarks
   mono-mcs mono-runtime                                   # Unity package tests (C# stand-ins, tests/unity-package)
+  clickhouse-server clickhouse-client                     # fleet tests (the tests start their own servers)
 )
 if [[ $want_arm64 == 1 ]]; then
   pkgs+=(g++-aarch64-linux-gnu qemu-user libc6-dev-arm64-cross)
@@ -39,5 +40,10 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# clickhouse-server's package starts a system service where it may: the tests need none (they
+# start their own servers on loopback ports with their own config and data under /tmp).
+if command -v systemctl >/dev/null && systemctl is-active --quiet clickhouse-server 2>/dev/null; then
+  systemctl stop clickhouse-server || true
 fi
 echo "install-deps: all dependencies present"

@@ -1,104 +1,108 @@
 #include "commands.h"
 
-#include <cctype>
 #include <map>
 
 namespace mt::report {
 
-using simdjson::dom::element;
+
+viewer::RangeSpec range_spec(const Query &q) {
+    viewer::RangeSpec r;
+    if (q.from) r.from = std::to_string(*q.from);
+    if (q.to) r.to = std::to_string(*q.to);
+    return r;
+}
+
+viewer::FilterSpec filter_spec(const Query &q) {
+    viewer::FilterSpec f;
+    if (!q.thread.empty()) f.thread = q.thread;
+    return f;
+}
+
+viewer::TopQuery top_query(Source &s, const Query &q, const viewer::Page &page) {
+    viewer::TopQuery t;
+    t.run = s.run();
+    s.call([&](viewer::Database &) {  // a bad --sort or --by is the endpoint's 400, after the label
+        t.by = q.by.empty() ? viewer::Metric::Bytes : viewer::metric_of(q.by);
+        t.group = viewer::group_of(q.group);
+        return 0;
+    });
+    t.range = range_spec(q);
+    t.filter = filter_spec(q);
+    t.page = page;
+    return t;
+}
 
 namespace {
-// A thread name may hold spaces, '&' or '%': every byte but unreserved ones goes %XX.
-std::string thread_param(const Query &q) {
-    if (q.thread.empty()) return "";
-    std::string out = "&thread=";
-    for (unsigned char c : q.thread) {
-        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == ',') {
-            out += static_cast<char>(c);
-        } else {
-            static const char *hex = "0123456789ABCDEF";
-            out += '%';
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-    }
-    return out;
-}
-}  // namespace
 
-std::string query_string(const Query &q, const std::string &extra) {
-    std::string s = "?limit=" + std::to_string(q.limit);
-    if (q.from) s += "&from=" + std::to_string(*q.from);
-    if (q.to) s += "&to=" + std::to_string(*q.to);
-    if (!q.by.empty()) s += "&by=" + q.by;
-    return s + thread_param(q) + extra;
+std::string range_note(const Source &s, const viewer::Range &r, const std::string &what) {
+    return s.label() + ": " + what + ", frames " + std::to_string(r.from) + ".." + std::to_string(r.to);
 }
 
-namespace {
-
-std::string range_note(const Source &s, const element &root, const std::string &what) {
-    element r = root["range"].value();
-    return s.label() + ": " + what + ", frames " + std::to_string(num(r, "from")) + ".." + std::to_string(num(r, "to"));
+void need_lifetimes(const viewer::LifetimeResult &r) {
+    if (!r.available) throw NoLifetimes(r.note);
 }
 
-void need_lifetimes(const Doc &d) {
-    bool on = false;
-    if (d["lifetimes"].get(on) || !on) throw NoLifetimes(str(d.root, "note"));
+viewer::LifetimeResult lifetimes(Source &s, const Query &q, bool leaks) {
+    viewer::LifetimeQuery l;
+    l.run = s.run();
+    l.leaks = leaks;
+    s.call([&](viewer::Database &) {
+        l.by = q.by.empty() ? (leaks ? viewer::LifetimeMetric::Frames : viewer::LifetimeMetric::GcBytes)
+                            : viewer::lifetime_metric_of(q.by, leaks);
+        l.group = viewer::group_of(q.group);
+        return 0;
+    });
+    l.range = range_spec(q);
+    l.filter = filter_spec(q);
+    l.page = {q.limit, 0};
+    l.within = q.within;
+    return s.call([&](viewer::Database &db) { return viewer::compute_lifetimes(db, l); });
 }
 
 }  // namespace
 
 Table top(Source &s, const Query &q) {
-    Doc d = s.get(s.run_path("top") + query_string(q, "&group=" + q.group));
+    viewer::TopQuery tq = top_query(s, q, {q.limit, 0});
+    auto r = s.call([&](viewer::Database &db) { return viewer::compute_top(db, tq); });
     Table t;
-    t.notes.push_back(range_note(s, d.root, "top " + q.group + " by " + str(d.root, "by")));
+    viewer::Range range{r.range.from, r.range.to, r.range.whole};
+    t.notes.push_back(range_note(s, range, "top " + q.group + " by " + std::string(viewer::metric_name(r.by))));
     t.columns = {"rank", q.group, "count", "requested_bytes", "gc_bytes", "share"};
-    simdjson::dom::array entries = d["entries"].get_array().value();
-    for (element e : entries)
-        t.add({num(e, "rank"), entry_name(e, q.group), num(e, "count"), num(e, "requested_bytes"), num(e, "gc_bytes"),
-               real(e, "share")});
+    for (const auto &e : r.entries)
+        t.add({e.rank, entry_name(e, r.group), e.t.count, e.t.requested_bytes, e.t.gc_bytes, e.share});
     return t;
 }
 
 Table frames(Source &s, const Query &q) {
-    std::string qs = "?fields=all";
-    if (q.from) qs += "&from=" + std::to_string(*q.from);
-    if (q.to) qs += "&to=" + std::to_string(*q.to);
-    qs += thread_param(q);
-    Doc d = s.get(s.run_path("frames") + qs);
+    viewer::FramesQuery fq;
+    fq.run = s.run();
+    fq.all_fields = true;
+    fq.range = range_spec(q);
+    fq.filter = filter_spec(q);
+    auto d = s.call([&](viewer::Database &db) { return viewer::compute_frames(db, fq); });
     Table t;
     t.columns = {"seq", "frame_index", "alloc_count", "requested_bytes", "gc_bytes", "collections", "heap_size",
                  "live_bytes", "mark"};
-    int64_t live_peak = is_null(d.root, "live_peak") ? -1 : num(d["live_peak"], "seq");
-    int64_t heap_peak = is_null(d.root, "heap_peak") ? -1 : num(d["heap_peak"], "seq");
-    auto col = [&](std::string_view k) { return d[k].get_array().value(); };
-    auto seq = col("seq"), idx = col("frame_index"), n = col("alloc_count"), rb = col("requested_bytes"),
-         gb = col("gc_bytes"), gc = col("collections"), heap = col("heap_size");
-    element live_el = d["live_bytes"];
-    bool has_live = !live_el.is_null();
+    int64_t live_peak = d.live_peak ? d.live_peak->seq : -1;
+    int64_t heap_peak = d.heap_peak ? d.heap_peak->seq : -1;
+    const auto &seq = d.columns[0], &idx = d.columns[1], &n = d.columns[2], &rb = d.columns[3], &gb = d.columns[4],
+               &gc = d.columns[5], &heap = d.columns[6];
     // mt_mark labels name the frames the game marked ("level loaded"): shown beside the peaks.
-    Doc marks = s.get(s.run_path("markers"));
+    auto marks = s.call([&](viewer::Database &db) { return viewer::compute_markers(db, s.run()); });
     std::map<int64_t, std::string> marked;
-    int64_t n_marks = 0;
-    // A named array, not a range over `.value()` of a temporary: that dangles (it crashed here).
-    simdjson::dom::array marker_list = marks["markers"].get_array().value();
-    for (element m : marker_list) {
-        std::string &l = marked[num(m, "seq")];
-        l += (l.empty() ? "" : ", ") + std::string("marker '") + str(m, "label") + "'";
-        ++n_marks;
+    for (const auto &m : marks.markers) {
+        std::string &l = marked[m.seq];
+        l += (l.empty() ? "" : ", ") + std::string("marker '") + m.label + "'";
     }
+    const auto n_marks = static_cast<int64_t>(marks.markers.size());
     for (size_t i = 0; i < seq.size(); ++i) {
-        int64_t sq = seq.at(i).get_int64().value();
+        int64_t sq = seq[i];
         Cell live = std::string("");
-        if (has_live) {
-            element v = live_el.at(i).value();
-            if (!v.is_null()) live = v.get_int64().value();
-        }
+        if (d.live_bytes && (*d.live_bytes)[i]) live = *(*d.live_bytes)[i];
         std::string mark = sq == live_peak ? "live peak" : "";
         if (sq == heap_peak) mark += mark.empty() ? "heap peak" : ", heap peak";
         if (auto it = marked.find(sq); it != marked.end()) mark += (mark.empty() ? "" : ", ") + it->second;
-        t.add({sq, idx.at(i).get_int64().value(), n.at(i).get_int64().value(), rb.at(i).get_int64().value(),
-               gb.at(i).get_int64().value(), gc.at(i).get_int64().value(), heap.at(i).get_int64().value(), live, mark});
+        t.add({sq, idx[i], n[i], rb[i], gb[i], gc[i], heap[i], live, mark});
     }
     t.notes.push_back(s.label() + ": " + std::to_string(seq.size()) + " frames" +
                       (live_peak >= 0 ? ", live peak at " + std::to_string(live_peak) : ", no lifetimes") +
@@ -108,32 +112,28 @@ Table frames(Source &s, const Query &q) {
 }
 
 Table leaks(Source &s, const Query &q) {
-    Doc d = s.get(s.run_path("leaks") + query_string(q, "&group=" + q.group));
+    auto d = lifetimes(s, q, true);
     need_lifetimes(d);
     Table t;
-    t.notes.push_back(range_note(s, d.root, "alive at the end (leak candidates) by " + q.group + ", sorted by " +
-                                                str(d.root, "by") +
+    const char *by = d.by == viewer::LifetimeMetric::Count ? "count" : d.by == viewer::LifetimeMetric::Frames ? "frames" : "gc_bytes";
+    t.notes.push_back(range_note(s, d.range, "alive at the end (leak candidates) by " + q.group + ", sorted by " + by +
                                                 " (frames: allocation frames whose objects survived a collection)"));
     t.columns = {"rank", q.group, "frames", "count", "gc_bytes", "allocated", "oldest_seq", "age_frames"};
-    simdjson::dom::array entries = d["entries"].get_array().value();
-    for (element e : entries)
-        t.add({num(e, "rank"), entry_name(e, q.group), num(e, "frames"), num(e, "count"), num(e, "gc_bytes"),
-               num(e, "allocated"), num(e, "oldest_seq"), num(e, "age_frames")});
+    for (const auto &e : d.entries)
+        t.add({e.rank, entry_name(e, d.group), e.frames, e.count, e.gc_bytes, e.allocated, e.oldest_seq, e.age_frames});
     return t;
 }
 
 Table temporaries(Source &s, const Query &q) {
-    Doc d = s.get(s.run_path("temporaries") +
-                  query_string(q, "&group=" + q.group + "&within=" + std::to_string(q.within)));
+    auto d = lifetimes(s, q, false);
     need_lifetimes(d);
     Table t;
-    t.notes.push_back(range_note(s, d.root, "died within " + std::to_string(q.within) + " frame(s) by " + q.group));
+    t.notes.push_back(range_note(s, d.range, "died within " + std::to_string(q.within) + " frame(s) by " + q.group));
     t.columns = {"rank", q.group, "count", "gc_bytes", "allocated", "temporary_share", "share"};
-    simdjson::dom::array entries = d["entries"].get_array().value();
-    for (element e : entries) {
-        int64_t n = num(e, "count"), a = num(e, "allocated");
-        t.add({num(e, "rank"), entry_name(e, q.group), n, num(e, "gc_bytes"), a,
-               a > 0 ? static_cast<double>(n) / static_cast<double>(a) : 0.0, real(e, "share")});
+    for (const auto &e : d.entries) {
+        int64_t n = e.count, a = e.allocated;
+        t.add({e.rank, entry_name(e, d.group), n, e.gc_bytes, a,
+               a > 0 ? static_cast<double>(n) / static_cast<double>(a) : 0.0, e.share});
     }
     return t;
 }

@@ -30,8 +30,11 @@ Table frames(Source &s, const Query &q);
 Table leaks(Source &s, const Query &q);
 Table temporaries(Source &s, const Query &q);
 
-// "?from=1&to=9&group=site&limit=20&thread=..." for the set members of q (and `extra`, already encoded).
-std::string query_string(const Query &q, const std::string &extra = "");
+// The query layer's typed pieces of q.
+viewer::RangeSpec range_spec(const Query &q);
+viewer::FilterSpec filter_spec(const Query &q);
+// q as a TopN query of s's run (a bad --sort or --by: a ReportError from the query layer's check).
+viewer::TopQuery top_query(Source &s, const Query &q, const viewer::Page &page);
 
 }  // namespace mt::report
 

@@ -7,14 +7,13 @@
 
 namespace mt::report {
 
-using simdjson::dom::element;
-
 namespace {
 
-std::string group_key(const element &e, const std::string &group) {
-    if (group == "class") return str(e, "full_name");
-    std::string f = str(e, "function"), file = str(e, "file");
-    return file.empty() ? f : f + " (" + file + ")";
+// A site's line moves between builds: the key is its function and file.
+std::string group_key(const viewer::TopEntry &e, viewer::Group g) {
+    if (g == viewer::Group::Class) return viewer::class_display_name(e.key, e.cls);
+    viewer::SiteInfo s = viewer::site_or_none(e.site);
+    return s.file.empty() ? s.function : s.function + " (" + s.file + ")";
 }
 
 }  // namespace
@@ -22,26 +21,23 @@ std::string group_key(const element &e, const std::string &group) {
 Side load_side(Source &s, const Query &q) {
     Side side;
     side.label = s.label();
+    Query unsorted = q;
+    unsorted.by = "";
     for (int64_t offset = 0;;) {
-        Query page = q;
-        page.limit = 1000;
-        page.by = "";
-        Doc d = s.get(s.run_path("top") + query_string(page, "&group=" + q.group + "&offset=" + std::to_string(offset)));
-        element r = d["range"];
+        viewer::TopQuery tq = top_query(s, unsorted, {1000, offset});
+        auto r = s.call([&](viewer::Database &db) { return viewer::compute_top(db, tq); });
         // Game frames, not committed ones: frames the runtime merged still count as each game
-        // frame they cover (older viewers answer without the field).
-        side.frames = is_null(r, "game_frames") ? num(r, "to") - num(r, "from") + 1 : num(r, "game_frames");
-        element t = d["totals"];
-        side.total = {num(t, "count"), num(t, "requested_bytes"), num(t, "gc_bytes")};
-        simdjson::dom::array entries = d["entries"].get_array().value();
-        for (element e : entries) {
-            Sums &g = side.groups[group_key(e, q.group)];
-            g.count += num(e, "count");
-            g.requested_bytes += num(e, "requested_bytes");
-            g.gc_bytes += num(e, "gc_bytes");
+        // frame they cover.
+        side.frames = r.range.game_frames;
+        side.total = {r.totals.count, r.totals.requested_bytes, r.totals.gc_bytes};
+        for (const auto &e : r.entries) {
+            Sums &g = side.groups[group_key(e, r.group)];
+            g.count += e.t.count;
+            g.requested_bytes += e.t.requested_bytes;
+            g.gc_bytes += e.t.gc_bytes;
         }
-        if (is_null(d.root, "next_offset")) break;
-        offset = num(d.root, "next_offset");
+        if (offset + 1000 >= r.total) break;
+        offset += 1000;
     }
     return side;
 }

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "trend_table.h"
 
 using namespace mt::report;
 
@@ -82,6 +83,18 @@ int main(int argc, char **argv) {
     };
     auto *compare_cmd = two_runs("compare", "two runs per class or site, per frame");
     auto *gate_cmd = two_runs("gate", "fail (exit 1) when NEW grew past a limit over BASE");
+    std::vector<std::string> trend_sources;
+    std::string trend_class, trend_site, trend_per = "build";
+    mt::fleet::TrendQuery tq;
+    auto *trend_cmd = app.add_subcommand("trend", "a class, a site or the total per build or night, over many runs");
+    trend_cmd->add_option("sources", trend_sources, "one clickhouse://host:port/db URL, or run.db files")->required();
+    auto *cls_opt = trend_cmd->add_option("--class", trend_class, "a class by full name (default: the total)");
+    trend_cmd->add_option("--site", trend_site, "a site: 'Function' or 'Function (File)'")->excludes(cls_opt);
+    trend_cmd->add_option("--per", trend_per, "build (default) or night")->check(CLI::IsMember({"build", "night"}));
+    trend_cmd->add_option("--project", tq.project, "only runs of this project");
+    trend_cmd->add_option("--platform", tq.platform, "only runs of this platform");
+    trend_cmd->add_option("--device", tq.device, "only runs of this device");
+    trend_cmd->add_option("--format", a.format, "table (default), csv or json")->check(CLI::IsMember({"table", "csv", "json"}));
     gate_cmd->add_option("--max-growth", a.max_growth, "limits, e.g. 'bytes_per_frame=5%,allocs_per_frame=10%'")
         ->required();
     gate_cmd->add_option("--min-share", a.min_share,
@@ -102,6 +115,14 @@ int main(int argc, char **argv) {
             GateResult r = gate(base, now, q, limits, a.min_share);
             render(r.table, f, std::cout, std::cerr);
             return r.failed ? 1 : 0;
+        }
+        if (trend_cmd->parsed()) {
+            using W = mt::fleet::TrendQuery::What;
+            tq.what = !trend_class.empty() ? W::Class : !trend_site.empty() ? W::Site : W::Total;
+            tq.name = !trend_class.empty() ? trend_class : trend_site;
+            tq.per = trend_per == "night" ? mt::fleet::TrendQuery::Per::Night : mt::fleet::TrendQuery::Per::Build;
+            render(trend_table(trend_sources, tq), f, std::cout, std::cerr);
+            return 0;
         }
         if (compare_cmd->parsed()) {
             Source x(a.db), y(a.db_b);

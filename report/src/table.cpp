@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "json.h"  // the query layer's string escaping
+#include <memtracer/json.h>  // the host tools' string escaping
 
 namespace mt::report {
 
@@ -81,11 +81,11 @@ void json(const Table &t, std::ostream &out) {
         s += i ? ",\n{" : "\n{";
         for (size_t c = 0; c < t.columns.size(); ++c) {
             if (c) s += ",";
-            viewer::append_json_string(s, t.columns[c]);
+            mt::append_json_string(s, t.columns[c]);
             s += ":";
             const Cell &v = t.rows[i][c];
             if (auto *str = std::get_if<std::string>(&v))
-                viewer::append_json_string(s, *str);
+                mt::append_json_string(s, *str);
             else if (auto *d = std::get_if<double>(&v); d && !std::isfinite(*d))
                 s += "null";
             else

@@ -6,29 +6,20 @@
 #include "endpoints.h"
 #include "filter.h"
 #include "model.h"
+#include "spec.h"
 #include "sqlite.h"
 #include "stacks.h"
 
 namespace mt::viewer {
 
 namespace {
-void write_gc(Json &j, Stmt &g) {
-    j.obj().kv("seq", g.i64(0)).kv("start_ns", g.i64(1)).kv("duration_ns", g.i64(2) - g.i64(1));
-    j.kv("heap_size", g.i64(3)).kv("free_bytes", g.i64(4)).kv("reclaimed_bytes", g.i64(5)).kv("gc_no", g.i64(6));
-    j.end_obj();
-}
-
-template <class T>
-void column(Json &j, std::string_view name, const std::vector<T> &v) {
-    j.arr(name);
-    for (auto x : v) j.val(static_cast<int64_t>(x));
-    j.end_arr();
+GcRow read_gc(const Stmt &g) {
+    return {g.i64(0), g.i64(1), g.i64(2) - g.i64(1), g.i64(3), g.i64(4), g.i64(5), g.i64(6)};
 }
 }  // namespace
 
 // Two fixed column sets: what the timeline needs (the default), or every frame column.
-constexpr int kBasicCols = 7, kAllCols = 13;
-const char *const kSeriesNames[kAllCols] = {"seq", "frame_index", "alloc_count", "requested_bytes", "gc_bytes",
+const char *const kFrameColumnNames[kFrameAllCols] = {"seq", "frame_index", "alloc_count", "requested_bytes", "gc_bytes",
                                             "collections", "heap_size", "start_ns", "duration_ns", "gc_ns",
                                             "free_bytes", "dropped", "flags"};
 constexpr const char *kSeriesBasic =
@@ -41,74 +32,71 @@ constexpr const char *kSeriesAll =
 
 // The frames of the whole requested range (not only this page) where the traced live bytes and
 // the GC heap peaked, the first of equal ones; live_peak is null without lifetimes.
-void write_peaks(Json &j, Database &db, int64_t run, const Range &r) {
+void read_peaks(FramesResult &res, Database &db, int64_t run, const Range &r) {
     auto l = query(db,
                    "SELECT seq, live_bytes FROM frames WHERE run_id=? AND seq BETWEEN ? AND ? AND live_bytes IS NOT NULL "
                    "ORDER BY live_bytes DESC, seq LIMIT 1");
     l.binds(run, r.from, r.to);
-    j.key("live_peak");
-    l.step() ? j.obj().kv("seq", l.i64(0)).kv("live_bytes", l.i64(1)).end_obj() : j.null();
+    if (l.step()) res.live_peak = Peak{l.i64(0), l.i64(1)};
     auto h = query(db,
                    "SELECT seq, heap_size FROM frames WHERE run_id=? AND seq BETWEEN ? AND ? "
                    "ORDER BY heap_size DESC, seq LIMIT 1");
     h.binds(run, r.from, r.to);
-    j.key("heap_peak");
-    h.step() ? j.obj().kv("seq", h.i64(0)).kv("heap_size", h.i64(1)).end_obj() : j.null();
+    if (h.step()) res.heap_peak = Peak{h.i64(0), h.i64(1)};
 }
 
-Response frame_series(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"from", "to", "limit", "fields", MT_FILTER_PARAMS});
-    bool all = p.choice("fields", {"basic", "all"}, "basic") == "all";
-    auto run = load_run(db, run_id);
-    auto r = frame_range(p, run);
-    auto filter = parse_filter(p, db, run);
+FramesResult compute_frames(Database &db, const FramesQuery &q) {
+    SpecParams sp(q.range, q.filter);
+    Scope sc = open_scope(db, q.run, sp);
+    const RunRow &run = sc.run;
+    const Range &r = sc.range;
+    parse_int(std::to_string(q.limit), 1, 200000, "limit");  // the endpoint's check, for typed callers
     // A 200k-frame page is ~10 MB of JSON; longer runs page with next_from.
-    int64_t limit = p.integer("limit", 200000, 1, 200000);
-    int64_t to = std::min(r.to, r.from + limit - 1);
-    const int ncols = all ? kAllCols : kBasicCols;
-    std::vector<int64_t> col[kAllCols];
+    int64_t to = std::min(r.to, r.from + q.limit - 1);
+    FramesResult res;
+    res.run_id = run.id, res.from = r.from, res.to = to, res.frames = run.frames;
+    if (to < r.to) res.next_from = to + 1;
+    res.filter = sc.filter;
+    res.ncols = q.all_fields ? kFrameAllCols : kFrameBasicCols;
+    auto &col = res.columns;
     std::vector<std::optional<int64_t>> live;
     bool any_live = false;
-    auto s = query(db, all ? kSeriesAll : kSeriesBasic);
+    auto s = query(db, q.all_fields ? kSeriesAll : kSeriesBasic);
     s.binds(run.id, r.from, to);
     auto n = static_cast<size_t>(std::max<int64_t>(0, to - r.from + 1));
-    for (int c = 0; c < ncols; ++c) col[c].reserve(n);
+    for (int c = 0; c < res.ncols; ++c) col[static_cast<size_t>(c)].reserve(n);
     live.reserve(n);
     while (s.step()) {
-        for (int c = 0; c < ncols; ++c) col[c].push_back(s.i64(c));
-        live.push_back(s.null(ncols) ? std::nullopt : std::optional<int64_t>(s.i64(ncols)));
+        for (int c = 0; c < res.ncols; ++c) col[static_cast<size_t>(c)].push_back(s.i64(c));
+        live.push_back(s.null(res.ncols) ? std::nullopt : std::optional<int64_t>(s.i64(res.ncols)));
         any_live = any_live || live.back().has_value();
     }
-    if (filter.active()) {  // the allocation columns under the filter; heap and GC stay the run's
-        auto ft = filtered_frame_totals(db, run, r.from, to, filter);
+    if (sc.filter.active()) {  // the allocation columns under the filter; heap and GC stay the run's
+        auto ft = filtered_frame_totals(db, run, r.from, to, sc.filter);
         for (size_t i = 0; i < col[0].size(); ++i) {
             const auto &t = ft[static_cast<size_t>(col[0][i] - r.from)];
             col[2][i] = t.count, col[3][i] = t.requested_bytes, col[4][i] = t.gc_bytes;
         }
     }
-    Json j;
-    j.reserve(n * (all ? 110 : 60) + 256);
-    j.obj().kv("run_id", run.id).kv("from", r.from).kv("to", to).kv("frames", run.frames).key("next_from");
-    to < r.to ? j.val(to + 1) : j.null();
-    write_filter(j, filter);
-    for (int c = 0; c < ncols; ++c) column(j, kSeriesNames[c], col[c]);
-    j.key("live_bytes");  // null: the run did not record lifetimes
-    if (any_live) {
-        j.arr();
-        for (auto &v : live) v ? j.val(*v) : j.null();
-        j.end_arr();
-    } else {
-        j.null();
-    }
-    write_peaks(j, db, run.id, r);
+    if (any_live) res.live_bytes = std::move(live);
+    read_peaks(res, db, run.id, r);
     auto g = query(db,
                    "SELECT seq, start_ns, end_ns, heap_size, free_bytes, reclaimed_bytes, gc_no FROM gc_events "
                    "WHERE run_id=? AND seq BETWEEN ? AND ? ORDER BY seq, start_ns");
     g.binds(run.id, r.from, to);
-    j.arr("gc");
-    while (g.step()) write_gc(j, g);
-    j.end_arr().end_obj();
-    return ok(j);
+    while (g.step()) res.gc.push_back(read_gc(g));
+    return res;
+}
+
+Response frame_series(Database &db, const Request &req, int64_t run_id) {
+    Params p(req, {"from", "to", "limit", "fields", MT_FILTER_PARAMS});
+    FramesQuery q;
+    q.run = run_id;
+    q.all_fields = p.choice("fields", {"basic", "all"}, "basic") == "all";
+    q.range = range_spec(p);
+    q.filter = filter_spec(p);
+    q.limit = p.integer("limit", 200000, 1, 200000);
+    return Response{200, render_frames(compute_frames(db, q)), "application/json", ""};
 }
 
 Response frame_detail(Database &db, const Request &req, int64_t run_id, int64_t seq) {
@@ -190,7 +178,7 @@ Response frame_detail(Database &db, const Request &req, int64_t run_id, int64_t 
                    "WHERE run_id=? AND seq=? ORDER BY start_ns");
     g.binds(run.id, seq);
     j.arr("gc");
-    while (g.step()) write_gc(j, g);
+    while (g.step()) write_gc(j, read_gc(g));
     j.end_arr();
     auto d = query(db, "SELECT class_id, count, gc_bytes FROM deaths WHERE run_id=? AND seq=? ORDER BY gc_bytes DESC");
     d.binds(run.id, seq);

@@ -9,6 +9,7 @@
 #include "endpoints.h"
 #include "filter.h"
 #include "lifetimes_model.h"
+#include "spec.h"
 #include "sqlite.h"
 #include "stacks.h"
 
@@ -16,7 +17,7 @@ namespace mt::viewer {
 
 namespace {
 
-enum class LMetric { GcBytes, Count, Frames };
+using LMetric = LifetimeMetric;
 
 struct Row {
     int64_t key = 0;  // class_id, site_id or stack_id
@@ -29,20 +30,20 @@ struct Row {
 };
 
 struct Grouping {
-    std::string_view group;
+    Group group = Group::Class;
     std::unordered_map<int64_t, int64_t> stack_site;
     int64_t key(int64_t class_id, int64_t stack_id) const {
-        if (group == "class") return class_id;
-        if (group == "stack") return stack_id;
+        if (group == Group::Class) return class_id;
+        if (group == Group::Stack) return stack_id;
         auto it = stack_site.find(stack_id);
         return it == stack_site.end() ? kNoSite : it->second;
     }
 };
 
-Grouping grouping(const Params &p, Database &db, int64_t run) {
+Grouping grouping(Group group, Database &db, int64_t run) {
     Grouping g;
-    g.group = p.choice("group", {"class", "site", "stack"}, "class");
-    if (g.group == "site") g.stack_site = load_stack_sites(db, run);
+    g.group = group;
+    if (g.group == Group::Site) g.stack_site = load_stack_sites(db, run);
     return g;
 }
 
@@ -57,34 +58,26 @@ std::vector<Row> sorted(std::unordered_map<int64_t, Row> &groups, LMetric by) {
     return v;
 }
 
-// The group's identity: a class, a site, or a stack with its site and frames. Leak entries
-// carry a `frames` count, so there a stack's frames are `stack_frames` (one key, one meaning).
-void write_key(Json &j, Database &db, int64_t run, std::string_view group, int64_t key,
-               const std::unordered_map<int64_t, SiteInfo> &sites, bool leaks) {
-    if (group == "class") {
-        auto c = find_class(db, run, key);
-        write_class(j, key, c ? &*c : nullptr);
-    } else if (group == "site") {
-        auto it = sites.find(key);
-        write_site(j, key, it == sites.end() ? nullptr : &it->second);
+// The group's identity: a class, a site, or a stack with its site and frames.
+void fill_key(LifetimeEntry &e, Database &db, int64_t run, Group group, const std::unordered_map<int64_t, SiteInfo> &sites) {
+    if (group == Group::Class) {
+        e.cls = find_class(db, run, e.key);
+    } else if (group == Group::Site) {
+        if (auto it = sites.find(e.key); it != sites.end() && e.key != kNoSite) e.site = it->second;
     } else {
-        j.kv("stack_id", key).obj("site");
-        write_site(j, find_stack_site(db, run, key));
-        j.end_obj().key(leaks ? "stack_frames" : "frames");
-        write_frames(j, resolve_stack(db, run, key));
+        e.site = find_stack_site(db, run, e.key);
+        e.stack_frames = resolve_stack(db, run, e.key);
     }
 }
 
 // The class holding most bytes of a site or stack (what the row is mostly made of).
-void write_main_class(Json &j, Database &db, int64_t run, const Row &r) {
-    if (r.class_bytes.empty()) return;
+std::optional<MainClass> main_class(Database &db, int64_t run, const Row &r) {
+    if (r.class_bytes.empty()) return std::nullopt;
     auto best = std::max_element(r.class_bytes.begin(), r.class_bytes.end(), [](auto &a, auto &b) {
         return a.second != b.second ? a.second < b.second : a.first > b.first;
     });
-    auto c = find_class(db, run, best->first);
-    j.obj("main_class");
-    write_class(j, best->first, c ? &*c : nullptr);
-    j.kv("gc_bytes", best->second).kv("class_count", static_cast<int64_t>(r.class_bytes.size())).end_obj();
+    return MainClass{best->first, find_class(db, run, best->first), best->second,
+                     static_cast<int64_t>(r.class_bytes.size())};
 }
 
 struct PairKeyHash {
@@ -110,59 +103,54 @@ struct Common {
     }
 };
 
-Common common(Database &db, const Params &p, int64_t run_id, bool leaks) {
-    Common c{load_run(db, run_id), {}, LMetric::GcBytes, page_params(p, 50, 1000), {}, {}};
-    auto by = leaks ? p.choice("by", {"frames", "gc_bytes", "count"}, "frames")
-                    : p.choice("by", {"gc_bytes", "count"}, "gc_bytes");
-    c.by = by == "count" ? LMetric::Count : by == "frames" ? LMetric::Frames : LMetric::GcBytes;
-    c.r = frame_range(p, c.run);
-    c.g = grouping(p, db, run_id);
-    c.support = lifetime_support(db, run_id);
-    c.filter = parse_filter(p, db, c.run);
+Common common(Database &db, const LifetimeQuery &q) {
+    SpecParams sp(q.range, q.filter, q.page);
+    Scope sc = open_scope(db, q.run, sp);
+    Common c{std::move(sc.run), sc.range, q.by, checked_page(sp, 50, 1000), {}, {}};
+    if (!q.leaks && q.by == LMetric::Frames) lifetime_metric_of("frames", false);  // the endpoint's 400 for by=frames
+    c.g = grouping(q.group, db, q.run);
+    c.support = lifetime_support(db, q.run);
+    c.filter = std::move(sc.filter);
     if (c.filter.active())
         for (const auto &cs : filtered_class_stacks(db, c.run, Range{0, c.run.frames - 1, true}, c.filter))
             c.keep.emplace(cs.class_id, cs.stack_id);
     return c;
 }
 
-void write_head(Json &j, const Common &c, bool available) {
-    j.obj().kv("run_id", c.run.id).obj("range").kv("from", c.r.from).kv("to", c.r.to).kv("whole", c.r.whole).end_obj();
-    j.kv("by", c.by == LMetric::Count ? "count" : c.by == LMetric::Frames ? "frames" : "gc_bytes");
-    j.kv("group", c.g.group);
-    j.kv("lifetimes", available).key("note");
-    available ? j.null() : j.val(c.support.why);
-    write_filter(j, c.filter);
+LifetimeResult head(const Common &c, bool leaks, bool available) {
+    LifetimeResult res;
+    res.run_id = c.run.id, res.leaks = leaks, res.range = c.r, res.by = c.by, res.group = c.g.group;
+    res.available = available;
+    if (!available) res.note = c.support.why;
+    res.filter = c.filter;
+    res.page = c.pg;
+    return res;
 }
 
-void write_rows(Json &j, Database &db, const Common &c, const std::vector<Row> &rows, bool leaks) {
+void rows_into(LifetimeResult &res, Database &db, const Common &c, const std::vector<Row> &rows) {
     std::unordered_map<int64_t, SiteInfo> sites;
-    if (c.g.group == "site") sites = load_sites(db, c.run.id);
+    if (c.g.group == Group::Site) sites = load_sites(db, c.run.id);
     int64_t total = 0;
     for (const auto &r : rows) total += r.get(c.by);
-    j.arr("entries");
-    for (int64_t i = c.pg.offset; i < static_cast<int64_t>(rows.size()) && i < c.pg.offset + c.pg.limit; ++i) {
+    res.total = static_cast<int64_t>(rows.size());
+    for (int64_t i = c.pg.offset; i < res.total && i < c.pg.offset + c.pg.limit; ++i) {
         const Row &r = rows[static_cast<size_t>(i)];
-        j.obj().kv("rank", i + 1);
-        write_key(j, db, c.run.id, c.g.group, r.key, sites, leaks);
-        j.kv("count", r.count).kv("gc_bytes", r.gc_bytes).kv("allocated", r.allocated);
-        j.kv("share", total > 0 ? static_cast<double>(r.get(c.by)) / static_cast<double>(total) : 0.0);
-        if (leaks) j.kv("oldest_seq", r.oldest_seq).kv("age_frames", c.r.to - r.oldest_seq).kv("frames", r.frames);
-        if (c.g.group != "class") write_main_class(j, db, c.run.id, r);
-        j.end_obj();
+        LifetimeEntry e;
+        e.rank = i + 1, e.key = r.key;
+        fill_key(e, db, c.run.id, c.g.group, sites);
+        e.count = r.count, e.gc_bytes = r.gc_bytes, e.allocated = r.allocated;
+        e.share = total > 0 ? static_cast<double>(r.get(c.by)) / static_cast<double>(total) : 0.0;
+        if (res.leaks) e.oldest_seq = r.oldest_seq, e.age_frames = c.r.to - r.oldest_seq, e.frames = r.frames;
+        if (c.g.group != Group::Class) e.main_class = main_class(db, c.run.id, r);
+        res.entries.push_back(std::move(e));
     }
-    j.end_arr();
-    write_page(j, static_cast<int64_t>(rows.size()), c.pg);
 }
 
-}  // namespace
-
-Response leaks(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"group", "by", "from", "to", "limit", "offset", MT_FILTER_PARAMS});
-    Common c = common(db, p, run_id, true);
+LifetimeResult leaks_of(Database &db, const Common &c) {
     // Whole-run leaks need only survivors; a range needs death_sites.
     bool available = c.support.recorded && (c.support.per_site || c.r.whole);
+    LifetimeResult res = head(c, true, available);
     std::unordered_map<int64_t, Row> groups;
-    int64_t alive_count = 0, alive_bytes = 0;
     if (available) {
         for (const auto &a : alive_at_end(db, c.run, c.r, c.support, c.filter.threads)) {
             if (!c.kept(a.class_id, a.stack_id)) continue;
@@ -172,9 +160,9 @@ Response leaks(Database &db, const Request &req, int64_t run_id) {
             g.gc_bytes += a.gc_bytes;
             g.oldest_seq = std::min(g.oldest_seq, a.oldest_seq);
             g.frames = std::max(g.frames, a.frames);
-            if (c.g.group != "class") g.class_bytes[a.class_id] += a.gc_bytes;
-            alive_count += a.count;
-            alive_bytes += a.gc_bytes;
+            if (c.g.group != Group::Class) g.class_bytes[a.class_id] += a.gc_bytes;
+            res.count += a.count;
+            res.gc_bytes += a.gc_bytes;
         }
         // Everything the group allocated in the range, not only its stacks with objects alive.
         for (const auto &cs : filtered_class_stacks(db, c.run, c.r, c.filter)) {
@@ -183,22 +171,15 @@ Response leaks(Database &db, const Request &req, int64_t run_id) {
                 it->second.allocated += cs.t.count;
         }
     }
-    auto rows = sorted(groups, c.by);
-    Json j;
-    write_head(j, c, available);
-    j.obj("totals").kv("count", alive_count).kv("gc_bytes", alive_bytes).end_obj();
-    write_rows(j, db, c, rows, true);
-    j.end_obj();
-    return ok(j);
+    rows_into(res, db, c, sorted(groups, c.by));
+    return res;
 }
 
-Response temporaries(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"group", "by", "from", "to", "limit", "offset", "within", MT_FILTER_PARAMS});
-    Common c = common(db, p, run_id, false);
-    int64_t within = p.integer("within", 1, 0, 1000000);
+LifetimeResult temporaries_of(Database &db, const Common &c, int64_t within) {
     bool available = c.support.recorded && c.support.per_site;
+    LifetimeResult res = head(c, false, available);
+    res.within = within;
     std::unordered_map<int64_t, Row> groups;
-    int64_t temp_count = 0, temp_bytes = 0, alloc_count = 0;
     if (available) {
         for (const auto &t : temporaries_in(db, c.run, c.r, within, c.support)) {
             if (!c.kept(t.class_id, t.stack_id, t.thread_id)) continue;
@@ -206,25 +187,51 @@ Response temporaries(Database &db, const Request &req, int64_t run_id) {
             g.key = c.g.key(t.class_id, t.stack_id);
             g.count += t.count;
             g.gc_bytes += t.gc_bytes;
-            if (c.g.group != "class") g.class_bytes[t.class_id] += t.gc_bytes;
-            temp_count += t.count;
-            temp_bytes += t.gc_bytes;
+            if (c.g.group != Group::Class) g.class_bytes[t.class_id] += t.gc_bytes;
+            res.count += t.count;
+            res.gc_bytes += t.gc_bytes;
         }
         for (const auto &cs : filtered_class_stacks(db, c.run, c.r, c.filter)) {
             if (!c.kept(cs.class_id, cs.stack_id)) continue;
-            alloc_count += cs.t.count;
+            res.allocated += cs.t.count;
             auto it = groups.find(c.g.key(cs.class_id, cs.stack_id));
             if (it != groups.end()) it->second.allocated += cs.t.count;
         }
     }
-    auto rows = sorted(groups, c.by);
-    Json j;
-    write_head(j, c, available);
-    j.kv("within", within).obj("totals").kv("count", temp_count).kv("gc_bytes", temp_bytes);
-    j.kv("allocated", alloc_count).end_obj();
-    write_rows(j, db, c, rows, false);
-    j.end_obj();
-    return ok(j);
+    rows_into(res, db, c, sorted(groups, c.by));
+    return res;
+}
+
+// by, group, page and within as the endpoint reads them (before the run: its order of 400s).
+LifetimeQuery lifetime_query(const Params &p, int64_t run, bool leaks) {
+    LifetimeQuery q;
+    q.run = run;
+    q.leaks = leaks;
+    q.page = page_params(p, 50, 1000);
+    q.by = lifetime_metric_param(p, leaks);
+    q.group = group_param(p);
+    q.range = range_spec(p);
+    q.filter = filter_spec(p);
+    if (!leaks) q.within = p.integer("within", 1, 0, 1000000);
+    return q;
+}
+
+}  // namespace
+
+LifetimeResult compute_lifetimes(Database &db, const LifetimeQuery &q) {
+    if (!q.leaks) parse_int(std::to_string(q.within), 0, 1000000, "within");  // the endpoint's check
+    Common c = common(db, q);
+    return q.leaks ? leaks_of(db, c) : temporaries_of(db, c, q.within);
+}
+
+Response leaks(Database &db, const Request &req, int64_t run_id) {
+    Params p(req, {"group", "by", "from", "to", "limit", "offset", MT_FILTER_PARAMS});
+    return Response{200, render_lifetimes(compute_lifetimes(db, lifetime_query(p, run_id, true))), "application/json", ""};
+}
+
+Response temporaries(Database &db, const Request &req, int64_t run_id) {
+    Params p(req, {"group", "by", "from", "to", "limit", "offset", "within", MT_FILTER_PARAMS});
+    return Response{200, render_lifetimes(compute_lifetimes(db, lifetime_query(p, run_id, false))), "application/json", ""};
 }
 
 }  // namespace mt::viewer

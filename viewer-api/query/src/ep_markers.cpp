@@ -36,14 +36,15 @@ std::optional<int64_t> marker_end(const RunRow &run, std::string_view value, con
     throw ApiError{400, "run " + std::to_string(run.id) + " has no marker '" + std::string(label) + "'", param};
 }
 
-Response markers(Database &db, const Request &, int64_t run_id) {
+MarkersResult compute_markers(Database &db, int64_t run_id) {
     RunRow run = load_run(db, run_id);
-    Json j;
-    j.obj().kv("run", run.id).arr("markers");
-    for (const MarkerRow &m : run.markers)
-        j.obj().kv("seq", m.seq).kv("frame_index", m.frame_index).kv("ns", m.ns).kv("label", m.label).end_obj();
-    j.end_arr().end_obj();
-    return ok(j);
+    return {run.id, run.markers};
+}
+
+void require_run(Database &db, int64_t run) { load_run(db, run); }
+
+Response markers(Database &db, const Request &, int64_t run_id) {
+    return Response{200, render_markers(compute_markers(db, run_id)), "application/json", ""};
 }
 
 }  // namespace mt::viewer

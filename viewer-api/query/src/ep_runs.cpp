@@ -14,14 +14,18 @@ constexpr const char *kRunColumns =
     "frame_count, duration_ns, alloc_count, requested_bytes, gc_bytes, gc_count, dropped, stop, "
     "stop_reason, has_lifetimes, sample_interval, source_size, ingested_unix_ns, pid, tick_hz";
 
-void write_run_columns(Json &j, const Stmt &s) {
-    j.kv("run_id", s.i64(0)).kv("source_file", s.text(1)).kv("start_unix_ns", s.i64(2));
-    j.kv("process", s.text(3)).kv("device", s.text(4)).kv("os", s.text(5)).kv("arch", s.text(6));
-    j.kv("session_label", s.text(7)).kv("build_id", s.text(8)).kv("mode", s.text(9));
-    j.kv("frames", s.i64(10)).kv("duration_ns", s.i64(11));
-    j.obj("totals").kv("count", s.i64(12)).kv("requested_bytes", s.i64(13)).kv("gc_bytes", s.i64(14));
-    j.kv("collections", s.i64(15)).kv("dropped", s.i64(16)).end_obj();
-    j.kv("stop", s.text(17)).kv("stop_reason", s.text(18)).kv("has_lifetimes", s.i64(19) != 0);
+RunEntry read_run(const Stmt &s) {
+    RunEntry e;
+    e.run_id = s.i64(0), e.source_file = s.str(1), e.start_unix_ns = s.i64(2);
+    e.process = s.str(3), e.device = s.str(4), e.os = s.str(5), e.arch = s.str(6);
+    e.session_label = s.str(7), e.build_id = s.str(8), e.mode = s.str(9);
+    e.frames = s.i64(10), e.duration_ns = s.i64(11);
+    e.totals = {s.i64(12), s.i64(13), s.i64(14)};
+    e.collections = s.i64(15), e.dropped = s.i64(16);
+    e.stop = s.str(17), e.stop_reason = s.str(18), e.has_lifetimes = s.i64(19) != 0;
+    e.sample_interval = s.i64(20), e.source_size = s.i64(21), e.ingested_unix_ns = s.i64(22);
+    e.pid = s.i64(23), e.tick_hz = s.f64(24);
+    return e;
 }
 
 // Where the run's GC figures came from, from its frames' flags: a patched libil2cpp measures
@@ -40,25 +44,21 @@ void write_figure_sources(Json &j, Database &db, int64_t run, int64_t collection
 }
 }  // namespace
 
-Response runs_list(Database &db, const Request &req) {
-    Params p(req, {"limit", "offset"});
-    auto pg = page_params(p, 100, 1000);
+RunsResult compute_runs(Database &db, const Page &page) {
+    RunsResult r;
+    r.page = page;
     auto n = query(db, "SELECT count(*) FROM runs");
     n.step();
-    int64_t total = n.i64(0);
+    r.total = n.i64(0);
     auto s = query(db, std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY run_id LIMIT ? OFFSET ?");
-    s.binds(pg.limit, pg.offset);
-    Json j;
-    j.obj().arr("runs");
-    while (s.step()) {
-        j.obj();
-        write_run_columns(j, s);
-        j.end_obj();
-    }
-    j.end_arr();
-    write_page(j, total, pg);
-    j.end_obj();
-    return ok(j);
+    s.binds(page.limit, page.offset);
+    while (s.step()) r.runs.push_back(read_run(s));
+    return r;
+}
+
+Response runs_list(Database &db, const Request &req) {
+    Params p(req, {"limit", "offset"});
+    return Response{200, render_runs(compute_runs(db, page_params(p, 100, 1000))), "application/json", ""};
 }
 
 Response run_summary(Database &db, const Request &req, int64_t run) {
@@ -67,10 +67,11 @@ Response run_summary(Database &db, const Request &req, int64_t run) {
     s.binds(run);
     if (!s.step()) throw ApiError{404, "no run " + std::to_string(run), "run"};
     Json j;
+    const RunEntry e = read_run(s);
     j.obj();
-    write_run_columns(j, s);
-    j.kv("sample_interval", s.i64(20)).kv("source_size", s.i64(21)).kv("ingested_unix_ns", s.i64(22));
-    j.kv("pid", s.i64(23)).kv("tick_hz", s.f64(24));
+    write_run_entry(j, e);
+    j.kv("sample_interval", e.sample_interval).kv("source_size", e.source_size).kv("ingested_unix_ns", e.ingested_unix_ns);
+    j.kv("pid", e.pid).kv("tick_hz", e.tick_hz);
     write_figure_sources(j, db, run, s.i64(15));
 
     auto info = query(db, "SELECT key, value FROM run_info WHERE run_id=? ORDER BY key");

@@ -106,7 +106,7 @@ std::vector<int64_t> thread_param(const Params &p, Database &db, const RunRow &r
 
 bool has_thread_column(Database &db) { return column_exists(db, "allocs", "thread_id"); }
 
-bool Filter::keeps_thread(int64_t t) const {
+bool AppliedFilter::keeps_thread(int64_t t) const {
     return threads.empty() || std::binary_search(threads.begin(), threads.end(), t);
 }
 
@@ -157,7 +157,7 @@ int Filter::bind(Stmt &s, int first) const {
     return first;
 }
 
-void write_filter(Json &j, const Filter &f) {
+void write_filter(Json &j, const AppliedFilter &f) {
     if (!f.active()) return;
     j.obj("filter");
     if (!f.cls.empty()) j.kv("class", f.cls);

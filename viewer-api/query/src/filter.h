@@ -26,17 +26,8 @@ namespace mt::viewer {
 // The parameter names, for each endpoint's Params list.
 #define MT_FILTER_PARAMS "class", "function", "thread"
 
-struct Filter {
+struct Filter : AppliedFilter {
     int64_t run = 0;
-    std::string cls;       // as given (echoed); matched lowercased, ASCII case-insensitive
-    std::string function;  // as given
-    std::string thread;            // as given (echoed)
-    std::vector<int64_t> threads;  // the thread ids it matched; empty: no thread filter
-
-    bool active() const { return !cls.empty() || !function.empty() || !threads.empty(); }
-    bool by_thread() const { return !threads.empty(); }
-    // Whether rows of allocating thread `t` pass (always without a thread filter).
-    bool keeps_thread(int64_t t) const;
     // " AND class_id IN (...) AND stack_id IN (...)" with placeholders ?first, ?first+1, ...;
     // "" when inactive. Constant per combination of active parts, so the statement cache holds
     // at most a few variants per query.
@@ -49,7 +40,7 @@ struct Filter {
 // a thread the run does not have, or a thread filter on a database that cannot answer it.
 Filter parse_filter(const Params &p, Database &db, const RunRow &run);
 // "filter": {...} when active (answers without a filter are unchanged).
-void write_filter(Json &j, const Filter &f);
+void write_filter(Json &j, const AppliedFilter &f);
 
 // class_stacks() under a filter (the same as class_stacks when inactive).
 std::vector<ClassStack> filtered_class_stacks(Database &db, const RunRow &run, const Range &r, const Filter &f);

@@ -12,15 +12,11 @@
 
 #include "json.h"
 #include "params.h"
+#include "memtracer/viewer/results.h"
 
 namespace mt::viewer {
 
 inline Response ok(Json &j) { return Response{200, j.take(), "application/json", ""}; }
-
-struct MarkerRow {  // one mt_mark (ep_markers.cpp)
-    int64_t seq = 0, frame_index = -1, ns = 0;
-    std::string label;
-};
 
 struct RunRow {
     int64_t id = 0;
@@ -44,12 +40,6 @@ int64_t parse_id(std::string_view seg, const std::string &what);
 // 404 for an unknown run.
 RunRow load_run(Database &db, int64_t run_id);
 
-// An inclusive frame (seq) range; `whole` when it covers the run, so run_class_stack serves it.
-struct Range {
-    int64_t from = 0, to = -1;
-    bool whole = true;
-    int64_t size() const { return to - from + 1; }
-};
 Range frame_range(const Params &p, const RunRow &run, const std::string &from = "from", const std::string &to = "to");
 // The game frames a range of committed frames covers: a frame the runtime merged (its frame-end
 // queue was full, MT_FRAME_MERGED) spans every game frame since the one before it, so a run whose
@@ -57,21 +47,8 @@ Range frame_range(const Params &p, const RunRow &run, const std::string &from = 
 // when the game's indexes do not say more (not increasing, first frame, no merge).
 int64_t game_frames(Database &db, const RunRow &run, const Range &r);
 
-enum class Metric { Bytes, GcBytes, Count };
 Metric metric_param(const Params &p, std::string_view name = "by");
-std::string_view metric_name(Metric m);
 
-struct Totals {
-    int64_t count = 0, requested_bytes = 0, gc_bytes = 0;
-    void add(const Totals &o) {
-        count += o.count;
-        requested_bytes += o.requested_bytes;
-        gc_bytes += o.gc_bytes;
-    }
-    int64_t get(Metric m) const {
-        return m == Metric::Count ? count : m == Metric::GcBytes ? gc_bytes : requested_bytes;
-    }
-};
 void write_totals(Json &j, const Totals &t);  // "count", "requested_bytes", "gc_bytes" members
 
 struct ClassStack {
@@ -82,32 +59,23 @@ struct ClassStack {
 // cached block sums plus the range's ends (filter.cpp, filtered_class_stacks with no filter).
 std::vector<ClassStack> class_stacks(Database &db, const RunRow &run, const Range &r);
 
-struct ClassInfo {
-    std::string name, ns, full_name;
-    int64_t flags = 0, element_size = 0;
-};
 std::unordered_map<int64_t, ClassInfo> load_classes(Database &db, int64_t run);
 std::optional<ClassInfo> find_class(Database &db, int64_t run, int64_t class_id);  // one PK lookup
 void write_class(Json &j, int64_t class_id, const ClassInfo *c);  // members of a class entry
 
-struct SiteInfo {
-    int64_t id = 0;
-    std::string function, file;
-    int64_t line = 0;
-};
-constexpr int64_t kNoSite = -1;  // a stack with no game-code frame
 std::unordered_map<int64_t, int64_t> load_stack_sites(Database &db, int64_t run);  // stack -> site
 std::unordered_map<int64_t, SiteInfo> load_sites(Database &db, int64_t run);
 std::optional<SiteInfo> find_stack_site(Database &db, int64_t run, int64_t stack_id);  // one lookup
 void write_site(Json &j, int64_t site_id, const SiteInfo *s);  // members of a site entry
 void write_site(Json &j, const std::optional<SiteInfo> &s);
 
-struct Page {
-    int64_t limit = 50, offset = 0;
-};
 Page page_params(const Params &p, int64_t def_limit, int64_t max_limit);
 // "total", "limit", "offset", "next_offset" (null on the last page).
 void write_page(Json &j, int64_t total, const Page &pg);
+
+// render.cpp: pieces several answers share.
+void write_gc(Json &j, const GcRow &g);            // one gc_events entry
+void write_run_entry(Json &j, const RunEntry &e);  // the members a runs-list entry and a summary share
 
 }  // namespace mt::viewer
 

@@ -9,21 +9,9 @@
 #include <vector>
 
 #include "json.h"
-#include "memtracer/viewer/query.h"
+#include "memtracer/viewer/results.h"
 
 namespace mt::viewer {
-
-struct SymFrame {
-    int64_t pos = 0, depth = 0;
-    bool inlined = false;     // an inlined call inside the next frame's function
-    bool has_symbol = false;  // a backend named it
-    uint64_t address = 0, file_address = 0;
-    std::string module;       // path of the module holding the address ("" outside every module)
-    std::string function, demangled, csharp, file, cs_file;
-    int64_t line = 0, cs_line = 0;
-    std::string name() const;      // C# name, else demangled, else raw, else module+offset
-    std::string location() const;  // "Assets/X.cs:42", else "file.cpp:10", else ""
-};
 
 // Innermost first: pos ascending, and within one address the inline chain innermost first.
 std::vector<SymFrame> resolve_stack(Database &db, int64_t run, int64_t stack_id);
