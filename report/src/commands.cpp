@@ -1,6 +1,8 @@
 #include "commands.h"
 
+#include <algorithm>
 #include <cctype>
+#include <stdexcept>
 #include <map>
 
 namespace mt::report {
@@ -8,11 +10,11 @@ namespace mt::report {
 using simdjson::dom::element;
 
 namespace {
-// A thread name may hold spaces, '&' or '%': every byte but unreserved ones goes %XX.
-std::string thread_param(const Query &q) {
-    if (q.thread.empty()) return "";
-    std::string out = "&thread=";
-    for (unsigned char c : q.thread) {
+// A thread name or a marker label may hold spaces, '&' or '%': every byte but unreserved ones
+// goes %XX.
+std::string encoded(std::string_view text) {
+    std::string out;
+    for (unsigned char c : text) {
         if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == ',') {
             out += static_cast<char>(c);
         } else {
@@ -24,12 +26,34 @@ std::string thread_param(const Query &q) {
     }
     return out;
 }
+
+std::string thread_param(const Query &q) { return q.thread.empty() ? "" : "&thread=" + encoded(q.thread); }
+
+std::string range_params(const Query &q) {
+    std::string s;
+    if (q.from) s += "&from=" + encoded(*q.from);
+    if (q.to) s += "&to=" + encoded(*q.to);
+    return s;
+}
 }  // namespace
+
+std::string range_bound(const std::string &value) {
+    static constexpr std::string_view kMarker = "marker:";
+    if (value.rfind(kMarker, 0) == 0) {
+        if (value.size() == kMarker.size()) throw std::invalid_argument("marker: needs a label, e.g. marker:level loaded");
+        return value;
+    }
+    bool digits = !value.empty() && value.size() <= 18 &&
+                  std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); });
+    if (!digits)
+        throw std::invalid_argument("'" + value.substr(0, 40) + (value.size() > 40 ? "..." : "") +
+                                    "' is not a frame number or marker:LABEL");
+    return value;
+}
 
 std::string query_string(const Query &q, const std::string &extra) {
     std::string s = "?limit=" + std::to_string(q.limit);
-    if (q.from) s += "&from=" + std::to_string(*q.from);
-    if (q.to) s += "&to=" + std::to_string(*q.to);
+    s += range_params(q);
     if (!q.by.empty()) s += "&by=" + q.by;
     return s + thread_param(q) + extra;
 }
@@ -62,9 +86,7 @@ Table top(Source &s, const Query &q) {
 
 Table frames(Source &s, const Query &q) {
     std::string qs = "?fields=all";
-    if (q.from) qs += "&from=" + std::to_string(*q.from);
-    if (q.to) qs += "&to=" + std::to_string(*q.to);
-    qs += thread_param(q);
+    qs += range_params(q) + thread_param(q);
     Doc d = s.get(s.run_path("frames") + qs);
     Table t;
     t.columns = {"seq", "frame_index", "alloc_count", "requested_bytes", "gc_bytes", "collections", "heap_size",

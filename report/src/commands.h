@@ -12,7 +12,9 @@
 namespace mt::report {
 
 struct Query {
-    std::optional<int64_t> from, to;  // frame (seq) range; absent: the run's first / last
+    // Range ends: a frame (seq) or "marker:LABEL" (the frame of the label's first mark, resolved
+    // per run by the query layer); absent: the run's first / last. Checked by range_bound().
+    std::optional<std::string> from, to;
     std::string group = "class";      // class | site | stack
     std::string by;                   // endpoint default when empty
     int64_t limit = 20;
@@ -29,6 +31,10 @@ Table top(Source &s, const Query &q);
 Table frames(Source &s, const Query &q);
 Table leaks(Source &s, const Query &q);
 Table temporaries(Source &s, const Query &q);
+
+// A --from/--to value as given: a frame number (digits) or marker:LABEL with a label; the value,
+// or throws std::invalid_argument saying what is wrong.
+std::string range_bound(const std::string &value);
 
 // "?from=1&to=9&group=site&limit=20&thread=..." for the set members of q (and `extra`, already encoded).
 std::string query_string(const Query &q, const std::string &extra = "");
