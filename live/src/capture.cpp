@@ -229,7 +229,7 @@ private:
 
     void on_chunk(uint16_t type, std::span<const uint8_t> b) {
         // Checked as the reader reads it before it is stored: a refused chunk throws, and the
-        // file stays the good prefix before it (docs/live.md, "Kill tolerance on the host").
+        // file stays the good prefix before it (docs/live.md, "The host validates as the reader reads").
         check_.chunk(b, file_.size());
         file_.append(b);
         if (check_.ended()) got_end_ = true;

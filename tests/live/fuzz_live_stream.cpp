@@ -15,8 +15,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "capture.h"
 #include "fake_game.h"
