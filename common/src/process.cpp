@@ -36,10 +36,16 @@ struct FileActions {
     ~FileActions() { posix_spawn_file_actions_destroy(&fa); }
 };
 
+struct SpawnAttr {
+    posix_spawnattr_t a;
+    SpawnAttr() { posix_spawnattr_init(&a); }
+    ~SpawnAttr() { posix_spawnattr_destroy(&a); }
+};
+
 }  // namespace
 
 // Spawns argv with the given posix_spawn file actions; returns the pid or throws SpawnError.
-int Child::start(const std::vector<std::string> &argv, const void *file_actions) {
+int Child::start(const std::vector<std::string> &argv, const void *file_actions, const void *attr) {
     if (argv.empty()) throw SpawnError("cannot start a child: no program given");
     // Checked first as well: under qemu-user (the arm64 stage) posix_spawn cannot report a
     // failed exec, and the child would just exit 127.
@@ -50,13 +56,14 @@ int Child::start(const std::vector<std::string> &argv, const void *file_actions)
     args.push_back(nullptr);
     pid_t pid = -1;
     // glibc reports a failed exec (not found, not executable) here, not as exit status 127.
-    int rc = posix_spawnp(&pid, args[0], static_cast<const posix_spawn_file_actions_t *>(file_actions), nullptr,
+    int rc = posix_spawnp(&pid, args[0], static_cast<const posix_spawn_file_actions_t *>(file_actions),
+                          static_cast<const posix_spawnattr_t *>(attr),
                           args.data(), environ);
     if (rc != 0) throw SpawnError("cannot start " + argv[0] + ": " + strerror(rc));
     return pid;
 }
 
-Child Child::spawn(const std::vector<std::string> &argv, int stderr_fd) {
+Child Child::spawn(const std::vector<std::string> &argv, int stderr_fd, const std::vector<int> &blocked_signals) {
     auto [in_r, in_w] = make_pipe();
     auto [out_r, out_w] = make_pipe();
     FileActions actions;
@@ -64,8 +71,16 @@ Child Child::spawn(const std::vector<std::string> &argv, int stderr_fd) {
     posix_spawn_file_actions_adddup2(&actions.fa, in_r.get(), 0);
     posix_spawn_file_actions_adddup2(&actions.fa, out_w.get(), 1);
     if (stderr_fd >= 0) posix_spawn_file_actions_adddup2(&actions.fa, stderr_fd, 2);
+    SpawnAttr attr;
+    if (!blocked_signals.empty()) {
+        sigset_t mask;
+        sigemptyset(&mask);
+        for (int s : blocked_signals) sigaddset(&mask, s);
+        posix_spawnattr_setsigmask(&attr.a, &mask);
+        posix_spawnattr_setflags(&attr.a, POSIX_SPAWN_SETSIGMASK);
+    }
     Child c;
-    c.pid_ = start(argv, &actions.fa);
+    c.pid_ = start(argv, &actions.fa, &attr.a);
     c.program_ = argv[0];
     c.in_ = std::move(in_w);
     c.out_ = std::move(out_r);

@@ -21,6 +21,7 @@
 #include "live_link.h"
 #include "memtracer/stream_proto.h"
 #include "run_file.h"
+#include "stream_check.h"
 #include "stream_parser.h"
 
 namespace asio = boost::asio;
@@ -76,6 +77,8 @@ public:
             file_open_ = true;
         }
         state("connecting");
+        wait_until_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                             std::chrono::duration<double>(o_.wait_seconds));
         if (!connect(o_.listen ? -1 : o_.wait_seconds)) return state("error: cannot connect"), 2;
         if (o_.link)  // controls are written on this thread, in the order they were sent
             o_.link->set_sender([this](uint16_t t, std::string p) {
@@ -87,6 +90,7 @@ public:
             send_hello();
             read_socket();
             io_.run();
+            if (busy_ && retry_busy()) continue;
             if (got_end_ || !error_.empty() || !welcomed_ || o_.reconnect_seconds <= 0) break;
             // Cut off without END: a dropped network (Wi-Fi, a cable) rather than a dead game,
             // perhaps. The chunk in flight was never stored; ask for everything after the last.
@@ -110,6 +114,26 @@ public:
     }
 
 private:
+    // WELCOME status BUSY (another host is being served): within --wait, ask again, as for a game
+    // that is not listening yet; the runtime frees its slot as soon as that host goes.
+    bool retry_busy() {
+        busy_ = false;
+        double left = std::chrono::duration<double>(wait_until_ - std::chrono::steady_clock::now()).count();
+        if (o_.listen || left <= 0) return false;
+        error_.clear();
+        std::fprintf(stderr, "memtracer-capture: the runtime serves another host; asking again for up to %.0f s\n", left);
+        boost::system::error_code ec;
+        sock_.close(ec);
+        parser_.emplace(handlers());
+        io_.restart();
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        if (!connect(left)) {
+            error_ = "refused by the runtime: another host is being served (for all of --wait)";
+            return false;
+        }
+        return true;
+    }
+
     // seconds < 0: wait for ever (a host started before its game).
     bool connect(double seconds) {
         tcp::endpoint ep = parse_endpoint(o_.address);
@@ -171,17 +195,20 @@ private:
         StreamParser::Handlers h;
         h.welcome = [this](const Welcome &w) {
             if (w.status != MT_LIVE_OK) {
+                busy_ = w.status == MT_LIVE_BUSY;  // retried within --wait (run())
                 throw std::runtime_error("refused by the runtime: " + w.message);
             }
             if (!file_open_) file_.open(o_.out, false);
             file_open_ = true;
             file_.truncate_to(w.start_offset);
+            check_.restart(o_.out);  // what the file holds now is what later chunks must follow
             welcomed_ = true;
             state("streaming");
             std::fprintf(stderr, "memtracer-capture: streaming into %s from byte %llu\n", o_.out.c_str(),
                          static_cast<unsigned long long>(w.start_offset));
         };
         h.header = [this](std::span<const uint8_t> b) {
+            check_.header(b);  // throws for a header the reader refuses: nothing stored
             file_.append(b);
             start_unix_ns_ = mt_live_get64(b.data() + 16);
         };
@@ -201,8 +228,11 @@ private:
     }
 
     void on_chunk(uint16_t type, std::span<const uint8_t> b) {
+        // Checked as the reader reads it before it is stored: a refused chunk throws, and the
+        // file stays the good prefix before it (docs/live.md, "The host validates as the reader reads").
+        check_.chunk(b, file_.size());
         file_.append(b);
-        if (type == MT_CHUNK_END) got_end_ = true;
+        if (check_.ended()) got_end_ = true;
         if (type == MT_CHUNK_INFO) tick_hz_ = decode_tick_hz(b).value_or(1e9);
         if (type != MT_CHUNK_FRAME) return;
         if (auto f = decode_frame(b)) {
@@ -346,6 +376,7 @@ private:
     asio::streambuf line_;
     std::array<uint8_t, 64 * 1024> rx_{};
     RunFile file_;
+    StreamCheck check_;
     std::optional<StreamParser> parser_;  // one per connection
     std::optional<tcp::acceptor> acc_;
     Status status_;
@@ -353,6 +384,8 @@ private:
     uint64_t start_unix_ns_ = 0, base_tick_ = 0, last_tick_ = 0;
     double tick_hz_ = 1e9;
     std::vector<double> latencies_ms_;
+    std::chrono::steady_clock::time_point wait_until_;
+    bool busy_ = false;
     bool welcomed_ = false, got_end_ = false, stop_sent_ = false, closed_ = false, file_open_ = false;
     std::string error_;
 };

@@ -1,14 +1,31 @@
 #include "commands.h"
 
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
 #include <map>
 
 namespace mt::report {
 
 
+std::string range_bound(const std::string &value) {
+    static constexpr std::string_view kMarker = "marker:";
+    if (value.rfind(kMarker, 0) == 0) {
+        if (value.size() == kMarker.size()) throw std::invalid_argument("marker: needs a label, e.g. marker:level loaded");
+        return value;
+    }
+    bool digits = !value.empty() && value.size() <= 18 &&
+                  std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); });
+    if (!digits)
+        throw std::invalid_argument("'" + value.substr(0, 40) + (value.size() > 40 ? "..." : "") +
+                                    "' is not a frame number or marker:LABEL");
+    return value;
+}
+
 viewer::RangeSpec range_spec(const Query &q) {
     viewer::RangeSpec r;
-    if (q.from) r.from = std::to_string(*q.from);
-    if (q.to) r.to = std::to_string(*q.to);
+    if (q.from) r.from = *q.from;
+    if (q.to) r.to = *q.to;
     return r;
 }
 

@@ -12,7 +12,9 @@
 namespace mt::report {
 
 struct Query {
-    std::optional<int64_t> from, to;  // frame (seq) range; absent: the run's first / last
+    // Range ends: a frame (seq) or "marker:LABEL" (the frame of the label's first mark, resolved
+    // per run by the query layer); absent: the run's first / last. Checked by range_bound().
+    std::optional<std::string> from, to;
     std::string group = "class";      // class | site | stack
     std::string by;                   // endpoint default when empty
     int64_t limit = 20;
@@ -35,6 +37,10 @@ viewer::RangeSpec range_spec(const Query &q);
 viewer::FilterSpec filter_spec(const Query &q);
 // q as a TopN query of s's run (a bad --sort or --by: a ReportError from the query layer's check).
 viewer::TopQuery top_query(Source &s, const Query &q, const viewer::Page &page);
+
+// A --from/--to value as given: a frame number (digits) or marker:LABEL with a label; the value,
+// or throws std::invalid_argument saying what is wrong.
+std::string range_bound(const std::string &value);
 
 }  // namespace mt::report
 

@@ -16,14 +16,25 @@ namespace {
 struct Args {
     std::string db, db_b, format = "table", max_growth, by = "class", sort, thread;
     int64_t run = 0;
-    std::optional<int64_t> from, to;
+    std::optional<std::string> from, to;
     int64_t limit = 20, within = 1;
     double min_share = 1.0;
 };
 
 void range_options(CLI::App *c, Args &a) {
-    c->add_option("--from", a.from, "first frame (seq) of the range")->check(CLI::NonNegativeNumber);
-    c->add_option("--to", a.to, "last frame (seq) of the range")->check(CLI::NonNegativeNumber);
+    // A frame number or marker:LABEL (docs/report.md); the label is resolved per run by the query layer.
+    auto bound = CLI::Validator(
+        [](std::string &v) {
+            try {
+                v = range_bound(v);
+                return std::string();
+            } catch (const std::invalid_argument &e) {
+                return std::string(e.what());
+            }
+        },
+        "FRAME|marker:LABEL");
+    c->add_option("--from", a.from, "first frame (seq) of the range, or marker:LABEL")->check(bound);
+    c->add_option("--to", a.to, "last frame (seq) of the range, or marker:LABEL")->check(bound);
     c->add_option("--limit", a.limit, "rows to print (default 20)")->check(CLI::Range(int64_t{1}, int64_t{1000}));
     c->add_option("--format", a.format, "table (default), csv or json")
         ->check(CLI::IsMember({"table", "csv", "json"}));

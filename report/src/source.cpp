@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "memtracer/store/schema.h"
+
 namespace mt::report {
 
 namespace {
@@ -24,6 +26,10 @@ Source::Source(const std::string &spec, int64_t run) {
         run = parse_run(spec.substr(at + 1), spec);
     }
     try {
+        // The viewer's check (store/): a newer schema (user_version or meta.schema_version), a
+        // foreign or damaged file and a locked one are refused here with the same words, before
+        // any answer could be read from tables that may mean something else.
+        store::check_readable(path);
         db_ = std::make_unique<viewer::Database>(path);
     } catch (const std::exception &e) {
         throw ReportError(e.what());

@@ -120,6 +120,19 @@ bool same_token(const char *want, const uint8_t *got, uint32_t got_len) {
     return diff == 0;
 }
 
+uint32_t put_welcome(uint8_t *w, uint16_t status, uint64_t start, const char *msg) {
+    size_t n = msg ? strlen(msg) : 0;
+    if (n > MT_LIVE_MAX_MSG) n = MT_LIVE_MAX_MSG;
+    memcpy(w, MT_LIVE_WELCOME_MAGIC, 4);
+    mt_live_put16(w + 4, MT_LIVE_VERSION);
+    mt_live_put16(w + 6, status);
+    mt_live_put64(w + 8, start);
+    mt_live_put16(w + 16, static_cast<uint16_t>(n));
+    mt_live_put16(w + 18, 0);
+    if (n) memcpy(w + MT_LIVE_WELCOME_FIXED, msg, n);
+    return static_cast<uint32_t>(MT_LIVE_WELCOME_FIXED + n);
+}
+
 void random_token(char *out, size_t cap) {
     uint8_t bytes[8] = {0};
     int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);

@@ -28,7 +28,10 @@ LiveAddress from_sockaddr(const sockaddr_in &sa);
 void format_address(const LiveAddress &a, char *out, size_t cap);  // "a.b.c.d:port"
 // Compares all MT_LIVE_MAX_TOKEN bytes whatever the first difference (no timing oracle).
 bool same_token(const char *want, const uint8_t *got, uint32_t got_len);
-void random_token(char *out, size_t cap);  // hex, from /dev/urandom (else the clock)
+void random_token(char *out, size_t cap);
+// A WELCOME into w (MT_LIVE_WELCOME_FIXED + MT_LIVE_MAX_MSG bytes), msg cut to MT_LIVE_MAX_MSG;
+// returns its length.
+uint32_t put_welcome(uint8_t *w, uint16_t status, uint64_t start, const char *msg);  // hex, from /dev/urandom (else the clock)
 uint64_t dropped_now(uint64_t gen);        // the capture's dropped allocations so far
 
 }  // namespace mt::rt

@@ -44,6 +44,7 @@ StreamSink *StreamSink::create(const mt_config *c, const char *path, uint64_t co
         return nullptr;
     }
     StreamSink *sink = new (mem) StreamSink();
+    for (Pending &p : sink->pending_) p.fd = -1;
     sink->gen_ = gen;
     sink->wc_ = wc;
     if (!sink->begin(s, path, committed)) {
@@ -56,6 +57,8 @@ StreamSink *StreamSink::create(const mt_config *c, const char *path, uint64_t co
 void StreamSink::destroy(StreamSink *s) {
     if (!s) return;
     if (s->fd_ >= 0) close(s->fd_);
+    for (Pending &p : s->pending_)
+        if (p.fd >= 0) close(p.fd);
     if (s->listen_fd_ >= 0) close(s->listen_fd_);
     if (s->file_fd_ >= 0) close(s->file_fd_);
     free(s->out_);
@@ -152,48 +155,14 @@ void StreamSink::service() {
     }
     if (state_ == kStreaming) read_control();  // also notices a host that went away
     if (state_ == kHello && !refusing_) read_hello();
-    if (listen_fd_ >= 0) accept_new();
+    if (listen_fd_ >= 0) {
+        accept_new();
+        service_pending();
+    }
     if (connect_mode_ && (state_ == kIdle || state_ == kConnecting)) connect_out();
     if (state_ == kStreaming) {
         apply_controls();
         send_some(kServiceBudget);
-    }
-}
-
-void StreamSink::accept_new() {
-    for (;;) {
-        sockaddr_in sa;
-        socklen_t len = sizeof sa;
-        int fd = accept(listen_fd_, reinterpret_cast<sockaddr *>(&sa), &len);
-        if (fd < 0) return;  // EAGAIN: nobody waiting (other errors: try again next time)
-        set_nonblocking(fd);
-        tune_socket(fd);
-        char who[32];
-        format_address(from_sockaddr(sa), who, sizeof who);
-        if (fd_ >= 0) {
-            // One host at a time: say so, then hang up. Best effort; never waits.
-            uint8_t w[MT_LIVE_WELCOME_FIXED + 64];
-            const char *msg = "another host is being served";
-            size_t n = strlen(msg);
-            memcpy(w, MT_LIVE_WELCOME_MAGIC, 4);
-            mt_live_put16(w + 4, MT_LIVE_VERSION);
-            mt_live_put16(w + 6, MT_LIVE_BUSY);
-            mt_live_put64(w + 8, 0);
-            mt_live_put16(w + 16, static_cast<uint16_t>(n));
-            mt_live_put16(w + 18, 0);
-            memcpy(w + MT_LIVE_WELCOME_FIXED, msg, n);
-            ssize_t s = send(fd, w, MT_LIVE_WELCOME_FIXED + n, kSendFlags);
-            (void)s;
-            close(fd);
-            live_log("refused host %s: another host (%s) is being served", who, peer_);
-            continue;
-        }
-        fd_ = fd;
-        memcpy(peer_, who, sizeof peer_);
-        state_ = kHello;
-        state_since_ns_ = mono_ns();
-        in_len_ = out_pos_ = out_len_ = 0;
-        live_log("host %s connected", peer_);
     }
 }
 
@@ -235,21 +204,12 @@ void StreamSink::connect_out() {
 }
 
 void StreamSink::welcome(uint16_t status, uint64_t start, const char *msg) {
-    size_t n = msg ? strlen(msg) : 0;
-    if (n > MT_LIVE_MAX_MSG) n = MT_LIVE_MAX_MSG;
-    uint8_t *w = out_;
-    memcpy(w, MT_LIVE_WELCOME_MAGIC, 4);
-    mt_live_put16(w + 4, MT_LIVE_VERSION);
-    mt_live_put16(w + 6, status);
-    mt_live_put64(w + 8, start);
-    mt_live_put16(w + 16, static_cast<uint16_t>(n));
-    mt_live_put16(w + 18, 0);
-    if (n) memcpy(w + MT_LIVE_WELCOME_FIXED, msg, n);
     out_pos_ = 0;
-    out_len_ = static_cast<uint32_t>(MT_LIVE_WELCOME_FIXED + n);
+    out_len_ = put_welcome(out_, status, start, msg);
     refusing_ = status != MT_LIVE_OK;
 }
 
+// Connect mode: the connection the runtime opened to the host (listen mode: stream_accept.cpp).
 void StreamSink::read_hello() {
     if (mono_ns() - state_since_ns_ > kLiveHelloTimeoutNs) {
         drop("no HELLO within 5 s; hung up");
@@ -286,10 +246,14 @@ void StreamSink::read_hello() {
         welcome(MT_LIVE_BAD_TOKEN, 0, "wrong token (MEMTRACER_TOKEN of the game)");
         return;
     }
-    // Resume: the host's file is a prefix of ours if its header is ours; it keeps what it has up
-    // to the last flush boundary within it, and gets the rest.
-    uint64_t resume = mt_live_get64(in_ + 8);
-    bool same_run = memcmp(in_ + 16, header_, sizeof header_) == 0;
+    start_streaming(in_);
+}
+
+// Resume: the host's file is a prefix of ours if its header is ours; it keeps what it has up to
+// the last flush boundary within it, and gets the rest.
+void StreamSink::start_streaming(const uint8_t *hello) {
+    uint64_t resume = mt_live_get64(hello + 8);
+    bool same_run = memcmp(hello + 16, header_, sizeof header_) == 0;
     uint64_t start = same_run ? boundary_at_most(resume < committed_ ? resume : committed_) : 0;
     welcome(MT_LIVE_OK, start, "");
     file_pos_ = start;

@@ -27,6 +27,10 @@ struct WriterCounters;
 constexpr uint32_t kLiveInCap = 512;           // a HELLO or a CONTROL fits
 constexpr uint32_t kLiveOutCap = 64 * 1024;    // bytes read from the file per send run
 constexpr uint64_t kLiveHelloTimeoutNs = 5000000000ull;
+// Listen mode: connections whose HELLO is being read, at most this many at once (more wait in
+// the kernel's accept queue). The host slot goes only to one whose HELLO carries the token, so
+// connections without it cannot hold it; each is closed after kLiveHelloTimeoutNs at the latest.
+constexpr uint32_t kLivePending = 8;
 
 struct LiveAddress {
     uint32_t ip = 0;    // host order
@@ -62,7 +66,19 @@ public:
 private:
     enum State { kIdle, kConnecting, kHello, kStreaming };
     bool begin(const LiveSettings &s, const char *path, uint64_t committed);
-    void accept_new();
+    struct Pending {  // a listen-mode connection whose HELLO is not complete yet
+        int fd;
+        uint64_t since_ns;
+        uint32_t len;
+        uint8_t in[MT_LIVE_HELLO_FIXED + MT_LIVE_MAX_TOKEN];
+        char peer[32];
+    };
+    void accept_new();          // stream_accept.cpp
+    void service_pending();     // stream_accept.cpp: read HELLOs, give the slot, refuse
+    void read_pending(Pending &p);
+    void refuse_pending(Pending &p, uint16_t status, const char *msg);
+    void close_pending(Pending &p);
+    void start_streaming(const uint8_t *hello);  // a checked HELLO with the right token
     void connect_out();
     void read_hello();
     void welcome(uint16_t status, uint64_t start, const char *msg);
@@ -89,6 +105,7 @@ private:
     uint8_t header_[64] = {0};
     bool have_header_ = false;
     uint64_t state_since_ns_ = 0, next_connect_ns_ = 0, next_status_ns_ = 0;
+    Pending pending_[kLivePending];
     uint8_t in_[kLiveInCap];
     uint32_t in_len_ = 0;
     uint8_t *out_ = nullptr;  // kOutCap bytes

@@ -1,6 +1,7 @@
 // check.cpp — the readers' side of the contract (moved from viewer-api/server/db_pool.cpp):
 // whether a file is a MemTracer database this build can serve, and an empty one to start from.
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 #include "memtracer/store/schema.h"
@@ -61,32 +62,47 @@ bool added_in_v2(const std::string &table, const std::string &col) {
 
 }  // namespace
 
+// SQLite's answer for a file another process holds locked (a symbolizer mid-transaction on a
+// rollback-journal file, or an exclusive lock): "busy", not "not ours".
+static bool locked(const Error &e) { return (e.code() & 0xff) == 5 /*SQLITE_BUSY*/ || (e.code() & 0xff) == 6 /*SQLITE_LOCKED*/; }
+
 void check_readable(const std::string &path) {
     const Schema &want = expected_schema();
     Db db = Db::open_readonly(path, 5000);
-    int64_t version = 0;
+    int64_t version = 0, meta_version = 0;
     std::vector<std::string> tables;
     try {
         version = db.query_int("PRAGMA user_version").value_or(0);
         tables = column(db, "SELECT name FROM sqlite_master WHERE type='table'");
+        // A newer tool may say so in meta only (the writer's check_identity reads the same).
+        if (std::find(tables.begin(), tables.end(), "meta") != tables.end())
+            for (auto &v : column(db, "SELECT value FROM meta WHERE key = 'schema_version'"))
+                meta_version = std::atoll(v.c_str());
     } catch (const Error &e) {
+        if (locked(e))
+            throw Error(path + " is locked by another process (" + e.message() + "); try again when it is done", e.code(), path);
         throw Error(path + " is not a MemTracer database: " + e.message(), e.code(), path);
     }
     std::string vs = std::to_string(version), ws = std::to_string(want.version);
     auto refuse = [&](const std::string &why) { throw Error(path + why, 0, path); };
-    if (version > want.version) refuse(" has schema version " + vs + ", written by a newer MemTracer; this viewer reads version " + ws);
+    if (version > want.version) refuse(" has schema version " + vs + ", written by a newer MemTracer; this MemTracer reads version " + ws);
+    if (meta_version > want.version)
+        refuse(" has schema version " + std::to_string(meta_version) +
+               " (meta.schema_version), written by a newer MemTracer; this MemTracer reads version " + ws);
     if (version == 0)
         refuse(std::string(" is not a MemTracer database (SQLite user_version 0") +
                (tables.empty() ? ", no tables)" : ", tables of another program)"));
     if (version < kOldestReadableVersion)
-        refuse(" has schema version " + vs + "; this viewer reads versions " + std::to_string(kOldestReadableVersion) + " to " + ws);
+        refuse(" has schema version " + vs + "; this MemTracer reads versions " + std::to_string(kOldestReadableVersion) + " to " + ws);
+    // A table or column missing is damage or another program's file, not a version matter: the
+    // version is named only as what the file claims.
     for (const auto &[table, cols] : want.tables) {
         if (std::find(tables.begin(), tables.end(), table) == tables.end())
-            refuse(" is not a MemTracer database of version " + vs + ": no table '" + table + "'");
+            refuse(" is not a MemTracer database (it claims schema version " + vs + " but has no table '" + table + "')");
         auto have = table_columns(db, table);
         for (const auto &c : cols)
             if (!added_later(table, c) && !(version < 2 && added_in_v2(table, c)) && std::find(have.begin(), have.end(), c) == have.end())
-                refuse(" is not a MemTracer database of version " + vs + ": table '" + table + "' has no column '" + c + "'");
+                refuse(" is not a MemTracer database (it claims schema version " + vs + " but table '" + table + "' has no column '" + c + "')");
     }
 }
 

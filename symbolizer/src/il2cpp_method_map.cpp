@@ -80,6 +80,24 @@ bool holds_cpp(const fs::path &dir) {
     return false;
 }
 
+// Whether `p` is a file to read. Something there that is not a regular file (a FIFO, a device
+// such as /dev/zero, a directory, a link to one) is an error naming it, never a silent skip: the
+// user would only see C# names missing. Only stat is used, so a FIFO is never opened (no hang).
+bool usable_file(const fs::path &p) {
+    std::error_code ec;
+    fs::file_status st = fs::status(p, ec);
+    if (ec || !fs::exists(st)) return false;
+    if (fs::is_regular_file(st)) return true;
+    const char *kind = fs::is_directory(st)        ? "a directory"
+                       : fs::is_fifo(st)           ? "a FIFO (named pipe)"
+                       : fs::is_character_file(st) ? "a character device"
+                       : fs::is_block_file(st)     ? "a block device"
+                       : fs::is_socket(st)         ? "a socket"
+                                                   : "not a regular file";
+    throw symbols_error(p.string() + " is " + kind + ", not the regular file Unity writes; give --il2cpp-symbols " +
+                        "a folder where " + p.filename().string() + " is the file itself (or remove it)");
+}
+
 std::string find_metadata(const fs::path &dir_in, const fs::path &out_in) {
     std::error_code ec;
     fs::path dir = fs::absolute(dir_in, ec), out = fs::absolute(out_in, ec);
@@ -88,7 +106,7 @@ std::string find_metadata(const fs::path &dir_in, const fs::path &out_in) {
                        dir / "unityLibrary/src/main/assets/bin" / kMetadata, dir / "src/main/assets/bin" / kMetadata,
                        out.parent_path().parent_path().parent_path() / kMetadata,  // iOS: <export>/Il2CppOutputProject/Source/il2cppOutput
                        out.parent_path().parent_path().parent_path() / "assets/bin" / kMetadata})  // Android: <unityLibrary>/src/main/Il2CppOutputProject/...
-        if (fs::is_regular_file(p, ec)) return p.string();
+        if (usable_file(p)) return p.string();
     return "";
 }
 
@@ -111,7 +129,7 @@ Il2CppSymbols Il2CppSymbols::load_dir(const std::string &dir) {
     fs::path out = output_folder(fs::path(dir));
     auto locate = [&](const char *file) -> std::string {
         for (fs::path p : {out / file, out / "Symbols" / file, fs::path(dir) / file})
-            if (fs::is_regular_file(p, ec)) return p.string();
+            if (usable_file(p)) return p.string();
         return "";
     };
     Il2CppSymbols s;

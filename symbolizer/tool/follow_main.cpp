@@ -2,6 +2,7 @@
 // is finished and marked cut off, status 0), each committed batch one flushed line on stdout.
 // So does the parent's death: the live viewer starts this as its child, and a viewer killed
 // without a chance to send SIGTERM (SIGKILL, a crash) must not leave it following forever.
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -66,6 +67,15 @@ int run_follow(const CliOptions &o, Symbolizer &sym, Progress &progress) {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, nullptr);
     sigaction(SIGINT, &sa, nullptr);
+    // The live viewer starts this child with both signals blocked (so its stop request can never
+    // kill it by default action before this handler exists, losing the capture): unblocking now
+    // delivers one that is pending to the handler. A follower started from a shell has nothing
+    // blocked; unblocking is then a no-op.
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGTERM);
+    sigaddset(&stop_signals, SIGINT);
+    pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
     auto error = [&](const std::string &m) { progress.message("memtracer-symbolize: error: " + m); };
     ParentWatch parent_watch;
 

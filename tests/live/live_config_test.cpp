@@ -238,3 +238,72 @@ TEST_CASE("live in process: a host thread gets exactly the file, and its STOP en
                                    A{MT_LIVE_CTL_STOP, MT_LIVE_ACK_APPLIED}});
     unlink(out.c_str());
 }
+
+namespace {
+
+int connect_loopback(int port) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(static_cast<uint16_t>(port));
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0);
+    return fd;
+}
+
+// The WELCOME's status, read whole (blocking: the writer thread answers when it gets to it).
+int welcome_status(int fd) {
+    uint8_t w[MT_LIVE_WELCOME_FIXED];
+    size_t got = 0;
+    while (got < sizeof w) {
+        ssize_t n = recv(fd, w + got, sizeof w - got, 0);
+        if (n <= 0) return -1;
+        got += static_cast<size_t>(n);
+    }
+    return memcmp(w, "MTLW", 4) == 0 ? mt_live_get16(w + 6) : -1;
+}
+
+void send_hello(int fd, const char *token) {
+    uint8_t hello[MT_LIVE_HELLO_FIXED + 8] = {};
+    memcpy(hello, MT_LIVE_HELLO_MAGIC, 4);
+    mt_live_put16(hello + 4, MT_LIVE_VERSION);
+    size_t n = strlen(token);
+    mt_live_put16(hello + 6, static_cast<uint16_t>(n));
+    memcpy(hello + MT_LIVE_HELLO_FIXED, token, n);
+    REQUIRE(send(fd, hello, MT_LIVE_HELLO_FIXED + n, 0) == static_cast<ssize_t>(MT_LIVE_HELLO_FIXED + n));
+}
+
+}  // namespace
+
+TEST_CASE("live in process: listening, the host slot goes only to a HELLO with the token", "[live]") {
+    // The accept path of stream_accept.cpp under the sanitizer builds: an idle connection and
+    // a wrong token hold nothing, garbage is answered at once, the token gets the slot, and a
+    // second host with the token is told BUSY.
+    int port = 0;
+    close(listener(&port));  // a free port (the runtime binds it next)
+    std::string addr = "127.0.0.1:" + std::to_string(port);
+    std::string out = out_path("listen");
+    mt_config c;
+    mt_config_init(&c);
+    c.output_path = out.c_str();
+    c.live_listen = addr.c_str();
+    c.live_token = "t0ken";
+    REQUIRE(mt_start(&c) == MT_OK);
+    int idle = connect_loopback(port);
+    int garbage = connect_loopback(port);
+    REQUIRE(send(garbage, "GET / HTTP/1.0\r\n\r\n", 18, 0) == 18);
+    CHECK(welcome_status(garbage) == MT_LIVE_BAD_HELLO);
+    int wrong = connect_loopback(port);
+    send_hello(wrong, "guess");
+    CHECK(welcome_status(wrong) == MT_LIVE_BAD_TOKEN);
+    int host = connect_loopback(port);
+    send_hello(host, "t0ken");
+    CHECK(welcome_status(host) == MT_LIVE_OK);
+    int second = connect_loopback(port);
+    send_hello(second, "t0ken");
+    CHECK(welcome_status(second) == MT_LIVE_BUSY);
+    CHECK(mt_frame_end(0) == MT_OK);
+    CHECK(mt_stop() == MT_OK);
+    for (int fd : {idle, garbage, wrong, host, second}) close(fd);
+    unlink(out.c_str());
+}

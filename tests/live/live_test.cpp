@@ -14,6 +14,7 @@
 #include <atomic>
 #include <thread>
 
+#include "live_game.h"
 #include "live_process.h"
 #include "memtracer/reader.h"
 #include "memtracer/stream_proto.h"
@@ -23,44 +24,6 @@ using namespace mt::livetest;
 
 namespace {
 
-// The port the game's runtime logged ("memtracer live: listening on 127.0.0.1:PORT"); 0 if none yet.
-int logged_port(const Child &game) {
-    std::smatch m;
-    std::string log = game.log();
-    static const std::regex re("listening on 127\\.0\\.0\\.1:([0-9]+)");
-    return std::regex_search(log, m, re) ? std::stoi(m[1]) : 0;
-}
-
-struct Game {
-    std::string dir, out, log;
-    Child child;
-    int port = 0;
-    Game(const std::string &d, uint64_t frames, int fps)
-        : dir(d), out(d + "/game.mt"), log(d + "/game.log"),
-          child({MT_SAMPLE_GAME, "--frames", std::to_string(frames), "--fps", std::to_string(fps), "--listen",
-                 "127.0.0.1:0", "--token", "s3cret", "--out", out, "--quiet"},
-                log) {
-        REQUIRE(eventually([&] { return (port = logged_port(child)) != 0; }));
-    }
-    std::string addr() const { return "127.0.0.1:" + std::to_string(port); }
-};
-
-std::vector<std::string> capture_argv(const Game &g, const std::string &out, const std::string &token = "s3cret") {
-    return {MT_CAPTURE, g.addr(), "-o", out, "--token", token, "--status-interval", "0"};
-}
-
-// Frames a (possibly growing) file holds now; a file not there yet holds none.
-uint64_t frames_in(const std::string &path) {
-    if (access(path.c_str(), R_OK) != 0) return 0;
-    try {
-        return mt::reader::load_file(path).frames.size();
-    } catch (const std::exception &) {
-        return 0;
-    }
-}
-
-bool contains(const std::string &text, const std::string &what) { return text.find(what) != std::string::npos; }
-
 // "memtracer-capture: pause applied (open frame 12 before, 12 after)" -> 12, 12.
 bool ack_frames(const std::string &log, const std::string &control, uint64_t &before, uint64_t &after) {
     std::smatch m;
@@ -69,24 +32,6 @@ bool ack_frames(const std::string &log, const std::string &control, uint64_t &be
     before = std::stoull(m[1]);
     after = std::stoull(m[2]);
     return true;
-}
-
-int connect_to(int port) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in sa{};
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons(static_cast<uint16_t>(port));
-    sa.sin_addr.s_addr = htonl(0x7f000001);
-    REQUIRE(connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0);
-    return fd;
-}
-
-std::string recv_all(int fd) {
-    std::string got;
-    char buf[4096];
-    ssize_t n;
-    while ((n = recv(fd, buf, sizeof buf, 0)) > 0) got.append(buf, static_cast<size_t>(n));
-    return got;
 }
 
 }  // namespace

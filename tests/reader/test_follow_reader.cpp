@@ -87,3 +87,28 @@ TEST_CASE("reader: FollowReader stops at a corrupt chunk and stays there", "[rea
     CHECK(follow.result().stop == reader::Stop::Corrupt);
     CHECK(c.run.frames.size() == before);
 }
+
+TEST_CASE("reader: FollowReader fed chunk by chunk (poll_at, only the new bytes) reads what one read does",
+          "[reader][follow]") {
+    // The live host's way (live/src/stream_check.cpp): the header, then each chunk alone, at its
+    // file offset; no copy of the earlier bytes is kept.
+    for (bool aggregate : {false, true}) {
+        test::Sample s = test::make_sample({.aggregate = aggregate});
+        reader::Run whole = reader::load_buffer(s.bytes.data(), s.bytes.size());
+        Collected c;
+        reader::FollowReader follow(c);
+        CHECK_FALSE(follow.poll_at(s.bytes.data(), 64, 0));  // before the header: nothing read
+        REQUIRE(follow.poll(s.bytes.data(), sizeof(mt_file_header)));
+        for (size_t i = 1; i < s.boundaries.size(); ++i) {
+            uint64_t from = s.boundaries[i - 1], to = s.boundaries[i];
+            if (from < sizeof(mt_file_header)) continue;
+            std::vector<uint8_t> piece(s.bytes.begin() + static_cast<long>(from), s.bytes.begin() + static_cast<long>(to));
+            CHECK_FALSE(follow.poll_at(piece.data(), piece.size(), from + 1));  // not where it stands
+            REQUIRE(follow.poll_at(piece.data(), piece.size(), from));
+            REQUIRE(follow.offset() == to);
+        }
+        CHECK(follow.result().stop == reader::Stop::End);
+        CHECK(follow.result().stop_reason == whole.result.stop_reason);
+        check_same(c.run, whole);
+    }
+}

@@ -64,7 +64,7 @@ TEST_CASE("report: temporaries and leaks on the fixture, exact", "[report]") {
     CHECK(std::get<double>(t.rows[0][6]) == 640.0 / 976);  // share of the 976 temporary bytes
     q.group = "site";
     q.by = "gc_bytes";
-    q.to = 298;  // a range: allocations minus linked deaths (the whole run is the survivors row)
+    q.to = "298";  // a range: allocations minus linked deaths (the whole run is the survivors row)
     Table leaks_by_site = leaks(s, q);
     // Node..ctor (stacks 0 and 1) keeps all it allocated but the 7 deaths of frame 29.
     REQUIRE(leaks_by_site.rows.size() >= 2);
@@ -89,8 +89,8 @@ TEST_CASE("report: temporaries and leaks on the fixture, exact", "[report]") {
 TEST_CASE("report: frames mark the live and heap peaks", "[report]") {
     Source s(kDb, 2);
     Query q;
-    q.from = 0;
-    q.to = 59;
+    q.from = "0";
+    q.to = "59";
     Table t = frames(s, q);
     REQUIRE(t.rows.size() == 60);
     int64_t live_peak = -1;
@@ -179,7 +179,7 @@ TEST_CASE("report: leaks by stack read the frame count, not the stack's frames",
     Source s(kDb + "@2");
     Query q;
     q.group = "stack";
-    q.to = 298;
+    q.to = "298";
     Table t = leaks(s, q);
     int64_t node = 0;
     int rows = 0;
@@ -196,8 +196,8 @@ TEST_CASE("report: leaks by stack read the frame count, not the stack's frames",
 TEST_CASE("report: frames name the frames the game marked", "[report]") {
     Source s(kDb, 1);  // run 1: "level loaded" at 0, "boss spawned" at 120 and 239
     Query q;
-    q.from = 0;
-    q.to = 130;
+    q.from = "0";
+    q.to = "130";
     Table t = frames(s, q);
     REQUIRE(t.rows.size() == 131);
     std::vector<std::pair<int64_t, std::string>> marked;
@@ -247,8 +247,8 @@ TEST_CASE("report: frames the runtime merged count as every game frame they cove
     CHECK_FALSE(same.failed);
     CHECK(std::get<double>(same.table.rows[0][4]) == Approx(0.0).margin(1e-9));
     // A range: committed frames 1..60 of run 3 are game frames 1..120.
-    q.from = 1;
-    q.to = 60;
+    q.from = "1";
+    q.to = "60";
     CHECK(load_side(b, q).frames == 120);
     std::filesystem::remove(path);
 }
@@ -267,8 +267,8 @@ TEST_CASE("report: --thread on top, frames, leaks, temporaries, compare and gate
     for (const auto &r : t.rows) n += std::get<int64_t>(r[2]);
     CHECK(n == 774);
     CHECK(n == sum("run_id=1 AND thread_id=1"));
-    q.from = 10;
-    q.to = 200;
+    q.from = "10";
+    q.to = "200";
     Table f = frames(s, q);
     int64_t fn = 0;
     for (const auto &r : f.rows) fn += std::get<int64_t>(r[2]);
@@ -305,4 +305,75 @@ TEST_CASE("report: --thread on top, frames, leaks, temporaries, compare and gate
     auto bad = report_all("top " + kDb + "@1 --thread nosuch");
     CHECK(bad.exit_code == 2);
     CHECK(bad.output.find("has no thread nosuch") != std::string::npos);
+}
+
+TEST_CASE("report: --from/--to marker:LABEL bound the range at the marked frames (issue 21)", "[report][markers]") {
+    // Run 1: "level loaded" at 0, "boss spawned" at 120 and 239 (the first occurrence counts).
+    auto t = report("frames " + kDb + "@1 --from 'marker:level loaded' --to 'marker:boss spawned' --format csv");
+    INFO(t.output);
+    REQUIRE(t.exit_code == 0);
+    CHECK(t.output.rfind("seq,", 0) == 0);
+    CHECK(std::count(t.output.begin(), t.output.end(), '\n') == 1 + 121);  // header + frames 0..120
+    CHECK(t.output.find("\r\n120,") != std::string::npos);
+    CHECK(t.output.find("\r\n121,") == std::string::npos);
+    // The same range through the library: top over marker bounds equals top over the numbers.
+    Source s(kDb + "@1");
+    Query by_marker, by_number;
+    by_marker.from = "marker:level loaded";
+    by_marker.to = "marker:boss spawned";
+    by_number.from = "0";
+    by_number.to = "120";
+    CHECK(rendered(top(s, by_marker), Format::Csv) == rendered(top(s, by_number), Format::Csv));
+    // Mixed with a number, and per run in compare (each run resolves its own label).
+    CHECK(report("top " + kDb + "@1 --from 'marker:boss spawned' --to 200").exit_code == 0);
+    auto unknown = report_all("top " + kDb + "@1 --from marker:nosuch");
+    CHECK(unknown.exit_code == 2);
+    CHECK(unknown.output.find("nosuch") != std::string::npos);
+    // Option parsing: what is neither a frame nor a marker is named, without a float range.
+    auto bad = report_all("top " + kDb + "@1 --from soon");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.output.find("'soon' is not a frame number or marker:LABEL") != std::string::npos);
+    CHECK(report_all("top " + kDb + "@1 --to marker:").output.find("marker: needs a label") != std::string::npos);
+    CHECK(report_all("top " + kDb + "@1 --from -3").exit_code == 2);
+}
+
+TEST_CASE("report: a newer, damaged or locked database is refused as the viewer refuses it (issue 21)",
+          "[report][schema]") {
+    auto dir = std::filesystem::temp_directory_path() / ("mt-report-schema-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    auto copy = [&](const std::string &name) {
+        std::string p = (dir / name).string();
+        std::filesystem::copy_file(kDb, p, std::filesystem::copy_options::overwrite_existing);
+        return p;
+    };
+    std::string newer = copy("newer.db"), meta = copy("meta.db"), noallocs = copy("noallocs.db");
+    mt::store::Db::open(newer, false).exec("PRAGMA user_version = 99");
+    mt::store::Db::open(meta, false).exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', '9')");
+    mt::store::Db::open(noallocs, false).exec("DROP TABLE allocs");
+    for (const std::string &cmd : {"top " + newer + "@1", "gate " + newer + "@1 " + newer + "@2 --max-growth bytes_per_frame=1000%"}) {
+        auto r = report_all(cmd);
+        INFO(cmd << "\n" << r.output);
+        CHECK(r.exit_code == 2);
+        CHECK(r.output.find("has schema version 99, written by a newer MemTracer") != std::string::npos);
+    }
+    auto m = report_all("gate " + kDb + "@1 " + meta + "@1 --max-growth bytes_per_frame=1000%");
+    CHECK(m.exit_code == 2);
+    CHECK(m.output.find("schema version 9 (meta.schema_version), written by a newer MemTracer") != std::string::npos);
+    auto n = report_all("top " + noallocs + "@1");
+    CHECK(n.exit_code == 2);
+    CHECK(n.output.find("has no table 'allocs'") != std::string::npos);
+    CHECK(n.output.find("schema version 1") == std::string::npos);
+    // Locked: another connection holds an exclusive lock (a writer mid-transaction).
+    std::string locked = copy("locked.db");
+    {
+        mt::store::Db w = mt::store::Db::open(locked, false);
+        w.exec("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE runs SET process = process");
+        auto l = report_all("top " + locked + "@1");
+        INFO(l.output);
+        CHECK(l.exit_code == 2);
+        CHECK(l.output.find("is locked by another process") != std::string::npos);
+        CHECK(l.output.find("not a MemTracer database") == std::string::npos);
+        w.exec("ROLLBACK");
+    }
+    std::filesystem::remove_all(dir);
 }

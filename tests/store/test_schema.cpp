@@ -76,7 +76,7 @@ TEST_CASE("store: a newer schema is refused by the writer and by the readers, no
     Db::open(path, false).exec("PRAGMA user_version = 3");
     std::string before = read_file(path);
     CHECK_THAT(refusal([&] { mt::store::check_readable(path); }),
-               Catch::Contains("has schema version 3, written by a newer MemTracer; this viewer reads version 2"));
+               Catch::Contains("has schema version 3, written by a newer MemTracer; this MemTracer reads version 2"));
     CHECK_THAT(refusal([&] { mt::store::open_database(path); }),
                Catch::Contains("schema version 3 (PRAGMA user_version), written by a newer memtracer-symbolize") &&
                    Catch::Contains("reads and writes schema version 2; nothing was written"));
@@ -101,7 +101,7 @@ TEST_CASE("store: an older schema (user_version 0) or another program's file is 
     std::string other = d.file("other.db");
     Db::open(other, true).exec("PRAGMA user_version = 1; CREATE TABLE photos(id INTEGER)");
     CHECK_THAT(refusal([&] { mt::store::check_readable(other); }),
-               Catch::Contains("is not a MemTracer database of version 1: no table"));
+               Catch::Contains("is not a MemTracer database (it claims schema version 1 but has no table"));
     CHECK_THAT(refusal([&] { mt::store::open_database(other); }),
                Catch::Contains("without MemTracer's tables") && Catch::Contains("it holds: photos"));
 

@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <functional>
+#include <sys/stat.h>
+#include <vector>
 
 #include "errors.h"
 #include "il2cpp_symbols.h"
@@ -114,4 +116,32 @@ TEST_CASE("symbolizer: --il2cpp-symbols finds both files in DIR or DIR/Symbols",
     CHECK(*s.methods->csharp_name("X_Y_m0123") == "X.Y()");
     mt::test::TempDir empty;
     CHECK(error_of([&] { Il2CppSymbols::load_dir(empty.path); }).find("no MethodMap.tsv, LineNumberMappings.json, generated *.cpp or global-metadata.dat") != std::string::npos);
+}
+
+TEST_CASE("symbolizer: a FIFO, /dev/zero or a directory as global-metadata.dat or LineNumberMappings.json is named, not skipped (issue 21)",
+          "[il2cpp]") {
+    struct Case {
+        const char *file;
+        const char *kind;
+        std::function<void(const std::string &)> make;
+    };
+    std::vector<Case> cases = {
+        {"global-metadata.dat", "is a FIFO (named pipe)", [](const std::string &p) { REQUIRE(mkfifo(p.c_str(), 0600) == 0); }},
+        {"global-metadata.dat", "is a character device",
+         [](const std::string &p) { std::filesystem::create_symlink("/dev/zero", p); }},
+        {"global-metadata.dat", "is a directory", [](const std::string &p) { std::filesystem::create_directories(p); }},
+        {"LineNumberMappings.json", "is a FIFO (named pipe)", [](const std::string &p) { REQUIRE(mkfifo(p.c_str(), 0600) == 0); }},
+        {"LineNumberMappings.json", "is a character device",
+         [](const std::string &p) { std::filesystem::create_symlink("/dev/zero", p); }},
+        {"LineNumberMappings.json", "is a directory", [](const std::string &p) { std::filesystem::create_directories(p); }},
+    };
+    for (const Case &c : cases) {
+        INFO(c.file << " " << c.kind);
+        mt::test::TempDir d;
+        mt::test::write_file(d.file("MethodMap.tsv"), "X_Y_m0123\tSystem.Void X::Y()\tAsm\n");
+        c.make(d.file(c.file));
+        // Returns (a FIFO is never opened, so nothing hangs) with an error naming the path.
+        std::string e = error_of([&] { Il2CppSymbols::load_dir(d.path); });
+        CHECK(e.find(d.file(c.file) + " " + c.kind) != std::string::npos);
+    }
 }

@@ -168,3 +168,25 @@ TEST_CASE("viewer: HTTP: idle connections from one client cannot lock out others
     http::read(last, buf, res);
     REQUIRE(res.result_int() == 200);
 }
+
+TEST_CASE("viewer: HTTP: a chunked body with a bad chunk size is answered 400, upload or not (issue 21)",
+          "[viewer][http][upload]") {
+    auto dir = temp_dir("badchunk");
+    Server s(upload_options(dir));
+    for (std::string target : {"/api/runs", "/api/live/pause"}) {
+        INFO(target);
+        std::string req = "POST " + target +
+                          " HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                          "zz\r\nabc\r\n0\r\n\r\n";
+        auto answer = raw_exchange(s.port, req);
+        INFO(answer);
+        REQUIRE(raw_status(answer) == 400);  // before: the connection closed without a status line
+        CHECK(answer.find("malformed") != std::string::npos);
+    }
+    // Nothing of the refused upload is left in the data folder.
+    size_t files = 0;
+    if (fs::exists(dir / "data"))
+        for (auto &e : fs::recursive_directory_iterator(dir / "data"))
+            if (e.is_regular_file() && e.path().extension() == ".mt") ++files;
+    CHECK(files == 0);
+}

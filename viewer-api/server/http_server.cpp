@@ -149,10 +149,18 @@ private:
         http::async_read(stream_, buffer_, *body_, beast::bind_front_handler(&Session::on_body, shared_from_this()));
     }
 
+    // A body Beast could not parse (a bad chunk size or extension in a chunked body) is the
+    // client's error and gets a 400 saying so; a connection that went away is not answered.
+    static bool malformed_body(const beast::error_code &ec) {
+        return ec.category() == make_error_code(http::error::bad_chunk).category() && ec != http::error::end_of_stream &&
+               ec != http::error::partial_message && ec != http::error::body_limit;
+    }
+
     void on_body(beast::error_code ec, size_t) {
         if (ec == http::error::body_limit)
             return reply(error_response(413, "request body over " + std::to_string(srv_.lim.max_body) + " bytes"),
                          false);
+        if (malformed_body(ec)) return reply(error_response(400, "malformed request body: " + ec.message()), false);
         if (ec) return close();
         body_.reset();
         // Slow readers must not grow the server: past its budget of unread answers a client's
@@ -213,6 +221,7 @@ private:
             std::filesystem::remove(upload_path_, ignored);  // a partial file is of no use to anyone
             if (ec == http::error::body_limit) return reply(too_large(srv_.lim.max_upload + 1), false);
             if (storage_full(ec)) return reply(full_disk(ec), false);
+            if (malformed_body(ec)) return reply(error_response(400, "malformed upload body: " + ec.message(), "body"), false);
             return close();
         }
         reply(srv_.app.jobs().accept(upload_path_, size), keep_alive_);

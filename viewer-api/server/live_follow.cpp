@@ -54,7 +54,9 @@ std::vector<std::string> follow_argv(const std::string &symbolizer, const std::s
 int FollowIngest::run(const std::vector<std::string> &argv, const OnLine &on_line, std::string &error) {
     try {
         proc::StderrCapture err;
-        proc::Child child = proc::Child::spawn(argv, err.fd());
+        // SIGTERM/SIGINT blocked until the follower's handler is in place (follow_main.cpp): a
+        // finish() that comes while it is still starting is then a stop request, not a kill.
+        proc::Child child = proc::Child::spawn(argv, err.fd(), {SIGTERM, SIGINT});
         child.close_stdin();
         pid_ = child.pid();
         if (finish_asked_) ::kill(child.pid(), SIGTERM);  // asked before the child existed

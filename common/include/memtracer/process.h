@@ -52,8 +52,11 @@ class Child {
 public:
     // Starts argv[0] (searched in PATH unless it holds a '/') with stdin and stdout on pipes;
     // stderr is inherited, or goes to `stderr_fd` when given. Throws SpawnError ("cannot start
-    // <argv[0]>: <reason>") if it cannot be started.
-    static Child spawn(const std::vector<std::string> &argv, int stderr_fd = -1);
+    // <argv[0]>: <reason>") if it cannot be started. `blocked_signals` start blocked in the
+    // child (its signal mask survives exec): a signal sent before the child has installed its
+    // handler then waits until the child unblocks it, instead of killing it by default action.
+    static Child spawn(const std::vector<std::string> &argv, int stderr_fd = -1,
+                       const std::vector<int> &blocked_signals = {});
     // Starts argv with stdin on /dev/null and stdout and stderr both written to `log_path`
     // (created or truncated): for a job whose output is kept for the user rather than read.
     static Child spawn_logged(const std::vector<std::string> &argv, const std::string &log_path);
@@ -78,7 +81,7 @@ public:
 private:
     bool fill();
     void kill_and_reap();
-    static int start(const std::vector<std::string> &argv, const void *file_actions);
+    static int start(const std::vector<std::string> &argv, const void *file_actions, const void *attr = nullptr);
     int pid_ = -1;
     std::string program_;
     Fd in_, out_;

@@ -42,12 +42,12 @@ bool ChunkWalker::check_header(const uint8_t *h, size_t avail, StopAt &stop) con
 }
 
 bool ChunkWalker::next(Chunk &chunk, StopAt &stop) {
-    size_t avail = size_ - pos_;
+    size_t avail = static_cast<size_t>(base_ + size_ - pos_);
     if (avail == 0)
         return fail(stop, Stop::Eof,
                     "the file ends on a chunk boundary" + at(pos_) +
                         " without an END chunk: the capture was not stopped (process killed, or still running)");
-    const uint8_t *h = data_ + pos_;
+    const uint8_t *h = data_ + (pos_ - base_);
     if (!check_header(h, avail, stop)) return false;
     uint16_t type = codec::get_le16(h + offsetof(mt_chunk_header, type));
     uint16_t flags = codec::get_le16(h + offsetof(mt_chunk_header, flags));

@@ -28,7 +28,9 @@ struct StopAt {
 
 class ChunkWalker {
 public:
-    ChunkWalker(const uint8_t *data, size_t size, size_t start) : data_(data), size_(size), pos_(start) {}
+    // `data` holds the file's bytes [base, base + size); positions are file offsets, start >= base.
+    ChunkWalker(const uint8_t *data, size_t size, size_t start, uint64_t base = 0)
+        : data_(data), size_(size), pos_(start), base_(base) {}
 
     // Fills `chunk` with the next intact chunk and returns true, or fills `stop` and returns
     // false. An intact chunk may still have an unknown type; decoding decides about that.
@@ -42,6 +44,7 @@ private:
     const uint8_t *data_;
     size_t size_;
     size_t pos_;
+    uint64_t base_;
 };
 
 }  // namespace mt::reader::detail

@@ -36,6 +36,15 @@ bool FollowReader::poll(const uint8_t *data, size_t size) {
     return true;
 }
 
+bool FollowReader::poll_at(const uint8_t *data, size_t size, uint64_t base) {
+    auto &session = state_->session;
+    if (!session || base != offset()) return false;
+    if (result_.stop == Stop::Corrupt || result_.stop == Stop::End) return true;
+    session->rebind(data, size, base);
+    result_ = session->run(false);
+    return true;
+}
+
 bool FollowReader::poll_file(const std::string &path) {
     struct stat st;
     if (::stat(path.c_str(), &st) != 0) return false;

@@ -31,9 +31,9 @@ Session::Session(const uint8_t *data, size_t size, Header header, Visitor &visit
     : size_(size), header_(std::move(header)), visitor_(visitor),
       walker_(data, size, sizeof(mt_file_header)) {}
 
-void Session::rebind(const uint8_t *data, size_t size) {
-    size_ = size;
-    walker_ = ChunkWalker(data, size, walker_.pos());
+void Session::rebind(const uint8_t *data, size_t size, uint64_t base) {
+    size_ = static_cast<size_t>(base + size);
+    walker_ = ChunkWalker(data, size, walker_.pos(), base);
 }
 
 ReadResult Session::run(bool final) {

@@ -18,7 +18,8 @@ public:
     // `final`: no more bytes will come, so a header without chunks is still sent. FollowReader
     // passes false, rebinds to the grown file and calls run() again from where it stopped.
     ReadResult run(bool final = true);
-    void rebind(const uint8_t *data, size_t size);
+    // `data` holds the file's bytes [base, base + size); base is at most where the walk stands.
+    void rebind(const uint8_t *data, size_t size, uint64_t base = 0);
 
 private:
     void dispatch(const Chunk &chunk, Cursor &c);

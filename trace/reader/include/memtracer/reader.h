@@ -190,6 +190,11 @@ public:
     // The same over the file at `path`, as large as it is at this call; false also while the
     // file does not exist yet. Throws FormatError naming `path`.
     bool poll_file(const std::string &path);
+    // The same for a caller that holds only the bytes after the previous poll: `data`/`size` are
+    // the file's bytes from `base` = offset() on (a live host checks each chunk this way before
+    // it stores it, so its file is only ever what this reader accepts). False, reading nothing,
+    // before the header was polled or when `base` is not offset().
+    bool poll_at(const uint8_t *data, size_t size, uint64_t base);
     const ReadResult &result() const { return result_; }
     uint64_t offset() const;  // file offset of the first byte not read yet
 
