@@ -48,7 +48,7 @@ for w in $workers_list; do
   rm -f "$work"/*.times
   args=(--frames "$frames" --workers "$w" --seed 3 --gc-events --quiet)
   for ((i = 0; i < reps; ++i)); do
-    run untraced "$game" "${args[@]}" --no-trace
+    run untraced "$game" "${args[@]}" --runtime-lib "$build/lib/libmemtracer.so" --no-trace
     run traced "$game" "${args[@]}" --runtime-lib "$build/lib/libmemtracer.so" --out "$work/run.mt"
     [ -n "$base" ] && run base "$base/bin/memtracer-sample-game" "${args[@]}" \
       --runtime-lib "$base/lib/libmemtracer.so" --out "$work/base.mt"
