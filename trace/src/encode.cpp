@@ -59,8 +59,8 @@ MT_ENTRY_ENCODER(MarkRecord, MT_MARK_FIELDS)
 MT_ENTRY_ENCODER(EndRecord, MT_END_FIELDS)
 
 // Tables of varints only (no strings, no frame lists) have a largest size known up front. The
-// writer thread encodes one EVENTS entry per traced allocation, and a bounds check and capacity
-// test per field was its largest single cost (perf, docs/benchmarks.md): these reserve the
+// writer thread encodes one EVENTS entry per traced allocation and encode_entry was its largest
+// symbol in perf (docs/benchmarks.md), a capacity check per field included: these reserve the
 // entry's largest size once and write the varints through a bare cursor. Same bytes.
 struct VarOut {
     uint8_t *p;
