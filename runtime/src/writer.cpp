@@ -99,7 +99,13 @@ void Writer::drain_slot(ThreadSlot &s) {
     if (mine) {
         if (s.thread_written && s.name_seq.load(std::memory_order_acquire) != s.written_name_seq)
             thread_id(s);  // renamed: a THREADS entry with the same id
-        s.ring.drain([&](const AllocRec &r) { on_record(s, r); });
+        // The thread's file id is looked up once per drain, at its first record (a THREADS entry
+        // is written only for a thread that has events), not once per record.
+        uint32_t tid = UINT32_MAX;
+        s.ring.drain([&](const AllocRec &r) {
+            if (tid == UINT32_MAX) tid = thread_id(s);
+            on_record(tid, r);
+        });
     }
     if (st == SLOT_EXITING) {
         // The owner is gone (its destructor ran before we read EXITING), so the drain above got
@@ -124,9 +130,15 @@ uint32_t Writer::thread_id(ThreadSlot &s) {
 }
 
 uint32_t Writer::class_id(uint64_t klass) {
+    // A thread allocates runs of the same class: the last answer saves the table probe.
+    if (klass == last_klass_ && last_class_id_ != UINT32_MAX) return last_class_id_;
     uint64_t key = klass ? klass : UINT64_MAX;
     uint32_t id;
-    if (classes_.find(key, &id)) return id;
+    if (classes_.find(key, &id)) {
+        last_klass_ = klass;
+        last_class_id_ = id;
+        return id;
+    }
     id = n_classes_++;
     if (!classes_.insert(key, id)) disable("out of memory for the class table");
     ClassRecord rec;
@@ -140,7 +152,12 @@ uint32_t Writer::class_id(uint64_t klass) {
 
 uint32_t Writer::stack_id(const AllocRec &r) {
     uint32_t id;
-    if (stacks_.find(r.hash, &id)) return id;
+    if (r.hash == last_stack_hash_ && last_stack_id_ != UINT32_MAX) return last_stack_id_;
+    if (stacks_.find(r.hash, &id)) {
+        last_stack_hash_ = r.hash;
+        last_stack_id_ = id;
+        return id;
+    }
     if (rec_kind(r) == REC_ALLOC_FULL) {
         id = n_stacks_++;
         if (!stacks_.insert(r.hash, id)) disable("out of memory for the stack table");
@@ -158,8 +175,7 @@ uint32_t Writer::stack_id(const AllocRec &r) {
     return unknown_stack_;
 }
 
-void Writer::on_record(ThreadSlot &s, const AllocRec &r) {
-    uint32_t tid = thread_id(s);
+void Writer::on_record(uint32_t tid, const AllocRec &r) {
     uint32_t cid = class_id(r.klass);
     uint32_t sid = stack_id(r);
     OpenFrame &f = frame_for(widen_epoch(r.epoch));

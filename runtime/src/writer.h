@@ -93,7 +93,7 @@ public:
 private:
     void iterate(bool final);
     void drain_slot(ThreadSlot &s);
-    void on_record(ThreadSlot &s, const AllocRec &r);
+    void on_record(uint32_t tid, const AllocRec &r);
     uint32_t thread_id(ThreadSlot &s);
     uint32_t class_id(uint64_t klass);
     uint32_t stack_id(const AllocRec &r);
@@ -120,6 +120,9 @@ private:
     ModuleTable modules_;
     U64Map stacks_, classes_;
     uint32_t n_stacks_ = 0, n_classes_ = 0, n_threads_ = 0, unknown_stack_ = UINT32_MAX;
+    // The last class and stack looked up (consecutive records of a ring often repeat them).
+    uint64_t last_klass_ = 0, last_stack_hash_ = 0;
+    uint32_t last_class_id_ = UINT32_MAX, last_stack_id_ = UINT32_MAX;
     ListEncoder d_threads_, d_classes_, d_stacks_, d_modules_;
     OpenFrame *frames_ = nullptr;  // kOpenFrames, indexed by seq % kOpenFrames
     uint64_t next_commit_ = 0;     // oldest uncommitted seq

@@ -55,14 +55,33 @@ MT_ENTRY_ENCODER(ModuleRecord, MT_MODULE_FIELDS)
 MT_ENTRY_ENCODER(ThreadRecord, MT_THREAD_FIELDS)
 MT_ENTRY_ENCODER(ClassRecord, MT_CLASS_FIELDS)
 MT_ENTRY_ENCODER(StackRecord, MT_STACK_FIELDS)
-MT_ENTRY_ENCODER(EventRecord, MT_EVENT_FIELDS)
-MT_ENTRY_ENCODER(AggregateRecord, MT_AGGREGATE_FIELDS)
-MT_ENTRY_ENCODER(GcRecord, MT_GC_FIELDS)
-MT_ENTRY_ENCODER(DeathRecord, MT_DEATH_FIELDS)
 MT_ENTRY_ENCODER(MarkRecord, MT_MARK_FIELDS)
-MT_ENTRY_ENCODER(FrameRecord, MT_FRAME_FIELDS)
-MT_ENTRY_ENCODER(mt_counters, MT_COUNTERS_FIELDS)
 MT_ENTRY_ENCODER(EndRecord, MT_END_FIELDS)
+
+// Tables of varints only (no strings, no frame lists) have a largest size known up front. The
+// writer thread encodes one EVENTS entry per traced allocation and encode_entry was its largest
+// symbol in perf (docs/benchmarks.md), a capacity check per field included: these reserve the
+// entry's largest size once and write the varints through a bare cursor. Same bytes.
+struct VarOut {
+    uint8_t *p;
+    void put_u(uint64_t v) { p += codec::put_varint(p, v); }
+    void put_s(int64_t v) { put_u(codec::zigzag(v)); }
+};
+#define MT_VARINT_ENCODER(R, TABLE)                                                     \
+    void encode_entry(Buf &buf, const R &r, ListEncoder::Deltas &prev) {                \
+        (void)prev;                                                                     \
+        uint8_t *w = buf.reserve(MT_FIELD_COUNT(TABLE) * codec::kMaxVarint);            \
+        if (!w) return;                                                                 \
+        VarOut out{w};                                                                  \
+        TABLE(MT_ENC_FIELD)                                                             \
+        buf.commit(static_cast<size_t>(out.p - w));                                     \
+    }
+MT_VARINT_ENCODER(EventRecord, MT_EVENT_FIELDS)
+MT_VARINT_ENCODER(AggregateRecord, MT_AGGREGATE_FIELDS)
+MT_VARINT_ENCODER(GcRecord, MT_GC_FIELDS)
+MT_VARINT_ENCODER(DeathRecord, MT_DEATH_FIELDS)
+MT_VARINT_ENCODER(FrameRecord, MT_FRAME_FIELDS)
+MT_VARINT_ENCODER(mt_counters, MT_COUNTERS_FIELDS)
 
 // A counter added to mt_counters but not to MT_COUNTERS_FIELDS would silently not be written.
 #define MT_COUNTER_SIZE(kind, m, label) +sizeof(mt_counters::m)
