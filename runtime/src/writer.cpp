@@ -204,6 +204,7 @@ void Writer::open_frame(uint64_t seq, uint64_t start_tick) {
     f.end = FrameEnd{};
     f.start_tick = start_tick;
     f.events = f.requested = f.gc_bytes = 0;
+    f.gc_incomplete = false;
     f.staged.begin(start_tick);
     f.gcs.begin();
     f.deaths.begin();
@@ -255,7 +256,11 @@ void Writer::pop_gc_events() {
     GcPending ev[64];
     for (;;) {
         uint32_t n = gc_events_pop(ev, 64);
-        for (uint32_t i = 0; i < n; ++i) frame_for(ev[i].epoch).gcs.add(ev[i].rec);
+        for (uint32_t i = 0; i < n; ++i) {
+            OpenFrame &f = frame_for(ev[i].epoch);
+            if (ev[i].kind != GC_PENDING_COLLECTION) f.gc_incomplete = true;
+            if (ev[i].kind != GC_PENDING_INCOMPLETE) f.gcs.add(ev[i].rec);
+        }
         if (n < 64) return;
     }
 }
