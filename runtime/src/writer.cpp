@@ -83,6 +83,7 @@ void Writer::iterate(bool final) {
     // Read before draining: everything pushed before a collection asked is in the rings by now.
     uint64_t drain_req = lifetimes_ ? lifetimes_drain_request() : 0;
     pop_frame_ends();
+    thread_names_refresh_os(cfg_.gen, final);  // before the drain: it emits the renames
     for (uint32_t i = 0; i < g.max_threads && !failed(); ++i) drain_slot(g.slots[i]);
     if (lifetimes_) lifetimes_sync(drain_req);
     pop_gc_events();

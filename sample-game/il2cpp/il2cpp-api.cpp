@@ -51,6 +51,7 @@ IL2CPP_EXPORT int il2cpp_init(const char *domain_name)
     il2cpp::gc::GarbageCollector::Initialize();
     Il2CppCodeRegistration_Initialize();
     String::Empty();  // the shared empty string exists before any script runs
+    il2cpp::gc::GarbageCollector::InitializeFinalizer();  // as Runtime::Init, after the corlib
     s_Initialized = true;
     return 1;
 }
