@@ -69,6 +69,15 @@ namespace {
 int g_il2cpp_calls = 0;
 void il2cpp_like_callback(GC_EventType) { ++g_il2cpp_calls; }
 
+// A capture of collections only (MT_FLAG_GC_EVENTS); returns its path.
+std::string start_gc_capture(const std::string &tag) {
+    std::string path = mtt::temp_path(tag);
+    mt_config c = mtt::make_config(path);
+    c.flags = MT_FLAG_GC_EVENTS;
+    mtt::start(c);
+    return path;
+}
+
 // Every collection number from (first, last] appears once among the run's GC records.
 void check_every_collection(const mt::reader::Run &run, uint64_t first, uint64_t last) {
     std::vector<uint64_t> seen;
@@ -88,10 +97,7 @@ void check_every_collection(const mt::reader::Run &run, uint64_t first, uint64_t
 TEST_CASE("real libgc: a replaced collection callback is re-chained and no collection is lost", "[gc]") {
     GC_INIT();
     GC_set_on_collection_event(nullptr);
-    std::string path = mtt::temp_path("gc-rechain");
-    mt_config c = mtt::make_config(path);
-    c.flags = MT_FLAG_GC_EVENTS;
-    mtt::start(c);
+    const std::string path = start_gc_capture("gc-rechain");
     const uint64_t first = GC_get_gc_no();
     GC_set_on_collection_event(il2cpp_like_callback);  // il2cpp_init after mt_start
     GC_gcollect();
@@ -140,10 +146,7 @@ TEST_CASE("real libgc: incremental collections without START/END events are each
     GC_set_time_limit(3);
     REQUIRE(GC_is_incremental_mode());
     GC_set_on_collection_event(count_starts);
-    std::string path = mtt::temp_path("gc-incremental");
-    mt_config c = mtt::make_config(path);
-    c.flags = MT_FLAG_GC_EVENTS;
-    mtt::start(c);
+    const std::string path = start_gc_capture("gc-incremental");
     const uint64_t first = GC_get_gc_no();
     // Allocate garbage until Boehm has completed a good number of cycles on its own.
     for (uint64_t f = 0; GC_get_gc_no() < first + 20 && f < 100000; ++f) {
