@@ -58,6 +58,7 @@ IL2CPP_EXPORT int il2cpp_init(const char *domain_name)
 
 IL2CPP_EXPORT void il2cpp_shutdown()
 {
+    il2cpp::gc::GarbageCollector::UninitializeFinalizers();
     Profiler::Shutdown();
 }
 

@@ -169,5 +169,6 @@ int main(int argc, char **argv) {
         if (!o.expect_json.empty() && !truth.write_json(o.expect_json, o, error)) return fail(error);
         if (!o.quiet) print_summary(o, lib, truth, seconds);
     }
+    lib.il2cpp_shutdown();  // as a player quitting: stops il2cpp's finalizer thread
     return 0;
 }

@@ -112,6 +112,8 @@ namespace gc
         sem_t s_FinalizerSemaphore;
         sem_t s_FinalizerStarted;
         bool s_FinalizerRunning = false;
+        volatile bool s_StopFinalizer = false;
+        pthread_t s_FinalizerThreadHandle;
 
         // libil2cpp's FinalizerThread: vm::Thread::Attach allocates the managed Thread object
         // first, and only then does the thread name itself. Until then it carries the name it
@@ -123,7 +125,7 @@ namespace gc
             Il2CppObject *volatile threadObject = vm::Object::New(il2cpp_defaults.object_class);
             pthread_setname_np(pthread_self(), "GC Finalizer");
             sem_post(&s_FinalizerStarted);
-            for (;;)
+            while (!s_StopFinalizer)
             {
                 while (sem_wait(&s_FinalizerSemaphore) != 0)
                 {
@@ -142,17 +144,27 @@ namespace gc
         GC_invoke_finalizers();
         sem_init(&s_FinalizerSemaphore, 0, 0);
         sem_init(&s_FinalizerStarted, 0, 0);
-        pthread_t thread;
-        if (pthread_create(&thread, NULL, &FinalizerThread, NULL) != 0)
+        if (pthread_create(&s_FinalizerThreadHandle, NULL, &FinalizerThread, NULL) != 0)
         {
             fprintf(stderr, "cannot start the finalizer thread, aborting.\n");
             abort();
         }
-        pthread_detach(thread);
         while (sem_wait(&s_FinalizerStarted) != 0)
         {
         }
         s_FinalizerRunning = true;
+    }
+
+    // As UninitializeFinalizers (il2cpp_shutdown): stop the thread and join it.
+    void GarbageCollector::UninitializeFinalizers()
+    {
+        if (!s_FinalizerRunning)
+            return;
+        s_StopFinalizer = true;
+        sem_post(&s_FinalizerSemaphore);
+        pthread_join(s_FinalizerThreadHandle, NULL);
+        s_FinalizerRunning = false;
+        s_StopFinalizer = false;
     }
 
     void GarbageCollector::NotifyFinalizers()

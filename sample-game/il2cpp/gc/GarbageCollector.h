@@ -15,6 +15,7 @@ namespace gc
         static void Initialize();
         // The "GC Finalizer" thread (gc/GarbageCollector.cpp in libil2cpp): started by il2cpp_init.
         static void InitializeFinalizer();
+        static void UninitializeFinalizers();  // il2cpp_shutdown: stops and joins it
         static void NotifyFinalizers();   // Boehm's finalizer notifier: wakes that thread
         static void SetWriteBarrier(void **ptr);
         static void RegisterThread();     // GC_register_my_thread for an attached thread
