@@ -146,6 +146,7 @@ extern "C" MEMTRACER_IL2CPP_EXPORT inline int il2cpp_memtracer_bridge(mt_il2cpp_
     b.gc_get_heap_size = reinterpret_cast<size_t (*)(void)>(&GC_get_heap_size);
     b.gc_get_free_bytes = reinterpret_cast<size_t (*)(void)>(&GC_get_free_bytes);
     b.gc_base = reinterpret_cast<void *(*)(void *)>(&GC_base);
+    b.gc_get_gc_no = reinterpret_cast<size_t (*)(void)>(&GC_get_gc_no);
 #if defined(MEMTRACER_IL2CPP_GC_EVENTS)
     b.gc_set_on_collection_event = reinterpret_cast<void (*)(mt_gc_event_callback)>(&GC_set_on_collection_event);
     b.gc_get_on_collection_event = reinterpret_cast<mt_gc_event_callback (*)(void)>(&GC_get_on_collection_event);

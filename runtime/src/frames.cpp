@@ -89,6 +89,7 @@ extern "C" MT_API mt_status mt_frame_end(uint64_t frame_index) {
     if (g.disabled.load(std::memory_order_relaxed)) return MT_ERR_DISABLED;
     uint64_t tick = now_ticks();
     uint64_t heap = 0, free_bytes = 0;
+    gc_hooks_poll();  // before the epoch moves on: what it records belongs to the ending frame
     if (g.gc_frame_stats) gc_heap_sample(&heap, &free_bytes);
     fq_lock();
     uint32_t queued = g.fq_count;

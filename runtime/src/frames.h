@@ -24,13 +24,24 @@ void writer_wait(uint64_t timeout_us);             // writer: sleeps until woken
 
 // GC (gc_hooks.cpp), through a patched libil2cpp's bridge (bridge.h): without it these report
 // nothing (no-patch mode's collections come from il2cpp's profiler instead).
+enum GcPendingKind : uint32_t {
+    GC_PENDING_COLLECTION = 0,             // a collection the callback saw
+    GC_PENDING_COLLECTION_INCOMPLETE = 1,  // a collection; its frame gets MT_FRAME_GC_INCOMPLETE
+    GC_PENDING_INCOMPLETE = 2,             // no record: only flags the frame
+};
 struct GcPending {
     GcRecord rec;
     uint64_t epoch;
+    uint32_t kind;  // GcPendingKind
 };
 // Registers the collection-event callback (GC records queued only if `events`); false if Boehm
 // is out of reach.
 bool gc_hooks_install(bool events);
+// Re-chains the callback if something replaced it (il2cpp's GarbageCollector::Initialize) and
+// records, from GC_get_gc_no, collections Boehm completed that no callback of ours saw. Takes the
+// GC lock: frame end and mt_stop, never from a collection callback.
+void gc_hooks_poll();
+uint32_t gc_hooks_rechains();  // mt_counters.gc_callback_rechains
 void gc_hooks_remove();
 uint32_t gc_events_pop(GcPending *out, uint32_t max);
 uint64_t gc_events_dropped();

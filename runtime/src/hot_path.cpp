@@ -53,7 +53,7 @@ __attribute__((noinline, cold)) Setup slot_setup(ThreadSlot *s) {
         slot_publish_name(*s, nm, nm_len);
     } else if (t_tls.name_len == 0) {
         pthread_getname_np(pthread_self(), nm, sizeof nm);
-        slot_publish_name(*s, nm, static_cast<uint32_t>(strnlen(nm, kNameMax - 1)));
+        slot_publish_name(*s, nm, static_cast<uint32_t>(strnlen(nm, kNameMax - 1)), /*from_os=*/true);
     } else {
         slot_publish_name(*s, t_tls.name, t_tls.name_len);
     }

@@ -118,6 +118,8 @@ void abandon_start(const char *path) {
 }
 
 mt_status stop_locked(uint32_t reason, const char *message) {
+    // Collections since the last frame end that a replaced callback missed (gc_hooks.cpp).
+    gc_hooks_poll();
     g.enabled.store(0, std::memory_order_relaxed);
     g.live.store(0, std::memory_order_release);
     bool quiet = quiesce();

@@ -146,17 +146,37 @@ void slots_capture_begin() {
     }
 }
 
-// Two writers are possible (the owner, and mt_name_thread from another thread), so the odd
-// sequence number is taken with a CAS: a writer that finds it odd waits for the other one.
-void slot_publish_name(ThreadSlot &s, const char *name, uint32_t len) {
+// Three writers are possible (the owner, mt_name_thread from another thread, and the writer
+// refreshing an OS name), so the odd sequence number is taken with a CAS: a writer that finds it
+// odd waits for the other one.
+static uint32_t name_lock(ThreadSlot &s) {
     uint32_t seq = s.name_seq.load(std::memory_order_relaxed);
     while ((seq & 1) || !s.name_seq.compare_exchange_weak(seq, seq + 1, std::memory_order_acquire,
                                                           std::memory_order_relaxed))
         seq = s.name_seq.load(std::memory_order_relaxed) & ~1u;
     std::atomic_thread_fence(std::memory_order_release);
+    return seq;
+}
+
+void slot_publish_name(ThreadSlot &s, const char *name, uint32_t len, bool from_os) {
+    uint32_t seq = name_lock(s);
     memcpy(s.name, name, len);
     s.name[len] = 0;
+    s.name_from_os = from_os;
     s.name_seq.store(seq + 2, std::memory_order_release);
+}
+
+bool slot_refresh_os_name(ThreadSlot &s, const char *name, uint32_t len) {
+    uint32_t seq = name_lock(s);
+    // A name the game gave (mt_set_thread_name, mt_name_thread) always wins over the OS's.
+    bool changed = s.name_from_os && strcmp(s.name, name) != 0;  // name: NUL-terminated, len < kNameMax
+    if (changed) {
+        memcpy(s.name, name, len);
+        s.name[len] = 0;
+    }
+    // Unchanged: the same even number again, so the writer sees no rename.
+    s.name_seq.store(changed ? seq + 2 : seq, std::memory_order_release);
+    return changed;
 }
 
 uint32_t slot_read_name(const ThreadSlot &s, char *out) {

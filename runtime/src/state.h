@@ -54,6 +54,7 @@ struct alignas(64) ThreadSlot {
     std::atomic<uint64_t> pthread_id{0};  // pthread_self() of the owner, for mt_name_thread
     std::atomic<uint32_t> name_seq{0};  // seqlock: odd while a writer (owner or mt_name_thread) writes name
     char name[kNameMax];
+    bool name_from_os = false;  // name is the OS thread name (refreshed by the writer); under name_seq
     // ---- writer thread ----
     alignas(64) uint32_t written_name_seq = 0;
     uint32_t thread_written = 0;     // THREADS entry emitted for thread_id
@@ -130,7 +131,14 @@ bool slots_init();                        // maps the table once; false on failu
 ThreadSlot *slot_bind_current(uint64_t gen);  // slow path: bind and set up for `gen`
 void slots_capture_begin();               // mt_start: free slots of threads that exited
 uint32_t slot_read_name(const ThreadSlot &s, char *out);  // writer: consistent copy, returns len
-void slot_publish_name(ThreadSlot &s, const char *name, uint32_t len);
+void slot_publish_name(ThreadSlot &s, const char *name, uint32_t len, bool from_os = false);
+// The writer: the OS thread name `name` replaces a slot name that also came from the OS; true if
+// it changed (a rename the writer then emits).
+bool slot_refresh_os_name(ThreadSlot &s, const char *name, uint32_t len);
+// thread_names.cpp, writer thread: re-reads the OS names of the threads traced in capture `gen`
+// at most every kOsNamePollNs (always when `force`), so a name a thread gives itself after its
+// first allocation (il2cpp's "GC Finalizer") reaches the file.
+void thread_names_refresh_os(uint64_t gen, bool force);
 uint64_t current_os_tid();
 // Ring memory (slots.cpp). ensure: the owner, in its per-capture set-up, keeps a ring of that
 // size, unmaps one of another size, or maps one. release: unmaps; only once no producer can be

@@ -1,10 +1,17 @@
 // thread_names.cpp — mt_name_thread: naming a thread from another thread, as Unity's
 // RegisterCreateThreadCallback may do. A thread that already has a slot in this capture is
 // renamed in place; otherwise the name waits in a small table until the thread binds a slot.
+// And the OS name of a thread the game never named through MemTracer is re-read by the writer:
+// a thread may name itself after its first allocation (il2cpp's finalizer thread attaches, which
+// allocates its Thread object, and only then calls SetName "GC Finalizer").
 // Cold path only: a spinlock guards the table, nothing here runs per allocation.
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "clock.h"
 #include "errors.h"
 #include "state.h"
 
@@ -61,7 +68,46 @@ bool rename_bound_slot(uint64_t id, const char *name, uint32_t len) {
     return renamed;
 }
 
+constexpr uint64_t kOsNamePollNs = 100000000;  // 0.1 s: a rename shows within a few frames
+uint64_t g_last_os_poll_ns = 0;                 // writer thread only
+
+// The kernel's name of thread `tid` of this process (Linux, Android: /proc/self/task/<tid>/comm,
+// what pthread_setname_np writes); false if it cannot be read (the thread is gone).
+bool read_os_name(uint64_t tid, char *out, uint32_t *len) {
+#if defined(__linux__)
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%llu/comm", static_cast<unsigned long long>(tid));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    ssize_t n = read(fd, out, kNameMax - 1);
+    close(fd);
+    if (n <= 0) return false;
+    while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == 0)) --n;
+    out[n] = 0;
+    *len = static_cast<uint32_t>(n);
+    return true;
+#else
+    (void)tid, (void)out, (void)len;
+    return false;  // Apple: a thread's name is read at its binding only
+#endif
+}
+
 }  // namespace
+
+void thread_names_refresh_os(uint64_t gen, bool force) {
+    if (!g.slots) return;
+    const uint64_t now = mono_ns();
+    if (!force && now - g_last_os_poll_ns < kOsNamePollNs) return;
+    g_last_os_poll_ns = now;
+    for (uint32_t i = 0; i < g.max_threads; ++i) {
+        ThreadSlot &s = g.slots[i];
+        if (s.state.load(std::memory_order_acquire) != SLOT_OWNED || s.gen.load(std::memory_order_acquire) != gen)
+            continue;
+        char name[kNameMax];
+        uint32_t len = 0;
+        if (read_os_name(s.os_tid, name, &len)) slot_refresh_os_name(s, name, len);
+    }
+}
 
 bool pending_name_take(uint64_t id, char *out, uint32_t *len) {
     SpinGuard guard;

@@ -83,6 +83,7 @@ void Writer::iterate(bool final) {
     // Read before draining: everything pushed before a collection asked is in the rings by now.
     uint64_t drain_req = lifetimes_ ? lifetimes_drain_request() : 0;
     pop_frame_ends();
+    thread_names_refresh_os(cfg_.gen, final);  // before the drain: it emits the renames
     for (uint32_t i = 0; i < g.max_threads && !failed(); ++i) drain_slot(g.slots[i]);
     if (lifetimes_) lifetimes_sync(drain_req);
     pop_gc_events();
@@ -220,6 +221,7 @@ void Writer::open_frame(uint64_t seq, uint64_t start_tick) {
     f.end = FrameEnd{};
     f.start_tick = start_tick;
     f.events = f.requested = f.gc_bytes = 0;
+    f.gc_incomplete = false;
     f.staged.begin(start_tick);
     f.gcs.begin();
     f.deaths.begin();
@@ -271,7 +273,11 @@ void Writer::pop_gc_events() {
     GcPending ev[64];
     for (;;) {
         uint32_t n = gc_events_pop(ev, 64);
-        for (uint32_t i = 0; i < n; ++i) frame_for(ev[i].epoch).gcs.add(ev[i].rec);
+        for (uint32_t i = 0; i < n; ++i) {
+            OpenFrame &f = frame_for(ev[i].epoch);
+            if (ev[i].kind != GC_PENDING_COLLECTION) f.gc_incomplete = true;
+            if (ev[i].kind != GC_PENDING_INCOMPLETE) f.gcs.add(ev[i].rec);
+        }
         if (n < 64) return;
     }
 }

@@ -60,6 +60,7 @@ struct OpenFrame {
     FrameEnd end{};
     uint64_t start_tick = 0;
     uint64_t events = 0, requested = 0, gc_bytes = 0;
+    bool gc_incomplete = false;  // MT_FRAME_GC_INCOMPLETE (gc_hooks.cpp)
     ListEncoder staged;  // raw EVENTS body
     ListEncoder gcs;
     ListEncoder deaths;  // MT_FLAG_LIFETIMES: objects found dead by collections in this frame

@@ -54,6 +54,7 @@ void counters_snapshot(const Writer *w, mt_counters *out) {
     out->running = g.live.load(std::memory_order_relaxed);
     out->paused = g.paused.load(std::memory_order_relaxed);
     out->disabled = g.disabled.load(std::memory_order_acquire);
+    out->gc_callback_rechains = gc_hooks_rechains();
 }
 
 void Writer::write_dicts() {
@@ -115,7 +116,7 @@ void Writer::commit(OpenFrame &f, uint32_t extra_flags) {
     fr.heap_size = f.end.heap_size;
     fr.free_bytes = f.end.free_bytes;
     fr.flags = (f.end.merged ? static_cast<uint32_t>(MT_FRAME_MERGED) : 0u) | extra_flags | gc_source_frame_flags() |
-               gc_hooks_frame_flags();
+               gc_hooks_frame_flags() | (f.gc_incomplete ? static_cast<uint32_t>(MT_FRAME_GC_INCOMPLETE) : 0u);
     out_.frame(fr);
     if (!flush(true)) return;
     dropped_at_commit_ = dropped;

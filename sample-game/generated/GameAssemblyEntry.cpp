@@ -112,6 +112,11 @@ IL2CPP_EXPORT void mtsample_leak(uint64_t frame)
     LeakyCache_Remember_m0D6E1A3B5C7F9E2D4B6A8C0E1F3A5B7D9C2E4F6A((int32_t)frame, NULL);
 }
 
+IL2CPP_EXPORT uint64_t mtsample_collection_count()
+{
+    return il2cpp::gc::GarbageCollector::GetCollectionCount();
+}
+
 IL2CPP_EXPORT uint32_t mtsample_take_tally(mtsample_tally_row *out, uint32_t max)
 {
     static il2cpp::vm::ClassTally rows[il2cpp::vm::Class::kMaxClasses];

@@ -51,12 +51,14 @@ IL2CPP_EXPORT int il2cpp_init(const char *domain_name)
     il2cpp::gc::GarbageCollector::Initialize();
     Il2CppCodeRegistration_Initialize();
     String::Empty();  // the shared empty string exists before any script runs
+    il2cpp::gc::GarbageCollector::InitializeFinalizer();  // as Runtime::Init, after the corlib
     s_Initialized = true;
     return 1;
 }
 
 IL2CPP_EXPORT void il2cpp_shutdown()
 {
+    il2cpp::gc::GarbageCollector::UninitializeFinalizers();
     Profiler::Shutdown();
 }
 

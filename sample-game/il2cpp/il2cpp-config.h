@@ -10,6 +10,10 @@
 #define IL2CPP_HAS_GC_DESCRIPTORS 1     // GC_GCJ_SUPPORT: typed (gcj) allocation of objects
 #define IL2CPP_ENABLE_PROFILER 1         // Profiler::Allocation call sites compiled in
 #define IL2CPP_SUPPORT_THREADS 1
+// Unity's defaults for a player with incremental GC (on by default since 2019.3): Boehm in
+// incremental mode with a 3 ms time slice, write barriers in generated code.
+#define IL2CPP_ENABLE_WRITE_BARRIERS 1
+#define IL2CPP_INCREMENTAL_TIME_SLICE 3
 #define NEED_TO_ZERO_PTRFREE 1           // GC_MALLOC_ATOMIC does not clear
 #define RUNTIME_TINY 0
 

@@ -27,6 +27,7 @@ typedef void (*mtsample_run_job_fn)(uint64_t frame, uint32_t job);          /* a
 typedef void (*mtsample_late_update_fn)(uint64_t frame);                    /* main, jobs done */
 typedef void (*mtsample_leak_fn)(uint64_t frame);                           /* main: keep one object forever */
 typedef uint32_t (*mtsample_take_tally_fn)(mtsample_tally_row *out, uint32_t max);
+typedef uint64_t (*mtsample_collection_count_fn)(void);  /* C# GC.CollectionCount(0): Boehm's GC_get_gc_no */
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,7 @@ void mtsample_run_job(uint64_t, uint32_t);
 void mtsample_late_update(uint64_t);
 uint32_t mtsample_take_tally(mtsample_tally_row *, uint32_t);
 void mtsample_leak(uint64_t);
+uint64_t mtsample_collection_count();
 }
 
 namespace {
@@ -43,7 +44,8 @@ bool load_game_library(const std::string &path, GameLibrary &lib, std::string &e
     }
     lib = {nullptr, path, il2cpp_init, il2cpp_shutdown, il2cpp_domain_get, il2cpp_thread_attach,
            il2cpp_thread_detach, il2cpp_gc_get_heap_size, mtsample_start, mtsample_update,
-           mtsample_run_job, mtsample_late_update, mtsample_take_tally, mtsample_leak};
+           mtsample_run_job, mtsample_late_update, mtsample_take_tally, mtsample_leak,
+           mtsample_collection_count};
     return true;
 }
 
@@ -81,6 +83,7 @@ bool load_game_library(const std::string &path, GameLibrary &lib, std::string &e
     resolve(lib.late_update, "mtsample_late_update");
     resolve(lib.take_tally, "mtsample_take_tally");
     resolve(lib.leak, "mtsample_leak");
+    resolve(lib.collection_count, "mtsample_collection_count");
     return resolve.ok;
 }
 

@@ -28,6 +28,7 @@ struct GameLibrary {
     mtsample_late_update_fn late_update = nullptr;
     mtsample_take_tally_fn take_tally = nullptr;
     mtsample_leak_fn leak = nullptr;  // --leak-from
+    mtsample_collection_count_fn collection_count = nullptr;
 };
 
 // Default: <dir of the executable>/../lib/libGameAssembly-<hook>.so.

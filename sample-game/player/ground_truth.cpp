@@ -75,6 +75,9 @@ bool GroundTruth::write_json(const std::string &path, const Options &o, std::str
     std::fprintf(f, "  \"seed\": %llu, \"frames\": %llu, \"workers\": %u, \"jobs\": %u, \"hook\": %s,\n",
                  static_cast<unsigned long long>(o.seed), static_cast<unsigned long long>(o.frames), o.workers,
                  o.jobs, json_string(o.hook).c_str());
+    std::fprintf(f, "  \"tracer_start\": %s, \"collections_at_start\": %llu, \"collections_at_stop\": %llu,\n",
+                 json_string(o.tracer_start).c_str(), static_cast<unsigned long long>(collections_at_start_),
+                 static_cast<unsigned long long>(collections_at_stop_));
     std::fprintf(f, "  \"classes\": [");
     const char *sep = "\n";
     for (const auto &[klass, t] : totals_) {

@@ -24,6 +24,11 @@ public:
     std::vector<std::pair<const void *, ClassTotal>> top(size_t n) const;  // by count
     // Writes the JSON file; false with `error` set if it cannot be written.
     bool write_json(const std::string &path, const Options &o, std::string &error) const;
+    // Boehm's collection count (GC_get_gc_no) when the capture started and when it stopped.
+    void set_collections(uint64_t at_start, uint64_t at_stop) {
+        collections_at_start_ = at_start;
+        collections_at_stop_ = at_stop;
+    }
 
 private:
     struct Row {
@@ -33,6 +38,7 @@ private:
     };
     std::vector<Row> rows_;
     std::map<const void *, ClassTotal> totals_;
+    uint64_t collections_at_start_ = 0, collections_at_stop_ = 0;
 };
 
 }  // namespace mtsample

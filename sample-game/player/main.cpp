@@ -4,6 +4,7 @@
 // done, mt_frame_end. See docs/sample-game.md.
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -82,6 +83,18 @@ void print_summary(const Options &o, const GameLibrary &lib, const GroundTruth &
                 (unsigned long long)c.reentrant_skipped, c.disabled ? ", DISABLED" : "");
 }
 
+// Starts the capture (and, for --hook profiler, attaches to il2cpp's profiler); an exit status
+// on failure.
+std::optional<int> begin_trace(const Options &o) {
+    mt_status s = start_capture(o);
+    if (s != MT_OK) return fail("mt_start: " + status_text(s));
+    if (o.hook == "profiler" && (s = g_mt.attach_il2cpp()) != MT_OK) {
+        g_mt.stop();
+        return fail("mt_attach_il2cpp: " + status_text(s));
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -95,6 +108,12 @@ int main(int argc, char **argv) {
         o.game_lib.empty() ? default_game_library(o.runtime == "in-game" ? o.hook + "-in-game" : o.hook) : o.game_lib;
     if (!load_game_library(path, lib, error)) return fail(error);
     if (!load_tracer(o.runtime, o.runtime_lib, lib, g_mt, error)) return fail(error);
+    // --tracer-start before-init: MemTracer first, as a plug-in loaded before il2cpp_init
+    // (UnityPluginLoad); il2cpp's GarbageCollector::Initialize then replaces its GC callback.
+    const bool before_init = o.trace && o.tracer_start == "before-init";
+    if (before_init) {
+        if (auto code = begin_trace(o)) return *code;
+    }
     lib.il2cpp_init("IL2CPP Root Domain");
     lib.start(o.seed, o.jobs);  // GameManager.Awake: startup allocations, before the capture
 
@@ -115,14 +134,10 @@ int main(int argc, char **argv) {
             },
             [&](uint32_t) { lib.il2cpp_thread_detach(t_attached); });
 
-        if (o.trace) {
-            mt_status s = start_capture(o);
-            if (s != MT_OK) return fail("mt_start: " + status_text(s));
-            if (o.hook == "profiler" && (s = g_mt.attach_il2cpp()) != MT_OK) {
-                g_mt.stop();
-                return fail("mt_attach_il2cpp: " + status_text(s));
-            }
+        if (o.trace && !before_init) {
+            if (auto code = begin_trace(o)) return *code;
         }
+        const uint64_t collections_at_start = before_init ? 0 : lib.collection_count();
 
         auto t0 = std::chrono::steady_clock::now();
         uint64_t tick = 0;  // the game's own frame count: more than `frame` with --alloc-scale above 1
@@ -145,6 +160,7 @@ int main(int argc, char **argv) {
         }
         double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
+        truth.set_collections(collections_at_start, lib.collection_count());
         if (o.trace) {
             mt_status s = g_mt.stop();
             // MT_ERR_NOT_STARTED: a live host stopped the capture already.
@@ -153,5 +169,6 @@ int main(int argc, char **argv) {
         if (!o.expect_json.empty() && !truth.write_json(o.expect_json, o, error)) return fail(error);
         if (!o.quiet) print_summary(o, lib, truth, seconds);
     }
+    lib.il2cpp_shutdown();  // as a player quitting: stops il2cpp's finalizer thread
     return 0;
 }

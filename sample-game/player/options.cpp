@@ -32,7 +32,7 @@ uint64_t ticks_in_frame(uint32_t alloc_permille, uint64_t frame) {
 const char *usage() {
     return "usage: memtracer-sample-game [--frames N] [--workers N] [--jobs N] [--seed S] [--out run.mt]\n"
            "       [--mode events|aggregate] [--unwinder fp|libunwind] [--sample-bytes N] [--no-trace]\n"
-           "       [--hook patch|profiler] [--gc-events] [--lifetimes] [--ring-bytes N] [--block-when-full]\n"
+           "       [--hook patch|profiler] [--tracer-start after-init|before-init] [--gc-events] [--lifetimes] [--ring-bytes N] [--block-when-full]\n"
            "       [--quiet] [--expect-json FILE] [--game-lib PATH] [--runtime separate|in-game]\n"
            "       [--runtime-lib PATH] [--leak-from N] [--alloc-scale F]\n"
            "       [--listen ADDR | --connect ADDR] [--token T] [--fps N] [--version]\n";
@@ -55,6 +55,8 @@ std::optional<int> parse_options(int argc, char **argv, Options &o) {
     app.add_option("--sample-bytes", o.sample_bytes, "sampling interval")->check(range(0, UINT64_MAX));
     app.add_flag("--no-trace", no_trace, "run without the tracer");
     app.add_option("--hook", o.hook, "patch|profiler")->check(one_of({"patch", "profiler"}));
+    app.add_option("--tracer-start", o.tracer_start, "start MemTracer after il2cpp_init or before it")
+        ->check(one_of({"after-init", "before-init"}));
     app.add_flag("--gc-events", o.gc_events, "record collections");
     app.add_flag("--lifetimes", o.lifetimes, "record deaths");
     app.add_option("--ring-bytes", o.ring_bytes, "ring size; 0 = the runtime's default")->check(range(0, UINT32_MAX));

@@ -18,6 +18,7 @@ struct Options {
     uint64_t sample_bytes = 0;
     bool trace = true;
     std::string hook = "patch";      // patch | profiler
+    std::string tracer_start = "after-init";  // after-init | before-init (as a plug-in loaded first)
     bool gc_events = false;
     bool lifetimes = false;
     uint32_t ring_bytes = 0;         // 0: the runtime's default

@@ -2,7 +2,10 @@
 // concurrent producers, overflow accounting, stack dedup, thread exit, pause/resume, frames.
 #include <catch2/catch.hpp>
 
+#include <pthread.h>
+
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <set>
 #include <thread>
@@ -273,4 +276,42 @@ TEST_CASE("bursts beyond ring capacity on many threads: drops are counted exactl
         if (!fresh) CHECK(e.address > it->second);
         it->second = e.address;
     }
+}
+
+// il2cpp's finalizer thread allocates its Thread object, then names itself "GC Finalizer" with
+// the OS call and never allocates again: the name must still reach the file (the writer re-reads
+// the OS names of threads the game did not name through MemTracer). A name given with
+// mt_set_thread_name still wins over a later OS name.
+TEST_CASE("a thread that names itself after its first allocation is written under that name", "[capture]") {
+    std::string path = mtt::temp_path("late-name");
+    mt_config c = mtt::make_config(path);
+    mtt::start(c);
+    std::atomic<int> step{0};
+    auto wait_for = [&](int s) {
+        while (step.load() < s) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    };
+    std::thread late([&] {
+        pthread_setname_np(pthread_self(), "unnamed-yet");
+        mt_on_alloc(reinterpret_cast<void *>(0x7000), &mtt::kPlayer, 32);
+        pthread_setname_np(pthread_self(), "GC Finalizer");
+        step.fetch_add(1);
+        wait_for(100);  // alive, and silent, until the capture has stopped
+    });
+    std::thread named([&] {
+        mt_set_thread_name("Explicit");
+        mt_on_alloc(reinterpret_cast<void *>(0x8000), &mtt::kPlayer, 32);
+        pthread_setname_np(pthread_self(), "os-later");
+        step.fetch_add(1);
+        wait_for(100);
+    });
+    wait_for(2);
+    REQUIRE(mt_frame_end(0) == MT_OK);
+    auto run = mtt::stop_and_load(path);
+    step = 100;
+    late.join();
+    named.join();
+    std::map<uint64_t, std::string> name_of_addr;
+    for (const auto &e : mtt::all_events(run)) name_of_addr[e.address] = run.threads.at(e.thread).name;
+    CHECK(name_of_addr[0x7000] == "GC Finalizer");
+    CHECK(name_of_addr[0x8000] == "Explicit");
 }

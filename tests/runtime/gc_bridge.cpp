@@ -28,6 +28,7 @@ extern "C" __attribute__((visibility("default"))) int il2cpp_memtracer_bridge(mt
     out->gc_get_prof_stats_unsafe = reinterpret_cast<size_t (*)(void *, size_t)>(&GC_get_prof_stats_unsafe);
     out->gc_is_marked = &GC_is_marked;
     out->gc_base = &GC_base;
+    out->gc_get_gc_no = reinterpret_cast<size_t (*)()>(&GC_get_gc_no);
     g_hook.store(hook, std::memory_order_release);  // these tests call mt_on_alloc themselves
     return MT_IL2CPP_BRIDGE_VERSION;
 }

@@ -55,7 +55,7 @@ TEST_CASE("trace writer lays out every chunk type as format.h says", "[writer]")
     fr.requested_bytes = 64; fr.gc_bytes = 80; fr.flags = MT_FRAME_FINAL;
     w.frame(fr);
     mt_counters c{};
-    c.allocations_seen = 9; c.reserved = 1;
+    c.allocations_seen = 9; c.gc_callback_rechains = 1;
     w.counters(c);
     w.end(MT_END_STOPPED, "bye");
     REQUIRE(w.flush());

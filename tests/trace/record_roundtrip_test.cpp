@@ -339,7 +339,7 @@ TEST_CASE("COUNTERS round-trip every mt_counters field", "[trace]") {
     k.running = 1;
     k.paused = 0;
     k.disabled = kMax32;
-    k.reserved = 7;
+    k.gc_callback_rechains = 7;
     Chunk ch = one_chunk(MT_CHUNK_COUNTERS, [&](rt::TraceWriter &w) { w.counters(k); });
     Cursor c(ch.payload.data(), ch.payload.size());
     reader::Counters got = reader::detail::decode_counters(c);
@@ -360,7 +360,7 @@ TEST_CASE("COUNTERS round-trip every mt_counters field", "[trace]") {
     CHECK(got.running == k.running);
     CHECK(got.paused == k.paused);
     CHECK(got.disabled == k.disabled);
-    CHECK(got.reserved == k.reserved);
+    CHECK(got.gc_callback_rechains == k.gc_callback_rechains);
 }
 
 TEST_CASE("END round-trips reason and message, empty message included", "[trace]") {

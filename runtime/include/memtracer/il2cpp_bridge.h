@@ -23,7 +23,9 @@
  *  - `hook` (may be NULL: detach) is stored with release order; the patched ALLOC_* macros load
  *    it relaxed and call it after every allocation: hook(object, Il2CppClass*, requested size).
  *  - Collection events are chained by the caller: get the current callback, set its own, call
- *    the previous one from it. Never replace il2cpp's own callback.
+ *    the previous one from it. Never replace il2cpp's own callback. il2cpp's
+ *    GarbageCollector::Initialize sets its callback unconditionally, replacing one installed
+ *    before il2cpp_init: the caller checks and re-chains (keeping il2cpp's) until it stays.
  * Only Boehm's public API (gc.h, gc_mark.h) and il2cpp's exported C API (il2cpp-api-functions.h)
  * are handed over; nothing of il2cpp's internals.
  */
@@ -64,6 +66,9 @@ typedef struct mt_il2cpp_bridge {
     int (*array_element_size)(const void *array_class);
     int (*class_get_rank)(const void *klass);
     uint8_t (*class_is_valuetype)(const void *klass);  /* C++ bool */
+    /* Added later (a shorter table leaves it NULL). GC_get_gc_no: collections Boehm completed;
+     * the runtime checks against it that it recorded every one (docs/runtime.md). */
+    size_t (*gc_get_gc_no)(void);
 } mt_il2cpp_bridge;
 
 typedef int (*mt_il2cpp_bridge_fn)(mt_il2cpp_alloc_hook hook, mt_il2cpp_bridge *out);

@@ -123,7 +123,8 @@ typedef struct mt_counters {
     uint32_t running;             /* 1 while a capture runs (paused included) */
     uint32_t paused;              /* 1 while paused */
     uint32_t disabled;            /* 1 once the runtime disabled itself */
-    uint32_t reserved;
+    uint32_t gc_callback_rechains; /* times Boehm's collection callback was found replaced (il2cpp's
+                                     GarbageCollector::Initialize) and re-chained (docs/runtime.md) */
 } mt_counters;
 
 /* il2cpp's class API, for a game whose il2cpp exports dlsym cannot find (a static link with hidden

@@ -6,6 +6,7 @@
 #include "il2cpp-config.h"
 #include "il2cpp-class-internals.h"
 #include "il2cpp-object-internals.h"
+#include "gc/GarbageCollector.h"
 #include "vm/Array.h"
 #include "vm/Class.h"
 #include "vm/Object.h"
@@ -58,5 +59,10 @@ IL2CPP_MANAGED_FORCE_INLINE RuntimeObject *il2cpp_codegen_memberwise_clone(Runti
     return il2cpp::vm::Object::Clone(obj);
 }
 
-// Boehm without incremental mode needs no write barrier; kept so call sites read like Unity's.
-IL2CPP_MANAGED_FORCE_INLINE void Il2CppCodeGenWriteBarrier(void **, void *) {}
+// As Unity's: GarbageCollector::SetWriteBarrier, i.e. GC_END_STUBBORN_CHANGE. Unity's bdwgc
+// uses these manual dirty bits; this stand-in's Boehm keeps its own (page protection), which
+// makes the call a no-op (docs/sample-game.md).
+IL2CPP_MANAGED_FORCE_INLINE void Il2CppCodeGenWriteBarrier(void **ptr, void *)
+{
+    il2cpp::gc::GarbageCollector::SetWriteBarrier(ptr);
+}

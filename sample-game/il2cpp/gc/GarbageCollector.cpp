@@ -1,13 +1,22 @@
 // gc/GarbageCollector.cpp — libil2cpp's BoehmGC.cpp, the parts a player uses: initialisation
-// (gcj + vector kinds, collection events into the profiler), thread registration, fixed roots,
-// descriptors, heap sizes.
+// (incremental mode, gcj + vector kinds, collection events into the profiler), thread
+// registration, fixed roots, descriptors, heap sizes; and from libil2cpp's gc/GarbageCollector.cpp
+// the finalizer thread.
+//
+// Initialize does what Unity's does, in its order: GC_enable_incremental and GC_set_time_limit,
+// then GC_set_on_collection_event with its own callback, unconditionally. A tracer that installed
+// a callback before il2cpp_init loses it here, as with Unity's runtime.
 #include "gc/GarbageCollector.h"
 
 #include "gc/gc_wrapper.h"
 #include "il2cpp-class-internals.h"
 #include "il2cpp-object-internals.h"
+#include "vm/Class.h"
+#include "vm/Object.h"
 #include "vm/Profiler.h"
 
+#include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -78,13 +87,99 @@ namespace gc
         // libgc would otherwise start marker threads in GC_allow_register_threads, and a game
         // that creates no thread of its own (--workers 0 --no-trace) should not need any.
         GC_set_markers_count(1);
+#if IL2CPP_ENABLE_WRITE_BARRIERS
+        // Unity's bdwgc takes its dirty bits from the write barriers (GC_END_STUBBORN_CHANGE);
+        // Debian's libgc keeps its own (mprotect): same incremental cycles, same events.
+        GC_enable_incremental();
+#if IL2CPP_INCREMENTAL_TIME_SLICE
+        GC_set_time_limit(IL2CPP_INCREMENTAL_TIME_SLICE);
+#endif
+#endif
         GC_set_on_collection_event(&on_gc_event);
         GC_set_on_heap_resize(&on_heap_resize);
         GC_INIT();
+        // As Unity: finalizers run on the finalizer thread, which Boehm's notifier wakes.
+        GC_set_finalize_on_demand(1);
+        GC_set_finalizer_notifier(&GarbageCollector::NotifyFinalizers);
         GC_allow_register_threads();
         GC_init_gcj_malloc(0, NULL);
         GC_init_gcj_vector(VECTOR_PROC_INDEX, reinterpret_cast<void *>(&GC_gcj_vector_proc));
         s_GCInitialized = true;
+    }
+
+    namespace
+    {
+        sem_t s_FinalizerSemaphore;
+        sem_t s_FinalizerStarted;
+        bool s_FinalizerRunning = false;
+        volatile bool s_StopFinalizer = false;
+        pthread_t s_FinalizerThreadHandle;
+
+        // libil2cpp's FinalizerThread: vm::Thread::Attach allocates the managed Thread object
+        // first, and only then does the thread name itself. Until then it carries the name it
+        // inherited from the process.
+        void *FinalizerThread(void *)
+        {
+            GarbageCollector::RegisterThread();
+            // Kept on this (scanned) stack for the thread's life, as il2cpp keeps its Thread.
+            Il2CppObject *volatile threadObject = vm::Object::New(il2cpp_defaults.object_class);
+            pthread_setname_np(pthread_self(), "GC Finalizer");
+            sem_post(&s_FinalizerStarted);
+            while (!s_StopFinalizer)
+            {
+                while (sem_wait(&s_FinalizerSemaphore) != 0)
+                {
+                }
+                GC_invoke_finalizers();
+            }
+            (void)threadObject;
+            return NULL;
+        }
+    }
+
+    void GarbageCollector::InitializeFinalizer()
+    {
+        if (s_FinalizerRunning)
+            return;
+        GC_invoke_finalizers();
+        sem_init(&s_FinalizerSemaphore, 0, 0);
+        sem_init(&s_FinalizerStarted, 0, 0);
+        if (pthread_create(&s_FinalizerThreadHandle, NULL, &FinalizerThread, NULL) != 0)
+        {
+            fprintf(stderr, "cannot start the finalizer thread, aborting.\n");
+            abort();
+        }
+        while (sem_wait(&s_FinalizerStarted) != 0)
+        {
+        }
+        s_FinalizerRunning = true;
+    }
+
+    // As UninitializeFinalizers (il2cpp_shutdown): stop the thread and join it.
+    void GarbageCollector::UninitializeFinalizers()
+    {
+        if (!s_FinalizerRunning)
+            return;
+        s_StopFinalizer = true;
+        sem_post(&s_FinalizerSemaphore);
+        pthread_join(s_FinalizerThreadHandle, NULL);
+        s_FinalizerRunning = false;
+        s_StopFinalizer = false;
+    }
+
+    void GarbageCollector::NotifyFinalizers()
+    {
+        if (s_FinalizerRunning)
+            sem_post(&s_FinalizerSemaphore);
+    }
+
+    void GarbageCollector::SetWriteBarrier(void **ptr)
+    {
+#if IL2CPP_ENABLE_WRITE_BARRIERS
+        GC_END_STUBBORN_CHANGE(ptr);
+#else
+        (void)ptr;
+#endif
     }
 
     void GarbageCollector::RegisterThread()

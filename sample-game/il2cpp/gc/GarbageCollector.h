@@ -13,6 +13,11 @@ namespace gc
     {
     public:
         static void Initialize();
+        // The "GC Finalizer" thread (gc/GarbageCollector.cpp in libil2cpp): started by il2cpp_init.
+        static void InitializeFinalizer();
+        static void UninitializeFinalizers();  // il2cpp_shutdown: stops and joins it
+        static void NotifyFinalizers();   // Boehm's finalizer notifier: wakes that thread
+        static void SetWriteBarrier(void **ptr);
         static void RegisterThread();     // GC_register_my_thread for an attached thread
         static bool UnregisterThread();
         static void Collect(int maxGeneration);

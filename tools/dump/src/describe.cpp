@@ -69,7 +69,8 @@ std::vector<std::string> frame_flag_names(uint32_t flags) {
                             {MT_FRAME_MERGED, "merged"},
                             {MT_FRAME_GC_SIZE_EXACT, "gc-size-exact"},
                             {MT_FRAME_GC_SIZE_ESTIMATED, "gc-size-estimated"},
-                            {MT_FRAME_GC_FROM_PROFILER, "gc-from-profiler"}});
+                            {MT_FRAME_GC_FROM_PROFILER, "gc-from-profiler"},
+                            {MT_FRAME_GC_INCOMPLETE, "gc-incomplete"}});
 }
 
 std::string join(const std::vector<std::string> &v, const char *sep) {

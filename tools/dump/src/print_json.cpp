@@ -118,7 +118,7 @@ void counters(Json &j, const Summary &s) {
     j.kv("classes_known", c.classes_known).kv("threads_known", c.threads_known);
     j.kv("last_flush_unix_ns", c.last_flush_unix_ns).kv("last_flush_duration_ns", c.last_flush_duration_ns);
     j.kv("reentrant_skipped", c.reentrant_skipped).kv("running", c.running).kv("paused", c.paused);
-    j.kv("disabled", c.disabled).end_obj();
+    j.kv("disabled", c.disabled).kv("gc_callback_rechains", c.gc_callback_rechains).end_obj();
 }
 
 void end(Json &j, const Summary &s) {

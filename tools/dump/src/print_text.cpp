@@ -134,7 +134,8 @@ void print_counters(const Summary &s, std::ostream &out) {
         {"classes known", c.classes_known},       {"threads known", c.threads_known},
         {"last flush unix ns", c.last_flush_unix_ns}, {"last flush ns", c.last_flush_duration_ns},
         {"reentrant skipped", c.reentrant_skipped}, {"running", c.running},
-        {"paused", c.paused},                     {"disabled", c.disabled}};
+        {"paused", c.paused},                     {"disabled", c.disabled},
+        {"gc callback rechains", c.gc_callback_rechains}};
     for (auto [label, v] : rows) line(out, label, std::to_string(v));
 }
 

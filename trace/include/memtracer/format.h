@@ -173,7 +173,7 @@ typedef struct mt_chunk_header {
     F(U, frames_written, "counter") F(U, stacks_known, "counter") F(U, classes_known, "counter") \
     F(U, threads_known, "counter") F(U, last_flush_unix_ns, "counter") F(U, last_flush_duration_ns, "counter") \
     F(U, reentrant_skipped, "counter") F(U, running, "counter") F(U, paused, "counter") \
-    F(U, disabled, "counter") F(U, reserved, "counter")
+    F(U, disabled, "counter") F(U, gc_callback_rechains, "counter")
 #define MT_END_FIELDS(F) \
     F(U, reason, "reason") F(STR, message, "message")
 
@@ -215,8 +215,12 @@ typedef enum mt_frame_flags {
      * gc_extra is 0, the GC size is the requested size (no collector reachable). */
     MT_FRAME_GC_SIZE_EXACT = 0x4,  /* GC sizes are Boehm's GC_size (patch mode, bridge) */
     MT_FRAME_GC_SIZE_ESTIMATED = 0x8, /* GC sizes estimated from Boehm's size classes (no-patch) */
-    MT_FRAME_GC_FROM_PROFILER = 0x10  /* collections from il2cpp's profiler: timing only, no
+    MT_FRAME_GC_FROM_PROFILER = 0x10, /* collections from il2cpp's profiler: timing only, no
                                          heap, free or reclaimed figures, no deaths */
+    MT_FRAME_GC_INCOMPLETE = 0x20     /* collections in this frame may be incomplete: Boehm's
+                                         callback had been replaced (re-chained here; collections
+                                         Boehm counted meanwhile are recorded from gc_no, with no
+                                         timing and no deaths), or the GC queue overflowed */
 } mt_frame_flags;
 
 typedef enum mt_end_reason {

@@ -113,7 +113,7 @@ struct Counters {  // mirrors mt_counters, in the same order
     uint64_t allocations_seen = 0, events_recorded = 0, events_dropped = 0, events_sampled_out = 0,
              events_written = 0, bytes_written = 0, frames_written = 0, stacks_known = 0,
              classes_known = 0, threads_known = 0, last_flush_unix_ns = 0, last_flush_duration_ns = 0,
-             reentrant_skipped = 0, running = 0, paused = 0, disabled = 0, reserved = 0;
+             reentrant_skipped = 0, running = 0, paused = 0, disabled = 0, gc_callback_rechains = 0;
     bool operator==(const Counters &) const = default;
 };
 
