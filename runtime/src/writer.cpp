@@ -42,6 +42,7 @@ bool Writer::begin(const char *path, const WriterConfig &cfg, const FileHeaderPa
     d_stacks_.begin();
     // Without libgc (GC_is_marked) the flag stays a no-op and the header does not claim it.
     lifetimes_ = (cfg.flags & MT_FLAG_LIFETIMES) && lifetimes_begin();
+    native_lifetimes_ = (cfg.flags & MT_FLAG_LIFETIMES) != 0;
     if (!out_.flush()) return false;
     counters.bytes_written.store(out_.bytes_written(), std::memory_order_relaxed);
     open_frame(0, g.start_tick);
@@ -84,6 +85,7 @@ void Writer::iterate(bool final) {
     uint64_t drain_req = lifetimes_ ? lifetimes_drain_request() : 0;
     pop_frame_ends();
     for (uint32_t i = 0; i < g.max_threads && !failed(); ++i) drain_slot(g.slots[i]);
+    if (native_lifetimes_) native_live_.end_drain(stage_deaths, this);
     if (lifetimes_) lifetimes_sync(drain_req);
     pop_gc_events();
     pop_marks();
@@ -158,7 +160,19 @@ uint32_t Writer::stack_id(const AllocRec &r) {
     return unknown_stack_;
 }
 
+// A native heap's allocation or free (mt_on_native_alloc / _free): its life, with lifetimes on.
+void Writer::on_native(const AllocRec &r, uint64_t seq, uint32_t cid, uint32_t sid, uint64_t size) {
+    uint64_t epoch = widen_epoch(r.epoch);
+    bool ok = rec_kind(r) == REC_FREE ? native_live_.free(r.obj, epoch, stage_deaths, this)
+                                      : native_live_.add(LiveObject{r.obj, seq, cid, sid, size}, epoch, stage_deaths, this);
+    if (!ok) disable("out of memory for the native lifetimes table");
+}
+
 void Writer::on_record(ThreadSlot &s, const AllocRec &r) {
+    if (rec_kind(r) == REC_FREE) {
+        if (native_lifetimes_) on_native(r, 0, 0, 0, 0);
+        return;
+    }
     uint32_t tid = thread_id(s);
     uint32_t cid = class_id(r.klass);
     uint32_t sid = stack_id(r);
@@ -167,8 +181,11 @@ void Writer::on_record(ThreadSlot &s, const AllocRec &r) {
     ++f.events;
     f.requested += size;
     f.gc_bytes += gc_size;
-    if (lifetimes_ && !drained_live_.push(LiveObject{r.obj, f.seq, cid, sid, gc_size}))
+    if (native_heap_is(r.klass)) {
+        if (native_lifetimes_) on_native(r, f.seq, cid, sid, size);
+    } else if (lifetimes_ && !drained_live_.push(LiveObject{r.obj, f.seq, cid, sid, gc_size})) {
         disable("out of memory for the lifetimes table");
+    }
     if (cfg_.mode == MT_MODE_EVENTS) {
         size_t before = f.staged.bytes();
         f.staged.add(EventRecord{tid, r.tick, cid, sid, size, gc_size, r.obj});
