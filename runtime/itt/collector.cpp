@@ -194,6 +194,18 @@ MT_ITT_EXPORT void __itt_thread_set_name(const char *name) {
     t().set_thread_name(name);
 }
 
+// The legacy spelling, which libomp uses for its threads ("OMP Worker Thread #3"): name need not
+// end within namelen.
+MT_ITT_EXPORT int __itt_thr_name_set(const char *name, int namelen) {
+    if (name == nullptr || namelen < 0) return ignored(), 0;
+    char copy[64];
+    size_t n = strnlen(name, static_cast<size_t>(namelen) < sizeof copy - 1 ? static_cast<size_t>(namelen) : sizeof copy - 1);
+    memcpy(copy, name, n);
+    copy[n] = 0;
+    t().set_thread_name(copy);
+    return 0;
+}
+
 // ---- heaps: native allocation records, the heap function's name as their class ----
 
 MT_ITT_EXPORT __itt_heap_function __itt_heap_function_create(const char *name, const char *domain) {
@@ -260,7 +272,7 @@ const Entry *entries() {
         MT_ITT_ENTRY(__itt_frame_begin_v3) MT_ITT_ENTRY(__itt_frame_end_v3) MT_ITT_ENTRY(__itt_frame_submit_v3)
         MT_ITT_ENTRY(__itt_task_begin) MT_ITT_ENTRY(__itt_task_begin_fn) MT_ITT_ENTRY(__itt_task_end)
         MT_ITT_ENTRY(__itt_marker) MT_ITT_ENTRY(__itt_event_create) MT_ITT_ENTRY(__itt_event_start)
-        MT_ITT_ENTRY(__itt_event_end) MT_ITT_ENTRY(__itt_thread_set_name)
+        MT_ITT_ENTRY(__itt_event_end) MT_ITT_ENTRY(__itt_thread_set_name) MT_ITT_ENTRY(__itt_thr_name_set)
         MT_ITT_ENTRY(__itt_heap_function_create) MT_ITT_ENTRY(__itt_heap_allocate_begin)
         MT_ITT_ENTRY(__itt_heap_allocate_end) MT_ITT_ENTRY(__itt_heap_free_begin) MT_ITT_ENTRY(__itt_heap_free_end)
         MT_ITT_ENTRY(__itt_heap_reallocate_begin) MT_ITT_ENTRY(__itt_heap_reallocate_end)
