@@ -8,10 +8,11 @@ namespace mt::report {
 using simdjson::dom::element;
 
 namespace {
-// A thread name may hold spaces, '&' or '%': every byte but unreserved ones goes %XX.
-std::string thread_param(const Query &q) {
-    if (q.thread.empty()) return "";
-    std::string out = "&thread=";
+// &kind= and &thread=; a thread name may hold spaces, '&' or '%': every byte but unreserved ones goes %XX.
+std::string filter_params(const Query &q) {
+    std::string out = q.kind.empty() ? "" : "&kind=" + q.kind;  // "native" or "managed": nothing to escape
+    if (q.thread.empty()) return out;
+    out += "&thread=";
     for (unsigned char c : q.thread) {
         if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == ',') {
             out += static_cast<char>(c);
@@ -31,7 +32,7 @@ std::string query_string(const Query &q, const std::string &extra) {
     if (q.from) s += "&from=" + std::to_string(*q.from);
     if (q.to) s += "&to=" + std::to_string(*q.to);
     if (!q.by.empty()) s += "&by=" + q.by;
-    return s + thread_param(q) + extra;
+    return s + filter_params(q) + extra;
 }
 
 namespace {
@@ -64,7 +65,7 @@ Table frames(Source &s, const Query &q) {
     std::string qs = "?fields=all";
     if (q.from) qs += "&from=" + std::to_string(*q.from);
     if (q.to) qs += "&to=" + std::to_string(*q.to);
-    qs += thread_param(q);
+    qs += filter_params(q);
     Doc d = s.get(s.run_path("frames") + qs);
     Table t;
     t.columns = {"seq", "frame_index", "alloc_count", "requested_bytes", "gc_bytes", "collections", "heap_size",

@@ -23,17 +23,21 @@
 
 namespace mt::viewer {
 
+// kind: "native" (classes flagged MT_CLASS_NATIVE: a native heap's allocations, e.g. ITT heap
+// functions, docs/itt.md) or "managed" (every other class: C# objects).
+//
 // The parameter names, for each endpoint's Params list.
-#define MT_FILTER_PARAMS "class", "function", "thread"
+#define MT_FILTER_PARAMS "class", "function", "thread", "kind"
 
 struct Filter {
     int64_t run = 0;
     std::string cls;       // as given (echoed); matched lowercased, ASCII case-insensitive
     std::string function;  // as given
+    std::string kind;      // "native", "managed" or "" (both)
     std::string thread;            // as given (echoed)
     std::vector<int64_t> threads;  // the thread ids it matched; empty: no thread filter
 
-    bool active() const { return !cls.empty() || !function.empty() || !threads.empty(); }
+    bool active() const { return !cls.empty() || !function.empty() || !threads.empty() || !kind.empty(); }
     bool by_thread() const { return !threads.empty(); }
     // Whether rows of allocating thread `t` pass (always without a thread filter).
     bool keeps_thread(int64_t t) const;
