@@ -134,6 +134,38 @@ TEST_CASE("itt: the heap API program's native allocations, exact, with their lif
     }
 }
 
+#ifdef MT_SYMBOLIZE
+TEST_CASE("itt: symbolized, the native heaps are the report's native kind, with their sites and survivors", "[itt]") {
+    fs::path dir = mt::test::make_temp_dir("itt-heap-db");
+    fs::path mt = dir / "heap.mt", db = dir / "heap.db";
+    auto r = traced(MT_ITT_HEAP_PROGRAM, mt, {{"MEMTRACER_FLAGS", "3"}});
+    REQUIRE(r.exit_code == 0);
+    auto s = run_process({MT_SYMBOLIZE, mt.string(), "--elf", MT_ITT_HEAP_PROGRAM, "--no-progress", "-o", db.string()});
+    INFO(s.output);
+    REQUIRE(s.exit_code == 0);
+    auto report = [&](const std::string &args) {  // CSV lines end in CRLF (RFC 4180): compared as LF
+        std::string out = stdout_of(std::string(MT_REPORT) + " " + args + " " + db.string() + " --format csv");
+        out.erase(std::remove(out.begin(), out.end(), '\r'), out.end());
+        return out;
+    };
+    CHECK(report("top --kind native") ==
+          "rank,class,count,requested_bytes,gc_bytes,share\n"
+          "1,game.pool_big,50,204800,204800,0.9767264402899657\n"
+          "2,game.pool_small,130,4880,4880,0.02327355971003434\n");
+    CHECK(report("top --kind managed") == "rank,class,count,requested_bytes,gc_bytes,share\n");
+    std::string sites = report("top --by site --kind native");
+    INFO(sites);
+    CHECK(sites.find("1,pool_alloc (") != std::string::npos);
+    CHECK(sites.find(",170,209200,") != std::string::npos);
+    CHECK(sites.find("2,pool_realloc (") != std::string::npos);
+    // Alive at the end: 30 x 24 + 10 x 48 (reallocated) + 20 x 100 from pool_small, nothing of pool_big.
+    std::string leaks = report("leaks --kind native");
+    INFO(leaks);
+    CHECK(leaks.find("1,game.pool_small,1,60,3200,130,") != std::string::npos);
+    CHECK(leaks.find("pool_big") == std::string::npos);
+}
+#endif
+
 TEST_CASE("itt: without lifetimes, native frees are not recorded and nothing else changes", "[itt]") {
     fs::path dir = mt::test::make_temp_dir("itt-heap-nolife");
     fs::path mt = dir / "heap.mt";
