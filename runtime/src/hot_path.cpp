@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "bridge.h"
-#include "native_heaps.h"
 #include "clock.h"
+#include "native_heaps.h"
 #include "rt_math.h"
 #include "state.h"
 #include "unwind.h"
@@ -175,16 +175,13 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
     bump(s->counters.recorded);
 }
 
-// Everything after the enabled check; kept out of mt_on_alloc so a paused or stopped capture
-// costs a load and a branch, not this function's prologue.
-// A native free: one header-only record, which the writer turns into a death (writer_native.cpp).
+// A native free: one header-only record, which the writer turns into a death (native_heaps.h).
+// A full ring loses it uncounted: `dropped` counts allocations (recorded + dropped + sampled out
+// = seen); the object then stays alive in the lifetimes, a leak candidate.
 void record_free(ThreadSlot *s, void *obj) {
     uint64_t next;
     uint8_t *w = s->ring.reserve(sizeof(AllocRec), &next);
-    if (!w) {
-        bump(s->counters.dropped);
-        return;
-    }
+    if (!w) return;
     AllocRec *r = reinterpret_cast<AllocRec *>(w);
     memset(r, 0, sizeof *r);
     r->len = sizeof(AllocRec);
@@ -197,6 +194,8 @@ void record_free(ThreadSlot *s, void *obj) {
 
 enum Op { OP_ALLOC, OP_NATIVE_ALLOC, OP_NATIVE_FREE };
 
+// Everything after the enabled check; kept out of mt_on_alloc so a paused or stopped capture
+// costs a load and a branch, not this function's prologue.
 template <Op kOp>
 __attribute__((noinline)) void on_alloc_enabled(void *obj, void *klass, size_t requested_size, uintptr_t ra,
                                                 uintptr_t fp) {
