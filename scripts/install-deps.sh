@@ -8,6 +8,7 @@ want_arm64=${MEMTRACER_WANT_ARM64:-1}
 pkgs=(
   build-essential cmake ninja-build pkg-config git python3
   libgc-dev catch2 libunwind-dev            # runtime + sample game + tests
+  libtbb-dev libomp-19-dev                  # real ITT clients for tests/itt (oneTBB, LLVM OpenMP)
   llvm-19 llvm-19-dev clang-19 lld-19 libclang-rt-19-dev   # symbolizer, Mach-O fixtures, fuzzers
   libsqlite3-dev sqlite3 zlib1g-dev libzstd-dev           # database
   libboost-dev libboost-system-dev                        # viewer (Beast/Asio), Boost.Process

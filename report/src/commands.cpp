@@ -32,6 +32,7 @@ viewer::RangeSpec range_spec(const Query &q) {
 viewer::FilterSpec filter_spec(const Query &q) {
     viewer::FilterSpec f;
     if (!q.thread.empty()) f.thread = q.thread;
+    if (!q.kind.empty()) f.kind = q.kind;
     return f;
 }
 

@@ -20,6 +20,7 @@ struct Query {
     int64_t limit = 20;
     int64_t within = 1;               // temporaries
     std::string thread;               // allocating threads: ids or names, comma-separated; "" = all
+    std::string kind;                 // "native", "managed" or "" (both)
 };
 
 // Thrown when a run cannot answer (no lifetimes): exit status 3 with the endpoint's note.

@@ -14,7 +14,7 @@ using namespace mt::report;
 namespace {
 
 struct Args {
-    std::string db, db_b, format = "table", max_growth, by = "class", sort, thread;
+    std::string db, db_b, format = "table", max_growth, by = "class", sort, thread, kind;
     int64_t run = 0;
     std::optional<std::string> from, to;
     int64_t limit = 20, within = 1;
@@ -41,6 +41,8 @@ void range_options(CLI::App *c, Args &a) {
     c->add_option("--thread", a.thread,
                   "only what these allocating threads allocated: ids or names (exact, case-insensitive; a name "
                   "takes every thread of that name), comma-separated");
+    c->add_option("--kind", a.kind, "only native heaps' allocations (ITT heap functions, docs/itt.md) or only managed (C#) ones")
+        ->check(CLI::IsMember({"native", "managed"}));
 }
 
 CLI::App *one_run(CLI::App &app, const char *name, const char *what, Args &a, bool grouped) {
@@ -67,6 +69,7 @@ Query query_of(const Args &a) {
     q.limit = a.limit;
     q.within = a.within;
     q.thread = a.thread;
+    q.kind = a.kind;
     return q;
 }
 

@@ -10,6 +10,7 @@
 #include "bridge.h"
 #include "hashmap.h"
 #include "il2cpp_image.h"
+#include "native_heaps.h"
 #include "errors.h"
 
 namespace mt::rt {
@@ -195,6 +196,7 @@ bool classes_type_names_available() {
 }
 
 void class_describe(uint64_t klass, ClassRecord *rec, char *buf, size_t buf_size) {
+    if (native_heap_describe(klass, rec, buf, buf_size)) return;  // mt_native_heap's handles
     // The namespace is short; the name (a generic instance's IL name) gets the rest.
     size_t ns_cap = buf_size / 4;
     char *ns = buf, *name = buf + ns_cap;

@@ -90,6 +90,7 @@ public:
     T &operator[](uint32_t i) { return d_[i]; }
     const T &operator[](uint32_t i) const { return d_[i]; }
     void clear() { n_ = 0; }
+    void pop() { --n_; }
     bool push(const T &v) {
         if (n_ == cap_) {
             uint32_t cap = cap_ ? cap_ * 2 : 16;

@@ -8,6 +8,7 @@
 
 #include "bridge.h"
 #include "clock.h"
+#include "native_heaps.h"
 #include "rt_math.h"
 #include "state.h"
 #include "unwind.h"
@@ -101,6 +102,9 @@ __attribute__((noinline)) uint8_t *reserve_blocking(ThreadSlot *s, uint32_t len,
     }
 }
 
+// kNative: a native heap's allocation (mt_on_native_alloc): its GC size is its size, whatever GC
+// the process has.
+template <bool kNative>
 __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void *klass, size_t size, uintptr_t ra,
                                                   uintptr_t fp) {
     bump(s->counters.seen);
@@ -126,10 +130,12 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
     uint64_t &cached = s->dedup[(h >> 3) & (kDedupEntries - 1)];
     bool known = cached == h;
     uint64_t gc_size = size;
-    if (auto gc_size_fn = g_gc_size.load(std::memory_order_relaxed); gc_size_fn && obj)
-        gc_size = gc_size_fn(obj);  // GC_size, handed over by a patched libil2cpp
-    else if (g_gc_size_source.load(std::memory_order_relaxed) == GC_SIZE_ESTIMATED)
-        gc_size = boehm_size_estimate(size);
+    if (!kNative) {
+        if (auto gc_size_fn = g_gc_size.load(std::memory_order_relaxed); gc_size_fn && obj)
+            gc_size = gc_size_fn(obj);  // GC_size, handed over by a patched libil2cpp
+        else if (g_gc_size_source.load(std::memory_order_relaxed) == GC_SIZE_ESTIMATED)
+            gc_size = boehm_size_estimate(size);
+    }
     bool large = (size | (gc_size - size)) > UINT32_MAX;  // also catches gc_size < size
     uint32_t len = sizeof(AllocRec) + (large ? sizeof(AllocLarge) : 0u) + (known ? 0 : depth * 8u);
     uint64_t next;
@@ -169,8 +175,28 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
     bump(s->counters.recorded);
 }
 
+// A native free: one header-only record, which the writer turns into a death (native_heaps.h).
+// A full ring loses it uncounted: `dropped` counts allocations (recorded + dropped + sampled out
+// = seen); the object then stays alive in the lifetimes, a leak candidate.
+void record_free(ThreadSlot *s, void *obj) {
+    uint64_t next;
+    uint8_t *w = s->ring.reserve(sizeof(AllocRec), &next);
+    if (!w) return;
+    AllocRec *r = reinterpret_cast<AllocRec *>(w);
+    memset(r, 0, sizeof *r);
+    r->len = sizeof(AllocRec);
+    r->kind = REC_FREE;
+    r->epoch = static_cast<uint32_t>(g.epoch.load(std::memory_order_acquire));
+    r->tick = now_ticks();
+    r->obj = reinterpret_cast<uint64_t>(obj);
+    s->ring.publish(next);
+}
+
+enum Op { OP_ALLOC, OP_NATIVE_ALLOC, OP_NATIVE_FREE };
+
 // Everything after the enabled check; kept out of mt_on_alloc so a paused or stopped capture
 // costs a load and a branch, not this function's prologue.
+template <Op kOp>
 __attribute__((noinline)) void on_alloc_enabled(void *obj, void *klass, size_t requested_size, uintptr_t ra,
                                                 uintptr_t fp) {
     ThreadSlot *s = t_tls.slot;
@@ -196,7 +222,10 @@ __attribute__((noinline)) void on_alloc_enabled(void *obj, void *klass, size_t r
             return;
         }
     }
-    record(s, obj, klass, requested_size, ra, fp);
+    if (kOp == OP_NATIVE_FREE)
+        record_free(s, obj);
+    else
+        record<kOp == OP_NATIVE_ALLOC>(s, obj, klass, requested_size, ra, fp);
     std::atomic_signal_fence(std::memory_order_seq_cst);
     s->in_hook.store(0, std::memory_order_release);
 }
@@ -211,6 +240,27 @@ using namespace mt::rt;
 // saved frame pointer are exactly the caller's: the first recorded frame is the call site.
 extern "C" MT_API __attribute__((noinline)) void mt_on_alloc(void *obj, void *klass, size_t requested_size) {
     if (__builtin_expect(!g.enabled.load(std::memory_order_relaxed), 0)) return;
-    on_alloc_enabled(obj, klass, requested_size, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
-                     *static_cast<uintptr_t *>(__builtin_frame_address(0)));
+    on_alloc_enabled<OP_ALLOC>(obj, klass, requested_size, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
+                               *static_cast<uintptr_t *>(__builtin_frame_address(0)));
+}
+
+// The same for a native heap (native_heaps.cpp hands out the handles). skip_frames: frames of the
+// caller's own (an ITT collector's entry point) left out, walked over by their frame records.
+extern "C" MT_API __attribute__((noinline)) void mt_on_native_alloc(void *ptr, void *heap, size_t size,
+                                                                   uint32_t skip_frames) {
+    if (__builtin_expect(!g.enabled.load(std::memory_order_relaxed), 0)) return;
+    uintptr_t ra = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+    uintptr_t fp = *static_cast<uintptr_t *>(__builtin_frame_address(0));
+    for (uint32_t i = 0; i < skip_frames && fp != 0 && (fp & 7) == 0; ++i) {
+        const uintptr_t *rec = reinterpret_cast<const uintptr_t *>(fp);
+        if (rec[1] == 0 || rec[0] <= fp) break;
+        ra = rec[1];
+        fp = rec[0];
+    }
+    on_alloc_enabled<OP_NATIVE_ALLOC>(ptr, heap ? heap : native_heap_other(), size, ra, fp);
+}
+
+extern "C" MT_API void mt_on_native_free(void *ptr) {
+    if (__builtin_expect(!g.enabled.load(std::memory_order_relaxed), 0) || !ptr) return;
+    on_alloc_enabled<OP_NATIVE_FREE>(ptr, nullptr, 0, 0, 0);
 }

@@ -98,7 +98,8 @@ void fill_header(const mt_config &c, uint64_t start_unix_ns, FileHeaderParams *h
                 (c.sample_interval_bytes ? MT_FILE_FLAG_SAMPLED : 0u) |
                 (c.unwinder == MT_UNWIND_LIBUNWIND ? MT_FILE_FLAG_LIBUNWIND : 0u) |
                 (c.flags & MT_FLAG_GC_EVENTS ? MT_FILE_FLAG_GC_EVENTS : 0u) |
-                ((c.flags & MT_FLAG_LIFETIMES) && lifetimes_supported() ? MT_FILE_FLAG_LIFETIMES : 0u);
+                ((c.flags & MT_FLAG_LIFETIMES) && (lifetimes_supported() || (c.flags & MT_FLAG_NATIVE_HEAPS))
+                     ? MT_FILE_FLAG_LIFETIMES : 0u);
     hp->pid = static_cast<uint32_t>(getpid());
     hp->pointer_size = sizeof(void *);
     hp->max_stack_depth = static_cast<uint16_t>(c.max_stack_depth);

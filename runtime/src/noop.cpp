@@ -19,4 +19,7 @@ MT_API const char *mt_last_error(void) { return "memtracer compiled out (MEMTRAC
 MT_API mt_status mt_set_il2cpp_class_api(const mt_il2cpp_class_api *) { return MT_ERR_NOOP_BUILD; }
 MT_API mt_status mt_set_il2cpp_type_api(const mt_il2cpp_type_api *) { return MT_ERR_NOOP_BUILD; }
 MT_API mt_status mt_attach_il2cpp(void) { return MT_ERR_NOOP_BUILD; }
+MT_API void *mt_native_heap(const char *, const char *) { return nullptr; }
+MT_API void mt_on_native_alloc(void *, void *, size_t, uint32_t) {}
+MT_API void mt_on_native_free(void *) {}
 }

@@ -16,6 +16,7 @@ enum RecKind : uint8_t {
     REC_WRAP = 1,        // skip to the ring's start
     REC_ALLOC_FULL = 2,  // allocation + the stack's frames
     REC_ALLOC_SHORT = 3, // allocation; stack known by hash (sent earlier on this ring)
+    REC_FREE = 4,        // a native heap's free of obj (header only; mt_on_native_free)
     REC_LARGE = 0x80     // flag: size or GC size needs 64 bits; an AllocLarge follows the header
 };
 

@@ -42,6 +42,7 @@ bool Writer::begin(const char *path, const WriterConfig &cfg, const FileHeaderPa
     d_stacks_.begin();
     // Without libgc (GC_is_marked) the flag stays a no-op and the header does not claim it.
     lifetimes_ = (cfg.flags & MT_FLAG_LIFETIMES) && lifetimes_begin();
+    native_lifetimes_ = (cfg.flags & MT_FLAG_LIFETIMES) != 0;
     if (!out_.flush()) return false;
     counters.bytes_written.store(out_.bytes_written(), std::memory_order_relaxed);
     open_frame(0, g.start_tick);
@@ -85,6 +86,7 @@ void Writer::iterate(bool final) {
     pop_frame_ends();
     thread_names_refresh_os(cfg_.gen, final);  // before the drain: it emits the renames
     for (uint32_t i = 0; i < g.max_threads && !failed(); ++i) drain_slot(g.slots[i]);
+    if (native_lifetimes_) native_live_.end_drain(stage_deaths, this);
     if (lifetimes_) lifetimes_sync(drain_req);
     pop_gc_events();
     pop_marks();
@@ -101,10 +103,10 @@ void Writer::drain_slot(ThreadSlot &s) {
         if (s.thread_written && s.name_seq.load(std::memory_order_acquire) != s.written_name_seq)
             thread_id(s);  // renamed: a THREADS entry with the same id
         // The thread's file id is looked up once per drain, at its first record (a THREADS entry
-        // is written only for a thread that has events), not once per record.
+        // is written only for a thread that has events; a native free is none), not once per record.
         uint32_t tid = UINT32_MAX;
         s.ring.drain([&](const AllocRec &r) {
-            if (tid == UINT32_MAX) tid = thread_id(s);
+            if (tid == UINT32_MAX && rec_kind(r) != REC_FREE) tid = thread_id(s);
             on_record(tid, r);
         });
     }
@@ -176,7 +178,19 @@ uint32_t Writer::stack_id(const AllocRec &r) {
     return unknown_stack_;
 }
 
+// A native heap's allocation or free (mt_on_native_alloc / _free): its life, with lifetimes on.
+void Writer::on_native(const AllocRec &r, uint64_t seq, uint32_t cid, uint32_t sid, uint64_t size) {
+    uint64_t epoch = widen_epoch(r.epoch);
+    bool ok = rec_kind(r) == REC_FREE ? native_live_.free(r.obj, epoch, stage_deaths, this)
+                                      : native_live_.add(LiveObject{r.obj, seq, cid, sid, size}, epoch, stage_deaths, this);
+    if (!ok) disable("out of memory for the native lifetimes table");
+}
+
 void Writer::on_record(uint32_t tid, const AllocRec &r) {
+    if (rec_kind(r) == REC_FREE) {
+        if (native_lifetimes_) on_native(r, 0, 0, 0, 0);
+        return;
+    }
     uint32_t cid = class_id(r.klass);
     uint32_t sid = stack_id(r);
     OpenFrame &f = frame_for(widen_epoch(r.epoch));
@@ -184,8 +198,11 @@ void Writer::on_record(uint32_t tid, const AllocRec &r) {
     ++f.events;
     f.requested += size;
     f.gc_bytes += gc_size;
-    if (lifetimes_ && !drained_live_.push(LiveObject{r.obj, f.seq, cid, sid, gc_size}))
+    if (native_heap_is(r.klass)) {
+        if (native_lifetimes_) on_native(r, f.seq, cid, sid, size);
+    } else if (lifetimes_ && !drained_live_.push(LiveObject{r.obj, f.seq, cid, sid, gc_size})) {
         disable("out of memory for the lifetimes table");
+    }
     if (cfg_.mode == MT_MODE_EVENTS) {
         size_t before = f.staged.bytes();
         f.staged.add(EventRecord{tid, r.tick, cid, sid, size, gc_size, r.obj});

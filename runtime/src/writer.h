@@ -19,6 +19,7 @@
 #include "hashmap.h"
 #include "lifetimes.h"
 #include "modules.h"
+#include "native_heaps.h"
 #include "ring.h"
 #include "state.h"
 #include "trace_writer.h"
@@ -95,6 +96,7 @@ private:
     void iterate(bool final);
     void drain_slot(ThreadSlot &s);
     void on_record(uint32_t tid, const AllocRec &r);
+    void on_native(const AllocRec &r, uint64_t seq, uint32_t cid, uint32_t sid, uint64_t size);
     uint32_t thread_id(ThreadSlot &s);
     uint32_t class_id(uint64_t klass);
     uint32_t stack_id(const AllocRec &r);
@@ -134,6 +136,8 @@ private:
     uint64_t staged_bytes_ = 0;
     uint64_t dropped_at_commit_ = 0;
     bool lifetimes_ = false;
+    bool native_lifetimes_ = false;  // MT_FLAG_LIFETIMES: native frees become deaths
+    NativeLive native_live_;
     Vec<LiveObject> drained_live_;  // this iteration's traced objects, added to the table in one go
     std::atomic<bool> stop_{false};
     std::atomic<bool> failed_{false};

@@ -190,6 +190,10 @@ extern "C" UNITY_INTERFACE_EXPORT void UNITY_INTERFACE_API UnityPluginLoad(IUnit
     if (g_mark_names[0] != '\0') g_callbacks->RegisterCreateMarkerCallback(&on_marker_created, nullptr);
 }
 
+// 1 while Unity's frame callback ends MemTracer's frames: the ITT collector (docs/itt.md) then
+// turns ITT frames into marks instead of ending frames a second time.
+extern "C" UNITY_INTERFACE_EXPORT int memtracer_unity_frames_driven(void) { return g_callbacks != nullptr ? 1 : 0; }
+
 extern "C" UNITY_INTERFACE_EXPORT void UNITY_INTERFACE_API UnityPluginUnload() {
     if (g_callbacks != nullptr) {
         g_callbacks->UnregisterFrameCallback(&on_frame, nullptr);

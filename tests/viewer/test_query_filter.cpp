@@ -291,3 +291,21 @@ TEST_CASE("viewer: long ranges from cached block sums plus their ends, exactly",
         }
     }
 }
+
+TEST_CASE("viewer: filter by kind: native heaps or managed classes (MT_CLASS_NATIVE), and a bad kind is a 400", "[viewer][query][filter]") {
+    Database db(fixture_db());
+    // The fixture's classes are all managed: kind=managed keeps everything, kind=native nothing.
+    auto all = ok(db, "/api/runs/1/top");
+    auto managed = ok(db, "/api/runs/1/top?kind=managed");
+    REQUIRE(managed["filter"]["kind"].str() == "managed");
+    REQUIRE(managed["totals"]["count"].i() == all["totals"]["count"].i());
+    REQUIRE(managed["totals"]["count"].i() == sum("count", "run_id=1"));
+    auto native = ok(db, "/api/runs/1/top?kind=native");
+    REQUIRE(native["totals"]["count"].i() == 0);
+    REQUIRE(native["entries"].size() == 0);
+    // With another filter part: both apply.
+    auto node = ok(db, "/api/runs/1/top?class=node&kind=managed");
+    REQUIRE(node["totals"]["count"].i() == 2087);
+    REQUIRE(ok(db, "/api/runs/1/top?class=node&kind=native")["totals"]["count"].i() == 0);
+    REQUIRE(error_param(db, "/api/runs/1/top?kind=unmanaged", 400) == "kind");
+}

@@ -71,7 +71,9 @@ typedef enum mt_full_policy {
 #define MT_FLAG_GC_EVENTS   0x1u  /* record collections, heap size and free bytes */
 #define MT_FLAG_LIFETIMES   0x2u  /* record deaths of traced objects (costs per collection) */
 #define MT_FLAG_FSYNC       0x4u  /* fsync after each frame: survive power loss, not only kills */
-#define MT_FLAGS_ALL        0x7u
+#define MT_FLAG_NATIVE_HEAPS 0x8u /* native heaps report their frees: with MT_FLAG_LIFETIMES, lifetimes are
+                                     recorded (native deaths) even where libgc is absent */
+#define MT_FLAGS_ALL        0xFu
 
 #define MT_MAX_PATH 1024
 #define MT_MIN_RING (4u * 1024u)
@@ -199,6 +201,20 @@ MT_API mt_status mt_set_il2cpp_type_api(const mt_il2cpp_type_api *api);
  * nothing installed when a patched libil2cpp's il2cpp_memtracer_bridge is connected). */
 MT_API mt_status mt_attach_il2cpp(void);
 
+/* Native heaps: allocators that are not il2cpp's GC (a plug-in's pool, ITT's heap functions).
+ * mt_native_heap returns the heap's handle, a class whose name is `name` (namespace `name_space`,
+ * may be NULL) flagged MT_CLASS_NATIVE; the same names give the same handle. NULL when name is
+ * NULL or the table (MT_MAX_NATIVE_HEAPS) is full; then "other native heaps" is returned. */
+#define MT_MAX_NATIVE_HEAPS 256
+MT_API void *mt_native_heap(const char *name, const char *name_space);
+
+/* A native allocation of `size` bytes at ptr from `heap` (an mt_native_heap handle): recorded like
+ * mt_on_alloc (GC size = size), its stack starting skip_frames frames above the caller's call. */
+MT_API void mt_on_native_alloc(void *ptr, void *heap, size_t size, uint32_t skip_frames);
+
+/* ptr (a native allocation) was freed: its death, with MT_FLAG_LIFETIMES. Never blocks. */
+MT_API void mt_on_native_free(void *ptr);
+
 #else /* MT_NOOP: every call compiles to nothing */
 
 static inline mt_status mt_config_init(mt_config *c) { (void)c; return MT_ERR_NOOP_BUILD; }
@@ -217,6 +233,9 @@ static inline const char *mt_last_error(void) { return "memtracer compiled out (
 static inline mt_status mt_set_il2cpp_class_api(const mt_il2cpp_class_api *a) { (void)a; return MT_ERR_NOOP_BUILD; }
 static inline mt_status mt_set_il2cpp_type_api(const mt_il2cpp_type_api *a) { (void)a; return MT_ERR_NOOP_BUILD; }
 static inline mt_status mt_attach_il2cpp(void) { return MT_ERR_NOOP_BUILD; }
+static inline void *mt_native_heap(const char *n, const char *s) { (void)n; (void)s; return (void *)0; }
+static inline void mt_on_native_alloc(void *p, void *h, size_t s, uint32_t k) { (void)p; (void)h; (void)s; (void)k; }
+static inline void mt_on_native_free(void *p) { (void)p; }
 
 #endif /* MT_NOOP */
 

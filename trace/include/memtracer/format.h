@@ -205,7 +205,9 @@ typedef enum mt_class_flags {
     MT_CLASS_ARRAY = 0x1,
     MT_CLASS_STRING = 0x2,
     MT_CLASS_VALUE_TYPE = 0x4,
-    MT_CLASS_UNRESOLVED = 0x8      /* il2cpp_class_get_name unavailable: name is "0x<klass>" */
+    MT_CLASS_UNRESOLVED = 0x8,     /* il2cpp_class_get_name unavailable: name is "0x<klass>" */
+    MT_CLASS_NATIVE = 0x10         /* a native heap (mt_native_heap, ITT heap functions), not a C# class:
+                                      klass is the heap's handle, name its name, namespace its domain */
 } mt_class_flags;
 
 typedef enum mt_frame_flags {

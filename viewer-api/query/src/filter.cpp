@@ -4,6 +4,8 @@
 
 #include "blocks.h"
 
+#include <memtracer/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -28,6 +30,16 @@ std::string text_param(const Params &p, const char *name) {
     if (v->empty()) throw ApiError{400, std::string(name) + " must not be empty (leave it out for no filter)", name};
     if (v->size() > kMaxFilterText)
         throw ApiError{400, std::string(name) + " is longer than " + std::to_string(kMaxFilterText) + " bytes", name};
+    return std::string(*v);
+}
+
+// "native" or "managed"; anything else is a 400 naming both.
+std::string kind_param(const Params &p) {
+    auto v = p.get("kind");
+    if (!v) return "";
+    if (*v != "native" && *v != "managed")
+        throw ApiError{400, "kind must be native (native heaps: MT_CLASS_NATIVE classes) or managed (C# classes), not '" +
+                                std::string(v->substr(0, 40)) + "'", "kind"};
     return std::string(*v);
 }
 
@@ -116,6 +128,7 @@ Filter parse_filter(const Params &p, Database &db, const RunRow &run) {
     f.cls = text_param(p, "class");
     f.function = text_param(p, "function");
     f.threads = thread_param(p, db, run, f.thread);
+    f.kind = kind_param(p);
     return f;
 }
 
@@ -136,6 +149,11 @@ std::string Filter::sql(int first) const {
                ") > 0))";
         k += 2;
     }
+    if (!kind.empty()) {
+        out += " AND class_id IN (SELECT c.class_id FROM classes c WHERE c.run_id=" + n(k) + " AND (c.flags & " +
+               std::to_string(MT_CLASS_NATIVE) + ") " + (kind == "native" ? "!=" : "=") + " 0)";
+        k += 1;
+    }
     if (!threads.empty()) {
         out += " AND thread_id IN (";
         for (size_t i = 0; i < threads.size(); ++i) out += (i ? ", " : "") + n(k++);
@@ -153,6 +171,7 @@ int Filter::bind(Stmt &s, int first) const {
         s.bind(first++, run);
         s.bind(first++, std::string_view(ascii_lower(function)));
     }
+    if (!kind.empty()) s.bind(first++, run);
     for (int64_t t : threads) s.bind(first++, t);
     return first;
 }
@@ -162,6 +181,7 @@ void write_filter(Json &j, const AppliedFilter &f) {
     j.obj("filter");
     if (!f.cls.empty()) j.kv("class", f.cls);
     if (!f.function.empty()) j.kv("function", f.function);
+    if (!f.kind.empty()) j.kv("kind", f.kind);
     if (!f.threads.empty()) {
         j.kv("thread", f.thread).arr("thread_ids");
         for (int64_t t : f.threads) j.val(t);

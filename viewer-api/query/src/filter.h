@@ -23,8 +23,11 @@
 
 namespace mt::viewer {
 
+// kind: "native" (classes flagged MT_CLASS_NATIVE: a native heap's allocations, e.g. ITT heap
+// functions, docs/itt.md) or "managed" (every other class: C# objects).
+//
 // The parameter names, for each endpoint's Params list.
-#define MT_FILTER_PARAMS "class", "function", "thread"
+#define MT_FILTER_PARAMS "class", "function", "thread", "kind"
 
 struct Filter : AppliedFilter {
     int64_t run = 0;

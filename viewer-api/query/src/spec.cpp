@@ -22,6 +22,7 @@ Request spec_request(const RangeSpec &r, const FilterSpec &f, const std::optiona
     add("class", f.cls);
     add("function", f.function);
     add("thread", f.thread);
+    add("kind", f.kind);
     if (page) {
         req.params.emplace_back("limit", std::to_string(page->limit));
         req.params.emplace_back("offset", std::to_string(page->offset));
@@ -32,7 +33,9 @@ Request spec_request(const RangeSpec &r, const FilterSpec &f, const std::optiona
 
 RangeSpec range_spec(const Params &p) { return {opt(p, "from"), opt(p, "to")}; }
 
-FilterSpec filter_spec(const Params &p) { return {opt(p, "class"), opt(p, "function"), opt(p, "thread")}; }
+FilterSpec filter_spec(const Params &p) {
+    return {opt(p, "class"), opt(p, "function"), opt(p, "thread"), opt(p, "kind")};
+}
 
 Group group_param(const Params &p) {
     auto g = p.choice("group", {"class", "site", "stack"}, "class");

@@ -5,7 +5,7 @@
 // result list: Up/Down, Enter picks, Esc closes.
 import { api, bytes, clear, h, qs } from './util.js';
 
-export function filterQuery(f) { return { class: f.class || undefined, function: f.function || undefined, thread: f.thread || undefined }; }
+export function filterQuery(f) { return { class: f.class || undefined, function: f.function || undefined, thread: f.thread || undefined, kind: f.kind || undefined }; }
 
 export class FilterBar {
   constructor(root, { getRun, onChange, onJump }) {
@@ -16,17 +16,21 @@ export class FilterBar {
     this.fn = h('input', { id: 'f-function', type: 'text', placeholder: 'Stack contains function…', 'aria-label': 'Stack contains function', spellcheck: 'false' });
     this.thread = h('input', { id: 'f-thread', type: 'text', placeholder: 'Thread…', 'aria-label': 'Allocating thread (id or name, comma-separated)', spellcheck: 'false', list: 'f-thread-list', size: 14 });
     this.threadList = h('datalist', { id: 'f-thread-list' });
+    // Native heaps (ITT heap functions, docs/itt.md) against managed (C#) classes.
+    this.kind = h('select', { id: 'f-kind', 'aria-label': 'Native or managed' },
+      h('option', { value: '' }, 'Native + managed'), h('option', { value: 'managed' }, 'Managed (C#)'), h('option', { value: 'native' }, 'Native heaps'));
     this.clearBtn = h('button', { id: 'f-clear', class: 'btn small', type: 'button' }, 'Clear filters');
     this.search = h('input', { id: 'search', type: 'search', placeholder: 'Search class or function…', 'aria-label': 'Search', autocomplete: 'off', spellcheck: 'false' });
     this.results = h('ul', { id: 'search-results', class: 'search-results', role: 'listbox', hidden: true });
-    clear(root, h('span', { class: 'filter-label' }, 'Filter'), this.cls, this.fn, this.thread, this.threadList, this.clearBtn, h('div', { class: 'spacer' }),
+    clear(root, h('span', { class: 'filter-label' }, 'Filter'), this.cls, this.fn, this.thread, this.threadList, this.kind, this.clearBtn, h('div', { class: 'spacer' }),
       h('div', { class: 'search-box' }, this.search, this.results));
     const apply = () => this.onChange(this.value());
     for (const i of [this.cls, this.fn, this.thread]) {
       i.addEventListener('keydown', (e) => { if (e.key === 'Enter') apply(); if (e.key === 'Escape') { i.value = ''; apply(); } });
       i.addEventListener('change', apply);
     }
-    this.clearBtn.addEventListener('click', () => { this.cls.value = ''; this.fn.value = ''; this.thread.value = ''; apply(); });
+    this.kind.addEventListener('change', apply);
+    this.clearBtn.addEventListener('click', () => { this.cls.value = ''; this.fn.value = ''; this.thread.value = ''; this.kind.value = ''; apply(); });
     let timer = null, seq = 0;
     this.search.addEventListener('input', () => {
       clearTimeout(timer);
@@ -37,9 +41,9 @@ export class FilterBar {
     this.search.addEventListener('blur', () => setTimeout(() => { if (!this.results.contains(document.activeElement)) this.results.hidden = true; }, 150));
   }
 
-  set(f) { this.cls.value = f.class || ''; this.fn.value = f.function || ''; this.thread.value = f.thread || ''; }
+  set(f) { this.cls.value = f.class || ''; this.fn.value = f.function || ''; this.thread.value = f.thread || ''; this.kind.value = f.kind || ''; }
 
-  value() { return { class: this.cls.value.trim(), function: this.fn.value.trim(), thread: this.thread.value.trim() }; }
+  value() { return { class: this.cls.value.trim(), function: this.fn.value.trim(), thread: this.thread.value.trim(), kind: this.kind.value }; }
 
   // The run's threads (GET /api/runs/{run}/threads) as the thread input's choices; a run not split
   // per thread disables the input, saying why.

@@ -36,7 +36,7 @@ function readHash() {
   state.frame = n('frame');
   state.range = n('from') !== null && n('to') !== null ? { from: n('from'), to: n('to') } : null;
   if (TABS.includes(p.get('tab'))) state.tab = p.get('tab');
-  state.filter = { class: p.get('class') || '', function: p.get('function') || '', thread: p.get('thread') || '' };
+  state.filter = { class: p.get('class') || '', function: p.get('function') || '', thread: p.get('thread') || '', kind: p.get('kind') || '' };
   VIEW_KEYS.forEach(([o, k, name], i) => {
     if (!p.has(name)) { o[k] = VIEW_DEFAULTS[i]; return; }
     const v = p.get(name), def = VIEW_DEFAULTS[i];
@@ -51,6 +51,7 @@ function writeHash() {
   if (state.filter.class) p.set('class', state.filter.class);
   if (state.filter.function) p.set('function', state.filter.function);
   if (state.filter.thread) p.set('thread', state.filter.thread);
+  if (state.filter.kind) p.set('kind', state.filter.kind);
   VIEW_KEYS.forEach(([o, k, name], i) => {
     if (o[k] === VIEW_DEFAULTS[i] || o[k] === null) return;
     p.set(name, typeof o[k] === 'boolean' ? (o[k] ? '1' : '0') : o[k]);

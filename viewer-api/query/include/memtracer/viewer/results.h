@@ -87,15 +87,17 @@ struct RangeSpec {
 };
 struct FilterSpec {
     std::optional<std::string> cls, function, thread;  // substring, substring, "ids or names,"
+    std::optional<std::string> kind;                   // "native" | "managed"
 };
 
 // The filter an answer applied (echoed as "filter" when active).
 struct AppliedFilter {
     std::string cls;               // as given; matched lowercased, ASCII case-insensitive
     std::string function;          // as given
+    std::string kind;              // "native", "managed" or "" (both)
     std::string thread;            // as given (echoed)
     std::vector<int64_t> threads;  // the thread ids it matched; empty: no thread filter
-    bool active() const { return !cls.empty() || !function.empty() || !threads.empty(); }
+    bool active() const { return !cls.empty() || !function.empty() || !threads.empty() || !kind.empty(); }
     bool by_thread() const { return !threads.empty(); }
     // Whether rows of allocating thread `t` pass (always without a thread filter).
     bool keeps_thread(int64_t t) const;
