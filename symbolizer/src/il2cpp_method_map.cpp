@@ -156,13 +156,15 @@ std::string overload_signature(const Il2CppMetadata &md, int64_t index, const Ge
     } else if (signature) {
         shown = std::move(cpp);
     } else {
-        return "";
+        uint32_t n = md.overload_number(index);
+        return n ? "#" + std::to_string(n) : "";
     }
     std::string out;
     for (const std::string &p : shown) out += (out.empty() ? "" : ", ") + p;
     out = "(" + out + ")";
     if (md.differs_by_return_only(index))
         if (std::string r = md.return_type(index); !r.empty()) out += " : " + r;
+    if (uint32_t n = md.overload_number(index)) out += "#" + std::to_string(n);
     return out;
 }
 
@@ -268,7 +270,7 @@ std::string Il2CppSymbols::csharp_name(std::string_view reported) const {
     }
     if (name.empty()) return "";
     std::string params;
-    if (size_t paren = name.find('('); paren != std::string::npos) params = name.substr(paren), name.resize(paren);
+    if (size_t paren = name.find_first_of("(#"); paren != std::string::npos) params = name.substr(paren), name.resize(paren);
     if (name.back() == '>' && !il2cpp_generic_arguments(native, types).empty())
         name = name.substr(0, name.rfind('<')) + il2cpp_generic_arguments(native, types);
     return name + params;
