@@ -66,6 +66,9 @@ std::string metadata(MetadataLayout layout) {
         // instances (202, 203: IEnumerable<Exception> and IEnumerable<Object>, both RuntimeObject*).
         {"Truncate", 4, {}, 0, {107}}, {"Truncate", 4, {}, 0, {201}},
         {"Accept", 4, {}, 0, {202}},   {"Accept", 4, {}, 0, {203}},
+        // 24-25: shared code's overloads, one of entries the metadata does not name (generic
+        // instances), one of an interface and a struct.
+        {"Make", 14, {}, 0, {202, 203}}, {"Make", 14, {}, 0, {103, 105}},
     };
     return mt::test::write_global_metadata(layout, types, methods, {{"Assembly-CSharp.dll", 6}, {"Game.Core.dll", 1}});
 }
@@ -288,11 +291,14 @@ TEST_CASE("symbolizer: shared generic code without index comments - the overload
                         fn("Pool_1_Take_m3000000000000000000000000000000000000000_gshared", "Il2CppFullySharedGenericAny* il2cppRetVal, ") +
                         // Put(IItem) and Put(Object) fit a fully shared T alike: no guess.
                         fn("Pool_1_Put_m4000000000000000000000000000000000000000_gshared", "Il2CppFullySharedGenericAny ___0_x, ") +
+                        // Make(IEnumerable<T>, IEqualityComparer<T>) or Make(IItem, Money): as likely, no guess.
+                        fn("Pool_1_Make_m6000000000000000000000000000000000000000_gshared", "RuntimeObject* ___0_a, RuntimeObject* ___1_b, ") +
                         // Shared code is a generic type's: Spawner's Spawn overloads are not candidates.
                         fn("Spawner_Spawn_m5000000000000000000000000000000000000000_gshared", "int32_t ___0_count, "));
     CHECK(s.csharp_name("Pool_1_Resize_m1000000000000000000000000000000000000000_gshared") == "Game.Pool<T>.Resize()");
     CHECK(s.csharp_name("Pool_1_Resize_m2000000000000000000000000000000000000000_gshared") == "Game.Pool<T>.Resize(Int32, Boolean)");
     CHECK(s.csharp_name("Pool_1_Take_m3000000000000000000000000000000000000000_gshared") == "Game.Pool<T>.Take()");
     CHECK(s.csharp_name("Pool_1_Put_m4000000000000000000000000000000000000000_gshared") == "Game.Pool<T>.Put");
+    CHECK(s.csharp_name("Pool_1_Make_m6000000000000000000000000000000000000000_gshared") == "Game.Pool<T>.Make");
     CHECK(s.csharp_name("Spawner_Spawn_m5000000000000000000000000000000000000000_gshared") == "Game.Spawner.Spawn");
 }
