@@ -361,11 +361,14 @@ int Il2CppMetadata::method_generic_count(int64_t index) const {
 }
 
 bool Il2CppMetadata::parameters_known(const Method &x) const {
+    // il2cpp writes parameterStart -1 for a method without parameters (versions 39 and 107 are
+    // not read: -1 and 0 for every method).
+    if (x.parameter_count == 0 && version_ != 39 && version_ != 107) return true;
     return x.parameter_start >= 0 && static_cast<uint64_t>(x.parameter_start) + x.parameter_count <= parameter_types_.size();
 }
 
 std::vector<int32_t> Il2CppMetadata::parameter_type_indices(const Method &x) const {
-    if (!parameters_known(x)) return {};
+    if (!parameters_known(x) || x.parameter_count == 0) return {};
     auto first = parameter_types_.begin() + x.parameter_start;
     return {first, first + x.parameter_count};
 }
