@@ -172,8 +172,8 @@ std::string overload_signature(const Il2CppMetadata &md, int64_t index, const Ge
 // a type that is not a primitive (an enum), Object for one that is not a primitive (an interface
 // or class il2cpp passes as RuntimeObject*) or full generic sharing's T, and a type the metadata
 // does not name (as likely: a shared generic instance is RuntimeObject* too, and ranking it lower
-// gave HashSet<T>..ctor(IEnumerable<T>, IEqualityComparer<T>) the name of
-// ..ctor(SerializationInfo, StreamingContext) on a real export); -1 not at all.
+// gave another HashSet<T> constructor the name of ..ctor(SerializationInfo, StreamingContext)
+// on a real export); -1 not at all.
 int fit(const std::string &named, const std::string &cpp) {
     static const std::set<std::string, std::less<>> kPrimitive = {"Boolean", "Char", "SByte", "Byte", "Int16", "UInt16", "Int32",
                                                                   "UInt32", "Int64", "UInt64", "Single", "Double", "IntPtr",
