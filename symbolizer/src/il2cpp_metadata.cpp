@@ -216,9 +216,46 @@ void Il2CppMetadata::index() {
     returns_differ_.assign(methods_.size(), false);
     for (size_t i = 0; i < methods_.size(); ++i)
         if (overloaded_[i] && parameters_known(methods_[i])) returns_differ_[i] = same_parameters[key(methods_[i])] > 1;
+    number_overloads_that_may_share();
     for (uint32_t i = 0; i < methods_.size(); ++i)
         by_cpp_name_[cpp_escape(raw_type_name(methods_[i].declaring_type)) + "_" + cpp_escape(str(methods_[i].name))]
             .push_back(i);
+}
+
+// Whether the names of two overloads of one type and name may come out alike: the metadata
+// tells them apart only where, at some parameter, both entries are types it names and the names
+// differ, or both show differing named return types. An entry it does not name (`ref Decimal`,
+// `Nullable<Int32>`, an interface passed as RuntimeObject*, a parameter with a default value)
+// may be shown as anything, so it matches every other entry; unread parameters match all.
+bool Il2CppMetadata::may_share_name(uint32_t a, uint32_t b) const {
+    const Method &x = methods_[a], &y = methods_[b];
+    if (method_generic_count(a) != method_generic_count(b)) return false;  // `<T>` is shown
+    if (!parameters_known(x) || !parameters_known(y)) return true;
+    if (x.parameter_count != y.parameter_count) return false;
+    std::vector<int32_t> px = parameter_type_indices(x), py = parameter_type_indices(y);
+    for (size_t i = 0; i < px.size(); ++i) {
+        std::string nx = type_entry_name(px[i]), ny = type_entry_name(py[i]);
+        if (!nx.empty() && !ny.empty() && nx != ny) return false;
+    }
+    std::string rx = type_entry_name(x.return_type), ry = type_entry_name(y.return_type);
+    return !(returns_differ_[a] && returns_differ_[b] && !rx.empty() && !ry.empty() && rx != ry);
+}
+
+// Overloads whose names may come out alike get `#n`, their place among the methods of that type
+// and name in metadata order (declaration order, stable from build to build of the same code), so
+// that no two overloads ever share a name.
+void Il2CppMetadata::number_overloads_that_may_share() {
+    std::unordered_map<std::string, std::vector<uint32_t>> groups;  // "<type>/<name>" -> methods
+    for (uint32_t i = 0; i < methods_.size(); ++i)
+        if (overloaded_[i]) groups[std::to_string(methods_[i].declaring_type) + "/" + std::string(str(methods_[i].name))].push_back(i);
+    overload_number_.assign(methods_.size(), 0);
+    for (const auto &[key, members] : groups)
+        for (size_t i = 0; i < members.size(); ++i)
+            for (size_t j = i + 1; j < members.size(); ++j)
+                if (may_share_name(members[i], members[j])) {
+                    overload_number_[members[i]] = static_cast<uint32_t>(i + 1);
+                    overload_number_[members[j]] = static_cast<uint32_t>(j + 1);
+                }
 }
 
 Il2CppMetadata Il2CppMetadata::load(const std::string &path) {
@@ -324,11 +361,14 @@ int Il2CppMetadata::method_generic_count(int64_t index) const {
 }
 
 bool Il2CppMetadata::parameters_known(const Method &x) const {
+    // il2cpp writes parameterStart -1 for a method without parameters (versions 39 and 107 are
+    // not read: -1 and 0 for every method).
+    if (x.parameter_count == 0 && version_ != 39 && version_ != 107) return true;
     return x.parameter_start >= 0 && static_cast<uint64_t>(x.parameter_start) + x.parameter_count <= parameter_types_.size();
 }
 
 std::vector<int32_t> Il2CppMetadata::parameter_type_indices(const Method &x) const {
-    if (!parameters_known(x)) return {};
+    if (!parameters_known(x) || x.parameter_count == 0) return {};
     auto first = parameter_types_.begin() + x.parameter_start;
     return {first, first + x.parameter_count};
 }

@@ -95,6 +95,11 @@ public:
     bool differs_by_return_only(int64_t index) const {
         return index >= 0 && static_cast<size_t>(index) < returns_differ_.size() && returns_differ_[static_cast<size_t>(index)];
     }
+    // An overload whose name may come out like another's (see may_share_name): its place, from 1,
+    // among the methods of its type and name in metadata order, shown as `#n`; 0 for the others.
+    uint32_t overload_number(int64_t index) const {
+        return index >= 0 && static_cast<size_t>(index) < overload_number_.size() ? overload_number_[static_cast<size_t>(index)] : 0;
+    }
     // The method's own generic parameters (AddComponent<T>: 1).
     int method_generic_count(int64_t index) const;
     // The method of image `image` ("Assembly-CSharp.dll") whose MethodDef token has row id `row`
@@ -134,6 +139,7 @@ private:
     std::vector<int32_t> parameter_types_;                // each parameter's type table entry
     std::unordered_map<int32_t, int32_t> type_of_byval_;  // type table entry -> type (-1: claimed twice)
     std::vector<bool> returns_differ_;
+    std::vector<uint32_t> overload_number_;
     std::unordered_map<std::string, uint32_t> image_index_;  // image name -> image
     std::unordered_map<uint64_t, uint32_t> by_token_;        // image << 32 | token row -> method
     static void read_images(const void *reader, const void *layout, Il2CppMetadata &m);
@@ -142,6 +148,8 @@ private:
     void check(const std::string &name) const;
     // The overload flags and the Type_Method index, once the tables are read.
     void index();
+    bool may_share_name(uint32_t a, uint32_t b) const;
+    void number_overloads_that_may_share();
 };
 
 }  // namespace mt::sym

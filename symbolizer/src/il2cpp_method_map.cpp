@@ -174,26 +174,30 @@ std::string overload_signature(const Il2CppMetadata &md, int64_t index, const Ge
     } else if (signature) {
         shown = std::move(cpp);
     } else {
-        return "";
+        uint32_t n = md.overload_number(index);
+        return n ? "#" + std::to_string(n) : "";
     }
     std::string out;
     for (const std::string &p : shown) out += (out.empty() ? "" : ", ") + p;
     out = "(" + out + ")";
     if (md.differs_by_return_only(index))
         if (std::string r = md.return_type(index); !r.empty()) out += " : " + r;
+    if (uint32_t n = md.overload_number(index)) out += "#" + std::to_string(n);
     return out;
 }
 
 // How well a metadata parameter type fits the signature's: 2 the same name, 1 an integer for
 // a type that is not a primitive (an enum), Object for one that is not a primitive (an interface
-// or class il2cpp passes as RuntimeObject*) or full generic sharing's T, 0 a type the metadata
-// does not name; -1 not at all.
+// or class il2cpp passes as RuntimeObject*) or full generic sharing's T, and a type the metadata
+// does not name (as likely: a shared generic instance is RuntimeObject* too, and ranking it lower
+// gave another HashSet<T> constructor the name of ..ctor(SerializationInfo, StreamingContext)
+// on a real export); -1 not at all.
 int fit(const std::string &named, const std::string &cpp) {
     static const std::set<std::string, std::less<>> kPrimitive = {"Boolean", "Char", "SByte", "Byte", "Int16", "UInt16", "Int32",
                                                                   "UInt32", "Int64", "UInt64", "Single", "Double", "IntPtr",
                                                                   "UIntPtr", "String", "Object"};
     static const std::set<std::string, std::less<>> kInteger = {"SByte", "Byte", "Int16", "UInt16", "Int32", "UInt32", "Int64", "UInt64"};
-    if (named.empty()) return 0;
+    if (named.empty()) return 1;
     if (named == cpp) return 2;
     if (cpp == "T" || ((kInteger.count(cpp) || cpp == "Object") && !kPrimitive.count(named))) return 1;
     return -1;
@@ -286,7 +290,7 @@ std::string Il2CppSymbols::csharp_name(std::string_view reported) const {
     }
     if (name.empty()) return "";
     std::string params;
-    if (size_t paren = name.find('('); paren != std::string::npos) params = name.substr(paren), name.resize(paren);
+    if (size_t paren = name.find_first_of("(#"); paren != std::string::npos) params = name.substr(paren), name.resize(paren);
     if (name.back() == '>' && !il2cpp_generic_arguments(native, types).empty())
         name = name.substr(0, name.rfind('<')) + il2cpp_generic_arguments(native, types);
     return name + params;

@@ -101,7 +101,8 @@ inline std::string write_global_metadata(MetadataLayout layout, const std::vecto
         i32(methoddefs, me.declaring_type);  // declaringType
         i32(methoddefs, me.ret >= 0 ? me.ret : junk);  // returnType
         if (version == 31) i32(methoddefs, junk);  // returnParameterToken
-        i32(methoddefs, static_cast<int32_t>(paramdefs.size() / 12));  // parameterStart
+        // parameterStart: -1 for a method without parameters, as il2cpp writes it.
+        i32(methoddefs, me.params.empty() ? -1 : static_cast<int32_t>(paramdefs.size() / 12));
         for (size_t k = 0; k < me.params.size(); ++k) {
             i32(paramdefs, str("p" + std::to_string(k)));  // nameIndex
             i32(paramdefs, junk);                          // token

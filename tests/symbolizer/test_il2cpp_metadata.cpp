@@ -136,8 +136,10 @@ TEST_CASE("symbolizer: metadata names reach the symbols through the Method Defin
     std::vector<MdMethod> methods(301, MdMethod{"Filler", 0, {}});
     methods[50] = {"AddComponent", 3, {"T"}};
     methods[100] = {"Spawn", 0, {}};
-    methods[101] = {"MakeLabel", 0, {}};
-    methods[150] = {"MakeLabel", 0, {}};  // an overload: names get their parameters
+    // MakeLabel(int) (parameter entry 7, which no type of this file claims) and an overload
+    // MakeLabel(): names get their parameters.
+    methods[101] = {"MakeLabel", 0, {}, 0, {7}};
+    methods[150] = {"MakeLabel", 0, {}};
     methods[102] = {"Run", 0, {}};
     methods[200] = {"connect", 1, {}};
     methods[300] = {".ctor", 2, {}};

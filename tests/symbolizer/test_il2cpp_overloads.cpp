@@ -47,7 +47,7 @@ std::string metadata(MetadataLayout layout) {
         {"Inventory", "Game.Core", {}, {}},
         {"Int32", "System", {}, {}, 100}, {"String", "System", {}, {}, 101}, {"Mode", "Game", {}, {}, 102},
         {"IItem", "Game", {}, {}, 103},   {"Object", "System", {}, {}, 104}, {"Money", "Game", {}, {}, 105},
-        {"Boolean", "System", {}, {}, 106}, {"Pool`1", "Game", {"T"}, {}},
+        {"Boolean", "System", {}, {}, 106}, {"Pool`1", "Game", {"T"}, {}}, {"Decimal", "System", {}, {}, 107},
     };
     std::vector<MdMethod> methods = {
         {"MoveNext", 1, {}, 4}, {"MoveNext", 3, {}, 3}, {"Spawn", 4, {}, 5, {100}}, {"Spawn", 4, {}, 1, {101}},
@@ -61,6 +61,14 @@ std::string metadata(MetadataLayout layout) {
         // 14-19: overloads of a generic type's shared code, which no method pointer table lists.
         {"Resize", 14, {}, 0, {}}, {"Resize", 14, {}, 0, {100, 106}}, {"Take", 14, {}, 0, {}}, {"Take", 14, {}, 0, {100}},
         {"Put", 14, {}, 0, {103}}, {"Put", 14, {}, 0, {104}},
+        // 20-23: overloads neither the metadata nor the signature tells apart: `Decimal` and
+        // `ref Decimal` (201, an entry of its own that il2cpp writes as Decimal_t*), two generic
+        // instances (202, 203: IEnumerable<Exception> and IEnumerable<Object>, both RuntimeObject*).
+        {"Truncate", 4, {}, 0, {107}}, {"Truncate", 4, {}, 0, {201}},
+        {"Accept", 4, {}, 0, {202}},   {"Accept", 4, {}, 0, {203}},
+        // 24-25: shared code's overloads, one of entries the metadata does not name (generic
+        // instances), one of an interface and a struct.
+        {"Make", 14, {}, 0, {202, 203}}, {"Make", 14, {}, 0, {103, 105}},
     };
     return mt::test::write_global_metadata(layout, types, methods, {{"Assembly-CSharp.dll", 6}, {"Game.Core.dll", 1}});
 }
@@ -106,7 +114,15 @@ std::string indexed_cpp() {
            fn(12, "IL2CPP_EXTERN_C IL2CPP_METHOD_ATTR int32_t Money_op_Explicit_mE000000000000000000000000000000000000000 "
                   "(Money_t0000000000000000000000000000000000000009 ___0_m, const RuntimeMethod* method)") +
            fn(13, "IL2CPP_EXTERN_C IL2CPP_METHOD_ATTR String_t* Money_op_Explicit_mF000000000000000000000000000000000000000 "
-                  "(Money_t0000000000000000000000000000000000000009 ___0_m, const RuntimeMethod* method)");
+                  "(Money_t0000000000000000000000000000000000000009 ___0_m, const RuntimeMethod* method)") +
+           fn(20, "IL2CPP_EXTERN_C IL2CPP_METHOD_ATTR void Spawner_Truncate_m1A00000000000000000000000000000000000000 (" + kSpawner +
+                      "* __this, Decimal_tA000000000000000000000000000000000000001 ___0_d, const RuntimeMethod* method)") +
+           fn(21, "IL2CPP_EXTERN_C IL2CPP_METHOD_ATTR void Spawner_Truncate_m1B00000000000000000000000000000000000000 (" + kSpawner +
+                      "* __this, Decimal_tA000000000000000000000000000000000000001* ___0_d, const RuntimeMethod* method)") +
+           fn(22, "IL2CPP_EXTERN_C IL2CPP_METHOD_ATTR void Spawner_Accept_m1C00000000000000000000000000000000000000 (" + kSpawner +
+                      "* __this, RuntimeObject* ___0_xs, const RuntimeMethod* method)") +
+           fn(23, "IL2CPP_EXTERN_C IL2CPP_METHOD_ATTR void Spawner_Accept_m1D00000000000000000000000000000000000000 (" + kSpawner +
+                      "* __this, RuntimeObject* ___0_xs, const RuntimeMethod* method)");
 }
 
 
@@ -199,6 +215,13 @@ TEST_CASE("symbolizer: overloads told apart by the metadata's parameter types - 
         CHECK(s.csharp_name("Spawner_Give_mD000000000000000000000000000000000000000") == "Game.Spawner.Give(Object)");
         CHECK(s.csharp_name("Money_op_Explicit_mE000000000000000000000000000000000000000") == "Game.Money.op_Explicit(Money) : Int32");
         CHECK(s.csharp_name("Money_op_Explicit_mF000000000000000000000000000000000000000") == "Game.Money.op_Explicit(Money) : String");
+        // Alike by their parameters in both: told apart by their place among the overloads.
+        CHECK(s.metadata->overload_number(8) == 0);
+        CHECK(s.metadata->overload_number(12) == 0);
+        CHECK(s.csharp_name("Spawner_Truncate_m1A00000000000000000000000000000000000000") == "Game.Spawner.Truncate(Decimal)#1");
+        CHECK(s.csharp_name("Spawner_Truncate_m1B00000000000000000000000000000000000000") == "Game.Spawner.Truncate(Decimal)#2");
+        CHECK(s.csharp_name("Spawner_Accept_m1C00000000000000000000000000000000000000") == "Game.Spawner.Accept(Object)#1");
+        CHECK(s.csharp_name("Spawner_Accept_m1D00000000000000000000000000000000000000") == "Game.Spawner.Accept(Object)#2");
 
         // Binary and metadata only (no signature): what the metadata names, `?` for the rest.
         Il2CppSymbols bare;
@@ -207,6 +230,10 @@ TEST_CASE("symbolizer: overloads told apart by the metadata's parameter types - 
                                    {"Spawner_Place_mB000000000000000000000000000000000000000", 9}};
         CHECK(bare.csharp_name("Spawner_Place_mA000000000000000000000000000000000000000") == "Game.Spawner.Place(Int32, ?)");
         CHECK(bare.csharp_name("Spawner_Place_mB000000000000000000000000000000000000000") == "Game.Spawner.Place(Mode, ?)");
+        bare.registered_methods = {{"Spawner_Truncate_m1A00000000000000000000000000000000000000", 20},
+                                   {"Spawner_Truncate_m1B00000000000000000000000000000000000000", 21}};
+        CHECK(bare.csharp_name("Spawner_Truncate_m1A00000000000000000000000000000000000000") == "Game.Spawner.Truncate(Decimal)#1");
+        CHECK(bare.csharp_name("Spawner_Truncate_m1B00000000000000000000000000000000000000") == "Game.Spawner.Truncate(?)#2");
     }
 }
 
@@ -264,11 +291,14 @@ TEST_CASE("symbolizer: shared generic code without index comments - the overload
                         fn("Pool_1_Take_m3000000000000000000000000000000000000000_gshared", "Il2CppFullySharedGenericAny* il2cppRetVal, ") +
                         // Put(IItem) and Put(Object) fit a fully shared T alike: no guess.
                         fn("Pool_1_Put_m4000000000000000000000000000000000000000_gshared", "Il2CppFullySharedGenericAny ___0_x, ") +
+                        // Make(IEnumerable<T>, IEqualityComparer<T>) or Make(IItem, Money): as likely, no guess.
+                        fn("Pool_1_Make_m6000000000000000000000000000000000000000_gshared", "RuntimeObject* ___0_a, RuntimeObject* ___1_b, ") +
                         // Shared code is a generic type's: Spawner's Spawn overloads are not candidates.
                         fn("Spawner_Spawn_m5000000000000000000000000000000000000000_gshared", "int32_t ___0_count, "));
     CHECK(s.csharp_name("Pool_1_Resize_m1000000000000000000000000000000000000000_gshared") == "Game.Pool<T>.Resize()");
     CHECK(s.csharp_name("Pool_1_Resize_m2000000000000000000000000000000000000000_gshared") == "Game.Pool<T>.Resize(Int32, Boolean)");
     CHECK(s.csharp_name("Pool_1_Take_m3000000000000000000000000000000000000000_gshared") == "Game.Pool<T>.Take()");
     CHECK(s.csharp_name("Pool_1_Put_m4000000000000000000000000000000000000000_gshared") == "Game.Pool<T>.Put");
+    CHECK(s.csharp_name("Pool_1_Make_m6000000000000000000000000000000000000000_gshared") == "Game.Pool<T>.Make");
     CHECK(s.csharp_name("Spawner_Spawn_m5000000000000000000000000000000000000000_gshared") == "Game.Spawner.Spawn");
 }
