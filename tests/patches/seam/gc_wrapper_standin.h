@@ -17,6 +17,7 @@ void *GC_malloc_atomic(size_t);
 size_t GC_size(const void *);
 size_t GC_get_heap_size(void);
 size_t GC_get_free_bytes(void);
+uintptr_t GC_get_gc_no(void);  // GC_word: collections completed so far
 void *GC_base(void *);
 typedef void (*GC_on_collection_event_proc)(int);
 void GC_set_on_collection_event(GC_on_collection_event_proc);
