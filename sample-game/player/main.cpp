@@ -115,6 +115,13 @@ int main(int argc, char **argv) {
         if (auto code = begin_trace(o)) return *code;
     }
     lib.il2cpp_init("IL2CPP Root Domain");
+    // Every way out after init quits as a player does: il2cpp_shutdown stops the finalizer thread
+    // (a thread left running at exit breaks LeakSanitizer's exit scan). Declared before the job
+    // system, so the workers are joined first.
+    struct Shutdown {
+        GameLibrary &lib;
+        ~Shutdown() { lib.il2cpp_shutdown(); }
+    } shutdown{lib};
     lib.start(o.seed, o.jobs);  // GameManager.Awake: startup allocations, before the capture
 
     std::vector<mtsample_tally_row> rows(1024);
@@ -169,6 +176,5 @@ int main(int argc, char **argv) {
         if (!o.expect_json.empty() && !truth.write_json(o.expect_json, o, error)) return fail(error);
         if (!o.quiet) print_summary(o, lib, truth, seconds);
     }
-    lib.il2cpp_shutdown();  // as a player quitting: stops il2cpp's finalizer thread
     return 0;
 }

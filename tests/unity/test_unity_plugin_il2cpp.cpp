@@ -29,6 +29,7 @@ struct Game {
     mtsample_late_update_fn late_update;
     mtsample_take_tally_fn take_tally;
     void (*collect)(int);
+    void (*shutdown)();
 };
 
 template <class F>
@@ -49,6 +50,7 @@ Game load_game(const char *path) {
     resolve(g.handle, g.late_update, "mtsample_late_update");
     resolve(g.handle, g.take_tally, "mtsample_take_tally");
     resolve(g.handle, g.collect, "il2cpp_gc_collect");
+    resolve(g.handle, g.shutdown, "il2cpp_shutdown");
     return g;
 }
 
@@ -89,6 +91,7 @@ void run_and_check(const char *game_path, bool patched) {
         host.new_frame();
     }
     unload();
+    game.shutdown();  // as a player quitting: il2cpp's finalizer thread stops before exit
 
     const mt::reader::Run run = mt::reader::load_file(out);
     unlink(out.c_str());
