@@ -22,7 +22,7 @@ Writer::~Writer() {
     }
 }
 
-bool Writer::begin(const char *path, const WriterConfig &cfg, const FileHeaderParams &hp, const KeyValue *info,
+bool Writer::begin(const char *path, const WriterConfig &cfg, const trace::FileHeaderParams &hp, const trace::KeyValue *info,
                    size_t n_info) {
     cfg_ = cfg;
     frames_ = static_cast<OpenFrame *>(malloc(sizeof(OpenFrame) * kOpenFrames));
@@ -125,7 +125,7 @@ uint32_t Writer::thread_id(ThreadSlot &s) {
     if (!known) s.file_tid = n_threads_++;  // file ids are dense, in order of definition
     char name[kNameMax];
     slot_read_name(s, name);
-    d_threads_.add(ThreadRecord{s.file_tid, s.os_tid, name});
+    d_threads_.add(trace::ThreadRecord{s.file_tid, s.os_tid, name});
     s.thread_written = 1;
     s.written_tid = s.thread_id;
     s.written_name_seq = seq;
@@ -144,7 +144,7 @@ uint32_t Writer::class_id(uint64_t klass) {
     }
     id = n_classes_++;
     if (!classes_.insert(key, id)) disable("out of memory for the class table");
-    ClassRecord rec;
+    trace::ClassRecord rec;
     char buf[512];
     class_describe(klass, &rec, buf, sizeof buf);
     rec.id = id;
@@ -165,7 +165,7 @@ uint32_t Writer::stack_id(const AllocRec &r) {
         id = n_stacks_++;
         if (!stacks_.insert(r.hash, id)) disable("out of memory for the stack table");
         const uint64_t *frames = rec_frames(r);
-        d_stacks_.add(StackRecord{id, frames, r.depth});
+        d_stacks_.add(trace::StackRecord{id, frames, r.depth});
         counters.stacks_known.store(n_stacks_, std::memory_order_relaxed);
         return id;
     }
@@ -173,7 +173,7 @@ uint32_t Writer::stack_id(const AllocRec &r) {
     // ever did, the event is kept under an empty stack rather than lost.
     if (unknown_stack_ == UINT32_MAX) {
         unknown_stack_ = n_stacks_++;
-        d_stacks_.add(StackRecord{unknown_stack_, nullptr, 0});
+        d_stacks_.add(trace::StackRecord{unknown_stack_, nullptr, 0});
     }
     return unknown_stack_;
 }
@@ -205,7 +205,7 @@ void Writer::on_record(uint32_t tid, const AllocRec &r) {
     }
     if (cfg_.mode == MT_MODE_EVENTS) {
         size_t before = f.staged.bytes();
-        f.staged.add(EventRecord{tid, r.tick, cid, sid, size, gc_size, r.obj});
+        f.staged.add(trace::EventRecord{tid, r.tick, cid, sid, size, gc_size, r.obj});
         staged_bytes_ += f.staged.bytes() - before;
         return;
     }
@@ -305,7 +305,7 @@ void Writer::pop_marks() {
     for (;;) {
         uint32_t n = marks_pop(m, 16);
         for (uint32_t i = 0; i < n; ++i)
-            if (m[i].gen == cfg_.gen) frame_for(m[i].epoch).marks.add(MarkRecord{m[i].tick, m[i].label});
+            if (m[i].gen == cfg_.gen) frame_for(m[i].epoch).marks.add(trace::MarkRecord{m[i].tick, m[i].label});
         if (n < 16) return;
     }
 }
