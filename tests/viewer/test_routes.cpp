@@ -118,7 +118,7 @@ TEST_CASE("viewer: routes: jobs are paged newest first and found by id through S
     CHECK(dispatch(s, "GET", "/api/jobs/3?x=1").status == 400);
 }
 
-TEST_CASE("viewer: routes: /api/live renders the capture's view byte for byte; controls reach the game",
+TEST_CASE("viewer: routes: /api/live renders the capture's view byte for byte, controls reach the game",
           "[viewer][routes][live]") {
     Database db(fixture_db());
     TestServices s(db);

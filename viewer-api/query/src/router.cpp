@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include <memtracer/json.h>
+
 #include "endpoints.h"
 #include "memtracer/viewer/routes.h"
 #include "model.h"
