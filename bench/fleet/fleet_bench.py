@@ -5,7 +5,7 @@ files read through the query layer (SQLite), in the same run. Prints p50/p95 of
 
   bench/fleet/fleet_bench.py --build build --runs 100 [--frames 2000] [--rows-per-frame 10]
 
-Each run.db holds two runs (tests/viewer/make_fixture_db.py's shape, scaled by --frames and
+Each run.db holds two runs (tests/viewer/fixture_shape.cpp's shape, scaled by --frames and
 --rows-per-frame); its copies are later nights of new builds. Everything generated lives in a
 temporary folder under /tmp, removed at the end, and the ClickHouse server is stopped.
 """
@@ -73,7 +73,7 @@ def main():
     server = None
     try:
         base = f"{tmp}/base.db"
-        subprocess.run([sys.executable, f"{ROOT}/tests/viewer/make_fixture_db.py", base, "--schema", f"{ROOT}/store/schema.sql",
+        subprocess.run([os.path.join(a.build, "tests", "mt_make_fixture_db"), base,
                         "--frames", str(a.frames), str(a.frames), "--rows-per-frame", str(a.rows_per_frame)],
                        check=True, stdout=subprocess.DEVNULL)
         dbs = []

@@ -24,6 +24,7 @@
 
 #include "backend.h"
 #include "bench_util.h"
+#include "memtracer/store/schema.h"
 #include "object_info.h"
 #include "store_use.h"
 #include "symbolizer.h"
@@ -87,9 +88,7 @@ InputResult ingest_one(const std::string &db, const std::string &run, const Conf
     return r;
 }
 
-void remove_db(const std::string &p) {
-    for (const char *s : {"", "-wal", "-shm"}) fs::remove(p + s);
-}
+void remove_db(const std::string &p) { mt::store::remove_database(p); }
 
 // Function, file, line and depth (what the targets name) and, separately, columns.
 void agreement(const std::vector<SymbolRecord> &ours, const std::vector<SymbolRecord> &theirs, const std::vector<uint64_t> &lookups) {

@@ -20,8 +20,7 @@ if [[ ! -f $db ]]; then
     mv "$db.d/real.db" "$db"
   else
     # Two runs of 50,000 frames, 2,000 stacks each, ~11M allocations per run (schema-true rows).
-    python3 "$root/tests/viewer/make_fixture_db.py" "$db" --schema "$root/store/schema.sql" \
-      --frames 50000 50000 --stacks 2000 --rows-per-frame 40 --scale 25
+    "$build/tests/mt_make_fixture_db" "$db" --frames 50000 50000 --stacks 2000 --rows-per-frame 40 --scale 25
   fi
 fi
 sqlite3 "$db" "SELECT 'runs: ' || count(*) || ', frames: ' || sum(frame_count) || ', allocations: ' || sum(alloc_count) FROM runs; SELECT 'allocs rows: ' || count(*) FROM allocs;"

@@ -76,10 +76,10 @@ public:
             file_.open(o_.out, true);
             file_open_ = true;
         }
-        state("connecting");
+        state(CaptureState::Connecting);
         wait_until_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                              std::chrono::duration<double>(o_.wait_seconds));
-        if (!connect(o_.listen ? -1 : o_.wait_seconds)) return state("error: cannot connect"), 2;
+        if (!connect(o_.listen ? -1 : o_.wait_seconds)) return state(CaptureState::Error, "cannot connect"), 2;
         if (o_.link)  // controls are written on this thread, in the order they were sent
             o_.link->set_sender([this](uint16_t t, std::string p) {
                 asio::post(io_, [this, t, p = std::move(p)] { send_control(t, p); });
@@ -94,7 +94,7 @@ public:
             if (got_end_ || !error_.empty() || !welcomed_ || o_.reconnect_seconds <= 0) break;
             // Cut off without END: a dropped network (Wi-Fi, a cable) rather than a dead game,
             // perhaps. The chunk in flight was never stored; ask for everything after the last.
-            state("reconnecting");
+            state(CaptureState::Reconnecting);
             std::fprintf(stderr, "memtracer-capture: connection lost after frame %llu; waiting up to %.0f s for the game\n",
                          static_cast<unsigned long long>(frames_), o_.reconnect_seconds);
             boost::system::error_code ec;
@@ -105,12 +105,14 @@ public:
         }
         if (o_.link) o_.link->set_sender(nullptr);
         int rc = finish();
-        state(rc == 0 ? "ended" : rc == 3 ? "cut off" : "error: " + (error_.empty() ? std::string("not a runtime") : error_));
+        if (rc == 0) state(CaptureState::Ended);
+        else if (rc == 3) state(CaptureState::CutOff);
+        else state(CaptureState::Error, error_.empty() ? std::string("not a runtime") : error_);
         return rc;
     }
 
-    void state(const std::string &s) {
-        if (o_.link && o_.link->on_state) o_.link->on_state(s);
+    void state(CaptureState s, const std::string &why = {}) {
+        if (o_.link && o_.link->on_state) o_.link->on_state(s, why);
     }
 
 private:
@@ -203,7 +205,7 @@ private:
             file_.truncate_to(w.start_offset);
             check_.restart(o_.out);  // what the file holds now is what later chunks must follow
             welcomed_ = true;
-            state("streaming");
+            state(CaptureState::Streaming);
             std::fprintf(stderr, "memtracer-capture: streaming into %s from byte %llu\n", o_.out.c_str(),
                          static_cast<unsigned long long>(w.start_offset));
         };

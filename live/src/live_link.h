@@ -11,6 +11,16 @@
 
 namespace mt::live {
 
+// Where the capture is; an embedder maps it to its own words (the viewer: server/live_mode.cpp).
+enum class CaptureState {
+    Connecting,    // waiting for the game (or for it to connect, --listen)
+    Streaming,     // WELCOME received: chunks are being stored
+    Reconnecting,  // cut off without END; waiting for the game to come back (--reconnect)
+    Ended,         // the game's END chunk: a complete capture
+    CutOff,        // the game went away before its END
+    Error,         // the capture failed; `why` says how
+};
+
 class LiveLink {
 public:
     // Called on the capture's thread. stored_bytes: the run.mt's size after the chunk, always
@@ -19,8 +29,8 @@ public:
     std::function<void(const FrameSummary &, uint64_t stored_bytes, double end_unix_ns)> on_frame;
     std::function<void(const Status &)> on_status;
     std::function<void(const Ack &)> on_ack;
-    // "connecting", "streaming", "ended", "cut off", "error: WHY", "reconnecting"
-    std::function<void(const std::string &)> on_state;
+    // Each change of state; `why` is the reason for CaptureState::Error, "" otherwise.
+    std::function<void(CaptureState, const std::string &why)> on_state;
 
     // From any thread: queue a control (MT_LIVE_CTL_*) for the connection; false when there is
     // none (not connected yet, or the capture ended).

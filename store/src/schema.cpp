@@ -134,10 +134,13 @@ OpenedDb open_database(const std::string &path) {
         return open_and_prepare(path, !existed);
     } catch (const Error &) {
         // Not even the schema could be written: leave no empty file behind.
-        if (!existed)
-            for (const char *suffix : {"", "-journal", "-wal", "-shm"}) unlink((path + suffix).c_str());
+        if (!existed) remove_database(path);
         throw;
     }
+}
+
+void remove_database(const std::string &path) noexcept {
+    for (const char *suffix : {"", "-journal", "-wal", "-shm"}) unlink((path + suffix).c_str());
 }
 
 namespace {

@@ -14,6 +14,7 @@
 
 #include "errors.h"
 #include "follow_main.h"
+#include "memtracer/store/schema.h"
 #include "store_use.h"
 
 namespace mt::sym {
@@ -105,7 +106,7 @@ int run_follow(const CliOptions &o, Symbolizer &sym, Progress &progress) {
     }
     if (odb.created && !committed) {
         odb.db.close();
-        remove_database(o.output);  // a database we created for nothing is not left behind
+        mt::store::remove_database(o.output);  // a database we created for nothing is not left behind
     } else {
         finish_database(odb.db);
     }

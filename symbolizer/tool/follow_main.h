@@ -13,9 +13,6 @@ namespace mt::sym {
 // Follows o.inputs[0] into o.output; returns the exit status. Errors are said through `progress`.
 int run_follow(const CliOptions &o, Symbolizer &sym, Progress &progress);
 
-// Removes a database file and its journal/WAL companions (main.cpp).
-void remove_database(const std::string &path);
-
 }  // namespace mt::sym
 
 #endif

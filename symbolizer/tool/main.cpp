@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "errors.h"
 #include "follow_main.h"
+#include "memtracer/store/schema.h"
 #include "store_use.h"
 #include "symbolizer.h"
 
@@ -33,11 +34,6 @@ std::string summary(const std::string &input, const std::string &db, const Input
 }
 
 }  // namespace
-
-void mt::sym::remove_database(const std::string &path) {
-    std::error_code ec;
-    for (const char *suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(path + suffix, ec);
-}
 
 int main(int argc, char **argv) {
     // Symbolizing frees and reallocates many large blocks; glibc's default would hand them back
@@ -73,7 +69,7 @@ int main(int argc, char **argv) {
             warn(f + " matched no module of the input(s)");
         if (odb.created && committed == 0) {
             odb.db.close();
-            remove_database(o.output);  // a database we created for nothing is not left behind
+            mt::store::remove_database(o.output);  // a database we created for nothing is not left behind
         } else {
             finish_database(odb.db);
         }

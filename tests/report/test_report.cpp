@@ -1,5 +1,5 @@
 // memtracer-report on the fixture database: run 2's death_sites are hand-written rows
-// (make_fixture_db.py DEATH_SITES), so leaks and temporaries have literal expected numbers;
+// (fixture_shape.cpp kDeathSites), so leaks and temporaries have literal expected numbers;
 // allocation totals come from SQL on the same file. Exit codes through the real executable.
 #include <catch2/catch.hpp>
 #include <algorithm>
@@ -254,7 +254,7 @@ TEST_CASE("report: frames the runtime merged count as every game frame they cove
 }
 
 TEST_CASE("report: --thread on top, frames, leaks, temporaries, compare and gate", "[report][threads]") {
-    // make_fixture_db.py's thread_split: the job worker (thread 1) of run 1 allocated 774 objects.
+    // fixture_shape.cpp's thread_split: the job worker (thread 1) of run 1 allocated 774 objects.
     auto sum = [](const std::string &where) {
         return static_cast<int64_t>(sql_real("SELECT coalesce(sum(count), 0) * 1.0 FROM allocs WHERE " + where));
     };

@@ -195,3 +195,20 @@ TEST_CASE("store: a database from before stacks.machinery is readable, and the w
         mt::store::finish_database(opened.db);
     }
 }
+
+TEST_CASE("store: remove_database deletes a database and every companion file, quietly", "[store]") {
+    mt::test::StoreDir d;
+    const std::string db = d.file("gone.db");
+    {
+        auto opened = mt::store::open_database(db);
+    }
+    // A crash leaves any of them beside the database: the journal of a created file, the WAL and
+    // its index of an appended one.
+    for (const char *suffix : {"-journal", "-wal", "-shm"}) std::ofstream(db + suffix) << "x";
+    std::ofstream(d.file("gone.db.keep")) << "not a companion";
+    mt::store::remove_database(db);
+    for (const char *suffix : {"", "-journal", "-wal", "-shm"}) CHECK_FALSE(std::filesystem::exists(db + suffix));
+    CHECK(std::filesystem::exists(d.file("gone.db.keep")));
+    mt::store::remove_database(db);  // nothing there: no error
+    mt::store::remove_database(d.file("never-was.db"));
+}

@@ -1,5 +1,5 @@
 // The one filter (class, function, thread, frame range) on every endpoint that lists
-// allocations, and the search endpoint: exact numbers of the fixture (make_fixture_db.py, fixed
+// allocations, and the search endpoint: exact numbers of the fixture (fixture_shape.cpp, fixed
 // seed), each also derived by SQL written here independently of the query layer.
 #include "viewer_test_util.h"
 

@@ -1,4 +1,4 @@
-// The query layer on the fixture database (tests/viewer/make_fixture_db.py): what each
+// The query layer on the fixture database (tests/viewer/fixture_shape.cpp): what each
 // endpoint shows, checked against SQL on the same file and the facts the fixture builds in.
 #include <unistd.h>
 

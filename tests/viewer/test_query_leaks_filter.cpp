@@ -1,5 +1,5 @@
 // Leaks and temporaries under the shared filter (class substring, function in the stack, frame
-// range): the fixture's run 2 death_sites rows (make_fixture_db.py DEATH_SITES) give the lifetime
+// range): the fixture's run 2 death_sites rows (fixture_shape.cpp kDeathSites) give the lifetime
 // numbers; allocation sums come from SQL written here, independently of the query layer.
 #include "viewer_test_util.h"
 

@@ -1,5 +1,5 @@
 // Leaks, temporaries and the live-heap peak on the fixture database: run 2's death_sites rows
-// are written by hand in make_fixture_db.py (DEATH_SITES), so the numbers below are those rows;
+// are written by hand in fixture_shape.cpp (kDeathSites), so the numbers below are those rows;
 // allocation sums come from SQL on the same file.
 #include <unistd.h>
 

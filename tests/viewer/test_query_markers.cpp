@@ -1,5 +1,5 @@
 // Markers on the fixture database: run 1 has "level loaded" at frame 0 and "boss spawned" at
-// frames 120 and 239 (make_fixture_db.py); run 2 has none. Range ends may name them.
+// frames 120 and 239 (fixture_shape.cpp); run 2 has none. Range ends may name them.
 #include "viewer_test_util.h"
 
 using namespace mt::test;

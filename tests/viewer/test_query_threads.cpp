@@ -2,7 +2,7 @@
 // name), comma lists; on TopN (whole run, short and long ranges), frames, one frame, flame,
 // compare, leaks and temporaries; the threads list; and the 400s of runs that cannot answer
 // (unknown thread, a run not split per thread, an aggregate capture, a version-1 database).
-// Exact numbers of the fixture (make_fixture_db.py's thread_split), each also derived by SQL.
+// Exact numbers of the fixture (fixture_shape.cpp's thread_split), each also derived by SQL.
 #include <unistd.h>
 
 #include <filesystem>

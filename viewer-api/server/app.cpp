@@ -47,38 +47,16 @@ LiveMode &App::start_live() {
     return *live_;
 }
 
-Response App::dispatch(const std::string &method, const std::string &target) {
-    auto q = target.find('?');
-    std::string raw_path = target.substr(0, q);
-    try {
-        if (raw_path.rfind("/api/", 0) == 0 || raw_path == "/api") {
-            Request req = parse_target(target, method);
-            if (req.path == "/api/live" || req.path.rfind("/api/live/", 0) == 0) {
-                if (live_) return live_->handle(method, req);
-                if (req.path == "/api/live") return Response{200, R"({"live":false})", "application/json", ""};
-                return error_response(409, "not live: start memtracer-viewer with --live ADDR");
-            }
-            if (req.path.rfind("/api/jobs", 0) == 0) {
-                if (method != "GET" && method != "HEAD") return error_response(405, "method " + method + " not allowed");
-                return jobs_.get(req);
-            }
-            if (req.path == "/api/runs" && method == "POST")  // reached only without a body reader
-                return error_response(400, "upload the run.mt as the request body", "body");
-            Database *db = nullptr;
-            try {
-                db = &pool_.local();
-            } catch (const std::exception &e) {
-                return error_response(503, std::string("database unavailable: ") + e.what());
-            }
-            return handle(*db, req);
-        }
-        if (method != "GET" && method != "HEAD") return error_response(405, "method " + method + " not allowed");
-        return static_.get(raw_path);
-    } catch (const ApiError &e) {
-        return error_response(e.status, e.message, e.param);
-    } catch (const std::exception &e) {
-        return error_response(500, e.what());
-    }
+std::optional<std::string> App::upload_file() {
+    if (!jobs_.enabled()) return std::nullopt;
+    return jobs_.incoming_path();
 }
+
+std::optional<LiveView> App::live() {
+    if (!live_) return std::nullopt;
+    return live_->view();
+}
+
+bool App::live_send(LiveControl c, const std::string &label) { return live_ && live_->send(c, label); }
 
 }  // namespace mt::viewer

@@ -30,7 +30,7 @@ using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
 struct HttpServer::Impl {
-    App &app;
+    Services &services;  // what the route table reaches (app.cpp)
     Limits lim;
     bool quiet;
     int threads;
@@ -39,8 +39,8 @@ struct HttpServer::Impl {
     asio::io_context ioc;
     tcp::acceptor acceptor{ioc};
     std::optional<asio::signal_set> signals;
-    Impl(App &a, const Options &o)
-        : app(a), lim(o.limits), quiet(o.quiet), threads(o.threads),
+    Impl(Services &s, const Options &o)
+        : services(s), lim(o.limits), quiet(o.quiet), threads(o.threads),
           table(ConnectionLimits{o.limits.max_connections, o.limits.max_connections_per_client,
                                  o.limits.max_unread_per_client, o.limits.max_unread_total}),
           ioc(o.threads) {}
@@ -71,8 +71,6 @@ bool storage_full(const beast::error_code &ec) {
     return ec.category() == boost::system::system_category() &&
            (ec.value() == ENOSPC || ec.value() == EFBIG || ec.value() == EDQUOT);
 }
-
-std::string_view path_of(std::string_view target) { return target.substr(0, target.find('?')); }
 
 class Session : public std::enable_shared_from_this<Session> {
 public:
@@ -139,8 +137,7 @@ private:
                            sv(req["Sec-Fetch-Site"]), sv(req[http::field::authorization]), sv(req["X-MemTracer-Token"]),
                            req.find(http::field::origin) != req.end()};
         if (auto refused = guard(facts, srv_.policy)) return reply(std::move(*refused), false);
-        if (req.method() == http::verb::post && (path_of(target_) == "/api/runs" || path_of(target_) == "/api/runs/"))
-            return start_upload();
+        if (body_of(method_, target_) == Body::Upload) return start_upload();
         if (auto len = head_->content_length(); len && *len > srv_.lim.max_body)
             return reply(error_response(413, "request body over " + std::to_string(srv_.lim.max_body) + " bytes"),
                          false);
@@ -166,15 +163,15 @@ private:
         // Slow readers must not grow the server: past its budget of unread answers a client's
         // next answer is not computed.
         if (auto why = srv_.table.over_budget(*slot_); !why.empty()) return reply(error_response(503, why), keep_alive_);
-        reply(srv_.app.dispatch(method_, target_), keep_alive_);
+        reply(dispatch(srv_.services, method_, target_), keep_alive_);
     }
 
     void start_upload() {
-        auto &jobs = srv_.app.jobs();
-        if (!jobs.enabled()) return reply(error_response(403, "uploads are disabled: start the server with --data DIR"), false);
+        auto file = srv_.services.upload_file();
+        if (!file) return reply(uploads_off(403), false);
         auto len = head_->content_length();
         if (len && *len > srv_.lim.max_upload) return reply(too_large(*len), false);
-        upload_path_ = jobs.incoming_path();
+        upload_path_ = *file;
         upload_.emplace(std::move(*head_));
         upload_->body_limit(srv_.lim.max_upload);
         beast::error_code ec;
@@ -224,7 +221,8 @@ private:
             if (malformed_body(ec)) return reply(error_response(400, "malformed upload body: " + ec.message(), "body"), false);
             return close();
         }
-        reply(srv_.app.jobs().accept(upload_path_, size), keep_alive_);
+        StoredUpload stored{upload_path_, size};
+        reply(dispatch(srv_.services, method_, target_, &stored), keep_alive_);
     }
 
     void reply(Response r, bool keep_alive) {
@@ -314,7 +312,7 @@ void HttpServer::Impl::accept() {
     });
 }
 
-HttpServer::HttpServer(App &app, const Options &opts) : impl_(std::make_unique<Impl>(app, opts)) {
+HttpServer::HttpServer(Services &services, const Options &opts) : impl_(std::make_unique<Impl>(services, opts)) {
     auto addr = asio::ip::make_address(opts.host);
     impl_->policy.loopback = addr.is_loopback();
     if (!addr.is_loopback() && !opts.allow_remote)

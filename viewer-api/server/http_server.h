@@ -1,6 +1,7 @@
 // http_server.h — Boost.Beast over Boost.Asio: an acceptor and N threads running one
-// io_context. A worker thread answers a request synchronously with its own read-only SQLite
-// connection (db_pool.h), so queries run in parallel without sharing a connection.
+// io_context; transport only. Where a body goes and who answers a path is the route table's
+// (routes.h: body_of, dispatch). A worker thread answers a request synchronously with its own
+// read-only SQLite connection (db_pool.h), so queries run in parallel without sharing one.
 #ifndef MEMTRACER_VIEWER_HTTP_SERVER_H
 #define MEMTRACER_VIEWER_HTTP_SERVER_H
 
@@ -12,7 +13,9 @@
 #include <thread>
 #include <vector>
 
-#include "app.h"
+#include <memtracer/viewer/routes.h>
+
+#include "options.h"
 
 namespace mt::viewer {
 
@@ -20,7 +23,7 @@ class HttpServer {
 public:
     // Binds now (throws std::system_error with the reason if it cannot; std::runtime_error for a
     // non-loopback address without opts.allow_remote).
-    HttpServer(App &app, const Options &opts);
+    HttpServer(Services &services, const Options &opts);
     ~HttpServer();
     uint16_t port() const { return port_; }
     // What uploads must carry: --token, or generated for a non-loopback address; "" = none.

@@ -133,7 +133,7 @@ Response Jobs::accept(const std::string &incoming, uint64_t size) {
     jobs_[j.id] = j;
     queue_.push_back(j.id);
     cv_.notify_all();
-    Response r{202, job_json(j), "application/json", ""};
+    Response r{202, job_json(view(j)), "application/json", ""};
     return r;
 }
 
@@ -234,29 +234,26 @@ std::string Jobs::progress(const Job &j) const {
     return tail_line((fs::path(cfg_.data_dir) / j.log).string());
 }
 
-std::string Jobs::job_json(const Job &j) const {
-    JobView v{j.id, j.state, j.file, j.file_removed, j.size, j.created_ns, j.started_ns, j.finished_ns,
-              j.run_id, j.exit_code, progress(j), j.error};
-    return viewer::job_json(v);
+JobView Jobs::view(const Job &j) const {
+    return JobView{j.id, j.state, j.file, j.file_removed, j.size, j.created_ns, j.started_ns, j.finished_ns,
+                   j.run_id, j.exit_code, progress(j), j.error};
 }
 
-Response Jobs::get(const Request &req) {
-    if (!enabled()) return error_response(404, "uploads are disabled: start the server with --data DIR");
-    std::string rest = req.path.substr(std::string("/api/jobs").size());
+std::vector<JobView> Jobs::page(int64_t offset, int64_t limit, int64_t &total) {
     std::lock_guard lk(mu_);
-    if (rest.empty() || rest == "/") {
-        auto newest = jobs_.rbegin();  // render(i) is asked for i in increasing order
-        int64_t at = 0;
-        return jobs_list(req, static_cast<int64_t>(jobs_.size()), [&](int64_t i) {
-            std::advance(newest, i - at);
-            at = i;
-            return job_json(newest->second);
-        });
-    }
-    int64_t id = job_id_param(req, rest.substr(1));
+    total = static_cast<int64_t>(jobs_.size());
+    std::vector<JobView> out;
+    int64_t i = 0;
+    for (auto it = jobs_.rbegin(); it != jobs_.rend() && i < offset + limit; ++it, ++i)  // newest first
+        if (i >= offset) out.push_back(view(it->second));
+    return out;
+}
+
+std::optional<JobView> Jobs::find(int64_t id) {
+    std::lock_guard lk(mu_);
     auto it = jobs_.find(id);
-    if (it == jobs_.end()) return error_response(404, "no job " + std::to_string(id), "job");
-    return Response{200, job_json(it->second), "application/json", ""};
+    if (it == jobs_.end()) return std::nullopt;
+    return view(it->second);
 }
 
 }  // namespace mt::viewer

@@ -1,7 +1,7 @@
 // jobs.h — the symbolizer as a service: an uploaded run.mt is checked, stored under the data
 // folder under a name the server chooses, and symbolized in the background into the served
 // database by running memtracer-symbolize as a child process (see docs/viewer.md for why a
-// process and not the library). GET /api/jobs/{id} reports state, progress and errors.
+// process and not the library). GET /api/jobs/{id} reports state, progress and errors (the route table, query/src/router.cpp).
 #ifndef MEMTRACER_VIEWER_JOBS_H
 #define MEMTRACER_VIEWER_JOBS_H
 
@@ -11,9 +11,12 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "memtracer/viewer/jobs_view.h"
 #include "memtracer/viewer/query.h"
 
 namespace mt::viewer {
@@ -42,8 +45,10 @@ public:
     // Checks the received file and queues it: 202 with the job, or 400 naming what is wrong
     // (the file is deleted then).
     Response accept(const std::string &incoming, uint64_t size);
-    // GET /api/jobs and /api/jobs/{id}.
-    Response get(const Request &req);
+    // The jobs newest first, [offset, offset+limit) of `total`, and one job by id: what GET
+    // /api/jobs and /api/jobs/{id} render (query/src/ep_jobs.cpp).
+    std::vector<JobView> page(int64_t offset, int64_t limit, int64_t &total);
+    std::optional<JobView> find(int64_t id);
     // Stops the worker; a running symbolizer is sent SIGTERM. Idempotent.
     void stop();
 
@@ -63,7 +68,7 @@ private:
     void discard_upload(Job &j);
     void worker();
     void run_job(int64_t id);
-    std::string job_json(const Job &j) const;
+    JobView view(const Job &j) const;
     std::string progress(const Job &j) const;
 
     JobConfig cfg_;

@@ -11,9 +11,10 @@
 #include <deque>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <thread>
-
-#include <memtracer/json.h>
+#include <tuple>
+#include <utility>
 
 #include "capture.h"
 #include "live_follow.h"
@@ -26,6 +27,28 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 namespace {
+// The capture's state as the page names it, with the reason shown beside it.
+std::pair<LiveState, std::string> page_state(live::CaptureState s, const std::string &why, bool stop_applied,
+                                             bool paused) {
+    switch (s) {
+    case live::CaptureState::Connecting: return {LiveState::Connecting, ""};
+    case live::CaptureState::Streaming: return {paused ? LiveState::Paused : LiveState::Streaming, ""};
+    case live::CaptureState::Reconnecting: return {LiveState::Connecting, "connection lost; waiting for the game"};
+    case live::CaptureState::Ended: return {stop_applied ? LiveState::Stopped : LiveState::Ended, ""};
+    case live::CaptureState::CutOff: return {LiveState::CutOff, "the game went away before the end of its capture"};
+    case live::CaptureState::Error: return {LiveState::Error, why};
+    }
+    return {LiveState::Error, why};
+}
+
+// The follow child's word for its run (live_follow.h); nullopt for one it never prints.
+std::optional<IngestState> ingest_state_of(std::string_view s) {
+    if (s == "live") return IngestState::Live;
+    if (s == "ended") return IngestState::Ended;
+    if (s == "cut_off") return IngestState::CutOff;
+    return std::nullopt;
+}
+
 double unix_ns() {
     return static_cast<double>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
@@ -41,7 +64,8 @@ struct LiveMode::Impl {
 
     std::mutex mu;
     std::condition_variable cv;
-    std::string capture_state = "connecting";  // live_link.h's names
+    live::CaptureState capture_state = live::CaptureState::Connecting;
+    std::string capture_error;  // why, for CaptureState::Error
     bool capture_done = false, quit = false, stop_applied = false;
     uint64_t frames = 0, events = 0, frame_drops = 0, stored_bytes = 0;
     live::Status status;
@@ -56,8 +80,8 @@ struct LiveMode::Impl {
     std::deque<std::pair<uint64_t, double>> pending;  // (seq, end unix ns)
     std::deque<double> latencies_ms;  // the last kLatencyFrames
     static constexpr size_t kLatencyFrames = 10000;
-    // The follow child: "waiting" (no frame yet), "live", "ended", "cut_off", "error".
-    std::string ingest = "waiting", ingest_error, last_ack;
+    IngestState ingest = IngestState::Waiting;  // the follow child's
+    std::string ingest_error, last_ack;
     int64_t run_id = -1;
     uint64_t run_frames = 0, run_events = 0;
 
@@ -70,7 +94,7 @@ struct LiveMode::Impl {
     void run_capture();
     void run_ingest();
     void on_follow(const FollowLine &f);
-    std::string json();
+    LiveView view();
 };
 
 void LiveMode::Impl::run_capture() {
@@ -98,9 +122,10 @@ void LiveMode::Impl::run_capture() {
         if (a.control == MT_LIVE_CTL_STOP && a.result == 0) stop_applied = true;
         changed();
     };
-    link.on_state = [this](const std::string &s) {
+    link.on_state = [this](live::CaptureState s, const std::string &why) {
         std::lock_guard lk(mu);
         capture_state = s;
+        capture_error = why;
         changed();
     };
     live::CaptureOptions c;
@@ -115,7 +140,10 @@ void LiveMode::Impl::run_capture() {
     int rc = live::run_capture(c);
     {
         std::lock_guard lk(mu);
-        if (rc == 2 && capture_state.rfind("error", 0) != 0) capture_state = "error: see the server's log";
+        if (rc == 2 && capture_state != live::CaptureState::Error) {
+            capture_state = live::CaptureState::Error;
+            capture_error = "see the server's log";
+        }
         capture_done = true;
         changed();
     }
@@ -138,7 +166,7 @@ void LiveMode::Impl::on_follow(const FollowLine &f) {
             pending.pop_front();
         }
         run_events = f.events;
-        ingest = f.state;
+        if (auto s = ingest_state_of(f.state)) ingest = *s;
         changed();
     }
     if (first) refresh();
@@ -150,8 +178,10 @@ void LiveMode::Impl::run_ingest() {
         std::unique_lock lk(mu);
         cv.wait(lk, [&] { return quit || capture_done || frames > 0; });
         if (quit || frames == 0) {
-            ingest = capture_done && frames == 0 ? "error" : ingest;
-            if (ingest == "error") ingest_error = "no frame was received";
+            if (capture_done && frames == 0) {
+                ingest = IngestState::Error;
+                ingest_error = "no frame was received";
+            }
             changed();
             return;
         }
@@ -161,78 +191,54 @@ void LiveMode::Impl::run_ingest() {
                         [this](const FollowLine &f) { on_follow(f); }, error);
     std::lock_guard lk(mu);
     if (rc != 0) {
-        ingest = "error";
+        ingest = IngestState::Error;
         ingest_error = "memtracer-symbolize --follow exited with " + std::to_string(rc) + (error.empty() ? "" : ": " + error);
         std::fprintf(stderr, "memtracer-viewer: live ingest: %s\n", ingest_error.c_str());
-    } else if (ingest == "live" || ingest == "waiting") {
-        ingest = capture_state == "ended" ? "ended" : "cut_off";  // its last line said live: the run is final now
+    } else if (ingest == IngestState::Live || ingest == IngestState::Waiting) {
+        // Its last line said live: the run is final now.
+        ingest = capture_state == live::CaptureState::Ended ? IngestState::Ended : IngestState::CutOff;
     }
     changed();
 }
 
-std::string LiveMode::Impl::json() {
+LiveView LiveMode::Impl::view() {
+    LiveView v;
     // Rates over the last two seconds of frames, down to 0 when none came.
     auto now = Clock::now();
     while (!samples.empty() && now - samples.front().t > std::chrono::seconds(2)) samples.pop_front();
-    double fps = 0, eps = 0;
     if (!samples.empty()) {
         double dt = std::max(0.5, std::chrono::duration<double>(now - samples.front().t).count());
-        fps = static_cast<double>(frames - samples.front().frames) / dt;
-        eps = static_cast<double>(events - samples.front().events) / dt;
+        v.frames_per_s = static_cast<double>(frames - samples.front().frames) / dt;
+        v.events_per_s = static_cast<double>(events - samples.front().events) / dt;
     }
-    std::string state = capture_state, message;
-    if (state.rfind("error", 0) == 0) {
-        message = state.size() > 7 ? state.substr(7) : "";
-        state = "error";
-    } else if (state == "cut off") {
-        state = "cut_off";
-        message = "the game went away before the end of its capture";
-    } else if (state == "ended") {
-        state = stop_applied ? "stopped" : "ended";
-    } else if (state == "reconnecting") {
-        state = "connecting";
-        message = "connection lost; waiting for the game";
-    } else if (state == "streaming" && (status.flags & 1)) {
-        state = "paused";
-    }
-    if (state != "error" && ingest == "error") message = ingest_error;
-    Json j;
-    j.obj()
-        .kv("live", true)
-        .kv("state", state)
-        .kv("message", message)
-        .kv("address", o.address)
-        .kv("run_path", run_path)
-        .kv("version", version)
-        .kv("frames", frames);
-    if (frames > 0) j.kv("last_frame", frames - 1);
-    else j.key("last_frame").null();
-    j.kv("events", events)
-        .key("frames_per_s").val(fps, 1)
-        .key("events_per_s").val(eps, 0)
-        .kv("lag_frames", frames > run_frames ? frames - run_frames : 0)
-        .kv("game_lag_frames", status.open_frame > frames ? status.open_frame - frames : 0)
-        .kv("drops", std::max(status.dropped, frame_drops))
-        .kv("paused", (status.flags & 1) != 0)
-        .kv("marks", static_cast<uint64_t>(status.marks))
-        .kv("stored_bytes", stored_bytes)
-        .kv("ingest", ingest)
-        .kv("ingest_error", ingest_error)
-        .kv("run_frames", run_frames)
-        .kv("last_ack", last_ack);
-    if (run_id >= 0) j.kv("run_id", run_id);
-    else j.key("run_id").null();
+    std::tie(v.state, v.message) = page_state(capture_state, capture_error, stop_applied, (status.flags & 1) != 0);
+    if (v.state != LiveState::Error && ingest == IngestState::Error) v.message = ingest_error;
+    v.address = o.address;
+    v.run_path = run_path;
+    v.version = version;
+    v.frames = frames;
+    v.events = events;
+    v.game_lag_frames = status.open_frame > frames ? status.open_frame - frames : 0;
+    v.drops = std::max(status.dropped, frame_drops);
+    v.paused = (status.flags & 1) != 0;
+    v.marks = status.marks;
+    v.stored_bytes = stored_bytes;
+    v.ingest = ingest;
+    v.ingest_error = ingest_error;
+    v.run_frames = run_frames;
+    v.last_ack = last_ack;
+    v.run_id = run_id;
     // mt_frame_end -> queryable in run_id, over the last 10,000 frames (bench/live/run.sh reads it).
-    j.obj("queryable_latency_ms").kv("frames", static_cast<uint64_t>(latencies_ms.size()));
+    v.latency_frames = latencies_ms.size();
     if (!latencies_ms.empty()) {
-        std::vector<double> v(latencies_ms.begin(), latencies_ms.end());
-        std::sort(v.begin(), v.end());
-        auto pct = [&](double p) { return v[static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5)]; };
-        j.key("p50").val(pct(0.5), 1).key("p95").val(pct(0.95), 1).key("max").val(v.back(), 1);
+        std::vector<double> l(latencies_ms.begin(), latencies_ms.end());
+        std::sort(l.begin(), l.end());
+        auto pct = [&](double p) { return l[static_cast<size_t>(p * static_cast<double>(l.size() - 1) + 0.5)]; };
+        v.latency_p50_ms = pct(0.5);
+        v.latency_p95_ms = pct(0.95);
+        v.latency_max_ms = l.back();
     }
-    j.end_obj();
-    j.end_obj();
-    return j.take();
+    return v;
 }
 
 LiveMode::LiveMode(LiveOptions o, std::string db, std::string symbolizer, std::function<void()> refresh)
@@ -264,40 +270,18 @@ LiveMode::~LiveMode() {
 
 const std::string &LiveMode::run_path() const { return impl_->run_path; }
 
-Response LiveMode::handle(const std::string &method, const Request &req) {
-    Response r;
-    const std::string &p = req.path;
-    if (p == "/api/live" || p == "/api/live/events") {
-        if (method != "GET" && method != "HEAD") return error_response(405, "method " + method + " not allowed");
-        std::lock_guard lk(impl_->mu);
-        if (p == "/api/live") {
-            r.body = impl_->json();
-            return r;
-        }
-        // One event per response and a short retry: EventSource reconnects by itself, so every
-        // open page gets the state twice a second without holding one of the server's few
-        // threads per page.
-        r.content_type = "text/event-stream";
-        r.body = "retry: 500\nid: " + std::to_string(impl_->version) + "\nevent: live\ndata: " + impl_->json() + "\n\n";
-        return r;
-    }
-    static const std::pair<const char *, uint16_t> controls[] = {
-        {"/api/live/pause", MT_LIVE_CTL_PAUSE}, {"/api/live/resume", MT_LIVE_CTL_RESUME},
-        {"/api/live/stop", MT_LIVE_CTL_STOP}, {"/api/live/mark", MT_LIVE_CTL_MARK}};
-    for (auto &[path, type] : controls) {
-        if (p != path) continue;
-        if (method != "POST") return error_response(405, "use POST for " + p);
-        std::string label;
-        for (auto &[k, v] : req.params)
-            if (k == "label") label = v;
-        if (type == MT_LIVE_CTL_MARK && (label.empty() || label.size() > MT_LIVE_MAX_MARK))
-            return error_response(400, "mark needs a label of 1.." + std::to_string(MT_LIVE_MAX_MARK) + " bytes", "label");
-        if (!impl_->link.send(type, type == MT_LIVE_CTL_MARK ? label : std::string()))
-            return error_response(409, "not connected to the game");
-        r.body = R"({"sent":true})";  // sent; the page sees the ACK in the status (last_ack)
-        return r;
-    }
-    return error_response(404, "no such live endpoint: " + p);
+LiveView LiveMode::view() {
+    std::lock_guard lk(impl_->mu);
+    return impl_->view();
+}
+
+bool LiveMode::send(LiveControl c, const std::string &label) {
+    static_assert(kLiveMaxMarkLabel == MT_LIVE_MAX_MARK, "live_view.h's label limit is the protocol's");
+    uint16_t type = c == LiveControl::Pause    ? MT_LIVE_CTL_PAUSE
+                    : c == LiveControl::Resume ? MT_LIVE_CTL_RESUME
+                    : c == LiveControl::Stop   ? MT_LIVE_CTL_STOP
+                                               : MT_LIVE_CTL_MARK;
+    return impl_->link.send(type, label);
 }
 
 }  // namespace mt::viewer

@@ -1,8 +1,8 @@
 // live_mode.h — memtracer-viewer --live ADDR (docs/live.md): receives a live capture into a
 // run.mt beside the database (live/'s capture, the same code as memtracer-capture) and ingests it
 // as it grows with ONE `memtracer-symbolize --follow` child into ONE run (live_follow.h),
-// publishing that run's id and queryable frame count. The HTTP layer only reads the status and
-// forwards controls.
+// publishing that run's id and queryable frame count. The route table (query/src/router.cpp)
+// only reads its view and forwards controls.
 #ifndef MEMTRACER_VIEWER_LIVE_MODE_H
 #define MEMTRACER_VIEWER_LIVE_MODE_H
 
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <memtracer/viewer/query.h>
+#include <memtracer/viewer/live_view.h>
 
 namespace mt::viewer {
 
@@ -34,8 +34,10 @@ public:
     LiveMode &operator=(const LiveMode &) = delete;
 
     const std::string &run_path() const;
-    // GET /api/live, GET /api/live/events (SSE), POST /api/live/{pause,resume,mark,stop}.
-    Response handle(const std::string &method, const Request &req);
+    // The state /api/live and /api/live/events show (rendered by query/src/ep_live.cpp).
+    LiveView view();
+    // A control for the game (the label for a mark); false when not connected to it.
+    bool send(LiveControl c, const std::string &label);
 
     struct Impl;
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes docs/api.md: the endpoint reference with real responses, each produced by running
-`memtracer-viewer DB --get TARGET` on the fixture database (tests/viewer/make_fixture_db.py).
+`memtracer-viewer DB --get TARGET` on the fixture database (tests/viewer/make_fixture_db.cpp).
    python3 viewer-api/tools/gen_api_doc.py BUILD_DIR > docs/api.md
 Long arrays are cut to a few elements ("..."), nothing else is edited."""
 import json

@@ -1,6 +1,6 @@
 // The filter bar, search, the inverted flame graph, the callers view, keyboard navigation,
 // source links and CSV downloads, in headless Chromium against a real memtracer-viewer on the
-// fixture database (exact numbers: tests/viewer/make_fixture_db.py). Env as page.test.mjs.
+// fixture database (exact numbers: tests/viewer/fixture_shape.cpp). Env as page.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -43,7 +43,7 @@ test('the thread input filters TopN by allocating thread, offers the run\'s thre
   await page.fill('#f-thread', 'Job.Worker 0');
   await page.press('#f-thread', 'Enter');
   await page.waitForFunction(() => location.hash.includes('thread=Job.Worker+0'));
-  // The job worker's allocations (make_fixture_db.py's thread_split; test_query_threads.cpp).
+  // The job worker's allocations (fixture_shape.cpp's thread_split; test_query_threads.cpp).
   await page.waitForSelector('#tab-top p.muted:has-text("774 allocations")');
   assert.match(await page.getAttribute('#dl-collapsed', 'href'), /thread=Job.Worker/);
   await page.click('#f-clear');
@@ -125,7 +125,7 @@ test('search finds a class and a function and jumps to them', async () => {
 
 test('the game\'s markers are on the timeline, and one click selects a marker\'s range', async () => {
   await open('run=1&tab=top');
-  // The fixture's run 1 (make_fixture_db.py): "level loaded" at 0, "boss spawned" at 120 and 239.
+  // The fixture's run 1 (fixture_shape.cpp): "level loaded" at 0, "boss spawned" at 120 and 239.
   await page.waitForFunction(() => document.querySelectorAll('#timeline-marks button.marker').length === 3, null, { timeout: 20000 });
   const labels = await page.$$eval('#timeline-marks button.marker', (b) => b.map((x) => x.textContent));
   assert.deepEqual(labels, ['level loaded @0', 'boss spawned @120', 'boss spawned @239']);

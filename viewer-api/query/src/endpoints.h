@@ -1,10 +1,13 @@
-// endpoints.h — one function per JSON endpoint; router.cpp maps paths to them. docs/api.md
+// endpoints.h — one function per endpoint; router.cpp's table maps paths to them. docs/api.md
 // documents each with a real response.
 #ifndef MEMTRACER_VIEWER_ENDPOINTS_H
 #define MEMTRACER_VIEWER_ENDPOINTS_H
 
 #include <cstdint>
 
+#include <string_view>
+
+#include "memtracer/viewer/live_view.h"
 #include "memtracer/viewer/query.h"
 
 namespace mt::viewer {
@@ -24,6 +27,17 @@ Response leaks(Database &db, const Request &req, int64_t run);             // GE
 Response temporaries(Database &db, const Request &req, int64_t run);       // GET .../temporaries
 Response markers(Database &db, const Request &req, int64_t run);           // GET .../markers (ep_markers.cpp)
 Response threads_list(Database &db, const Request &req, int64_t run);      // GET .../threads (ep_threads.cpp)
+
+// The server's parts (routes.h's Services): uploads and jobs (ep_jobs.cpp), the live capture
+// (ep_live.cpp).
+class Services;
+struct StoredUpload;
+Response upload_run(Services &s, const StoredUpload *u);                   // POST /api/runs
+Response jobs_page(Services &s, const Request &req);                       // GET /api/jobs
+Response job_detail(Services &s, const Request &req, std::string_view id); // GET /api/jobs/{job}
+Response live_status(Services &s);                                         // GET /api/live
+Response live_events(Services &s);                                         // GET /api/live/events (SSE)
+Response live_control(Services &s, const Request &req, LiveControl c);     // POST /api/live/{control}
 
 }  // namespace mt::viewer
 

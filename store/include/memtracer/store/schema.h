@@ -56,6 +56,11 @@ struct OpenedDb {
 // ours or is newer, applies the schema, its migrations and the ingest pragmas. Throws Error.
 OpenedDb open_database(const std::string &path);
 
+// Deletes the database at `path` and its companion files (the rollback journal, the WAL and its
+// shared-memory index), the one list of them. Best effort and quiet: a file that is not there is
+// not an error. For a database this process created and must not leave behind.
+void remove_database(const std::string &path) noexcept;
+
 // Creates the secondary indexes (no-op when they exist). Call inside the input's transaction,
 // after its bulk load.
 void create_secondary_indexes(Db &db);
