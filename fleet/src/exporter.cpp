@@ -6,6 +6,7 @@
 #include <ctime>
 #include <random>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace mt::fleet {
 
@@ -168,6 +169,7 @@ int64_t export_classes(store::Db &db, ClickHouse &c, int64_t run, const std::str
 int64_t export_stacks(store::Db &db, ClickHouse &c, int64_t run, const std::string &prefix) {
     std::unordered_map<int64_t, std::vector<uint64_t>> frames;  // stack_id -> addr keys by pos
     std::unordered_map<int64_t, uint64_t> addr_keys;             // addr_id -> key
+    std::unordered_set<uint64_t> raw_written;                    // raw addresses' keys given a row
     Batch addrs(c, table("address_dict"), ""), syms(c, table("symbol_dict"), ""), sites(c, table("site_dict"), ""),
         stacks(c, table("stack_dict"), ""), sframes(c, table("stack_frame_dict"), "");
     auto f = db.prepare("SELECT sf.stack_id, sf.address, sf.addr_id, a.build_id, a.module_path, a.file_address, "
@@ -178,6 +180,12 @@ int64_t export_stacks(store::Db &db, ClickHouse &c, int64_t run, const std::stri
         uint64_t k = 0;
         if (f.null(2)) {
             k = content_key({"raw", num(f.i64(1))});  // outside every module: only its address says what it is
+            // Its row says so (no module, the raw address as file address): a frame name needs it.
+            if (raw_written.insert(k).second) {
+                std::string &a = addrs.row();
+                a += key_text(k) + "\t\t\t" + num(f.i64(1)) + "\t0\t0";
+                addrs.end_row();
+            }
         } else if (auto it = addr_keys.find(f.i64(2)); it != addr_keys.end()) {
             k = it->second;
         } else {
