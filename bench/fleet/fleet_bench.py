@@ -129,6 +129,7 @@ def prepare(a):
             log["seed_export_s"] = round(time.perf_counter() - t, 2)
         for n in sorted(int(s) for s in a.sizes.split(",")):
             db = f"bench_{n}"
+            ch(port, f"DROP DATABASE IF EXISTS {db}")  # what an interrupted prepare left
             subprocess.run([f"{a.build}/bin/memtracer-export", "--init", "--to", f"clickhouse://127.0.0.1:{port}/{db}"], check=True)
             t = time.perf_counter()
             light = n > a.full_max
@@ -164,11 +165,15 @@ def measure(a):
     results = []
     try:
         with open(f"{a.dir}/prepare.json") as f:
-            sizes = sorted(int(k.split("_")[1]) for k in json.load(f) if k.startswith("replicate_"))
+            prepared = json.load(f)
+        sizes = sorted(int(k.split("_")[1]) for k in prepared if k.startswith("replicate_"))
+        if a.only:
+            sizes = [n for n in sizes if n in {int(x) for x in a.only.split(",")}]
         files = sorted(os.path.join(a.dir, "files", f) for f in os.listdir(f"{a.dir}/files"))
         for n in sizes:
             url = f"clickhouse://127.0.0.1:{port}/bench_{n}"
             db = f"bench_{n}"
+            light = prepared.get(f"light_{n}", False)
             rows, comp = (int(x) for x in ch(port, f"SELECT sum(rows), sum(data_compressed_bytes) FROM system.parts WHERE database = '{db}' "
                                                    "AND table = 'allocs' AND active FORMAT TabSeparated").split())
             builds = n // (2 * PER_BUILD)
@@ -177,12 +182,13 @@ def measure(a):
             queries = {
                 "trend": ["trend", "--site", "Cache.Put", *last90],
                 "fleet_top": ["fleet-top", "--group", "site", *last90],
-                "growth": ["growth", "--group", "class", "--from", f"build-0000..build-{half - 1:04d}",
-                           "--to", f"build-{half:04d}..build-{builds - 1:04d}"],
+                "growth": ["growth", "--group", "class", "--base", f"build-0000..build-{half - 1:04d}",
+                           "--new", f"build-{half:04d}..build-{builds - 1:04d}"],
                 "one_run_top": ["fleet-top", "--group", "class", "--builds", "build-0000..build-0000", "--device", "Pixel 7-0"],
             }
-            row = {"runs": n, "builds": builds, "allocs_rows": rows,
-                   "clickhouse_bytes_per_allocs_row": round(comp / max(1, rows), 2)}
+            row = {"runs": n, "builds": builds}
+            if not light:  # a light size has no per-frame tables
+                row.update({"allocs_rows": rows, "clickhouse_bytes_per_allocs_row": round(comp / max(1, rows), 2)})
             nfiles = n // 2
             have_files = nfiles <= len(files)
             if have_files:
@@ -196,6 +202,9 @@ def measure(a):
                     row[f"{name}_sqlite_p50_s"], row[f"{name}_sqlite_p95_s"] = round(sp50, 3), round(sp95, 3)
                     row[f"{name}_sqlite_over_clickhouse_p50"] = round(sp50 / cp50, 1)
                     row[f"{name}_same_answer"] = cout == sout
+            if have_files:  # the one-run TopN as memtracer-report answers it on one run.db
+                p50, p95, _ = timings([report, "top", files[0] + "@1", "--by", "class"], a.reps)
+                row["report_top_one_file_p50_s"], row["report_top_one_file_p95_s"] = round(p50, 3), round(p95, 3)
             results.append(row)
             print(json.dumps(row), flush=True)
     finally:
@@ -212,6 +221,7 @@ def main():
     ap.add_argument("--sizes", default="100,730,1825")
     ap.add_argument("--sqlite-max", type=int, default=1825)
     ap.add_argument("--full-max", type=int, default=1825, help="larger sizes leave out the per-frame tables")
+    ap.add_argument("--only", default="", help="measure: only these prepared sizes")
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--sqlite-reps", type=int, default=3)
     a = ap.parse_args()

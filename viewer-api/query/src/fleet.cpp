@@ -144,7 +144,7 @@ FleetTopResult compute_fleet_top(FleetBackend &b, const FleetTopQuery &q) {
 
 GrowthResult compute_growth(FleetBackend &b, const GrowthQuery &q) {
     check_limit(q.limit);
-    if (q.a.all() || q.b.all()) throw ApiError{400, "growth needs two build ranges (from and to)", q.a.all() ? "from" : "to"};
+    if (q.a.all() || q.b.all()) throw ApiError{400, "growth needs two build ranges (a and b)", q.a.all() ? "a" : "b"};
     GrowthResult res{q, 0, 0, 0, 0, {}, 0};
     std::vector<FleetRun> ra = fleet_runs(b, q.labels, q.a), rb = fleet_runs(b, q.labels, q.b);
     res.a_runs = static_cast<int64_t>(ra.size()), res.b_runs = static_cast<int64_t>(rb.size());

@@ -2,6 +2,7 @@
 // own compute (runs, top) and stack paths, so a developer's few files answer as ClickHouse does.
 #include <cstdio>
 #include <ctime>
+#include <functional>
 #include <map>
 #include <stdexcept>
 
@@ -24,10 +25,14 @@ std::string utc_date(int64_t unix_ns) {
 
 class RunFiles final : public FleetBackend {
 public:
+    // The viewer's own database, borrowed: the request's snapshot is already open.
+    explicit RunFiles(Database &db) : borrowed_(true) { dbs_.push_back({db.path(), nullptr, &db}); }
     explicit RunFiles(std::vector<std::string> paths) {
         for (std::string &p : paths) {
             try {
-                dbs_.push_back({p, std::make_unique<Database>(p)});
+                auto db = std::make_unique<Database>(p);
+                Database *raw = db.get();
+                dbs_.push_back({p, std::move(db), raw});
             } catch (const ApiError &) {
                 throw;
             } catch (const std::exception &e) {
@@ -40,7 +45,7 @@ public:
         std::vector<FleetRun> out;
         for (size_t i = 0; i < dbs_.size(); ++i) {
             RunsResult rr;
-            in_snapshot(*dbs_[i].db, [&] { rr = compute_runs(*dbs_[i].db, {1000, 0}); });
+            snapshot(*dbs_[i].db, [&] { rr = compute_runs(*dbs_[i].db, {1000, 0}); });
             for (const RunEntry &e : rr.runs) {
                 FleetRun r{dbs_[i].path + "@" + std::to_string(e.run_id), e.process, e.os, e.build_id, e.device,
                            utc_date(e.start_unix_ns), e.frames};
@@ -83,7 +88,7 @@ public:
         for (const FleetRun &r : runs) {
             auto [i, run] = where(r);
             Database &db = *dbs_[i].db;
-            in_snapshot(db, [&] {
+            snapshot(db, [&] {
                 auto paths = stack_paths(db, run);
                 auto s = query(db, "SELECT stack_id, sum(count), sum(requested_bytes), sum(gc_bytes) FROM run_class_stack "
                                    "WHERE run_id=? GROUP BY stack_id");
@@ -97,9 +102,19 @@ public:
 private:
     struct File {
         std::string path;
-        std::unique_ptr<Database> db;
+        std::unique_ptr<Database> owned;
+        Database *db;
     };
     std::vector<File> dbs_;
+    bool borrowed_ = false;
+
+    // One read snapshot per call on files of our own; a borrowed database is inside its request's.
+    void snapshot(Database &db, const std::function<void()> &fn) {
+        if (borrowed_)
+            fn();
+        else
+            in_snapshot(db, fn);
+    }
     std::map<std::string, std::pair<size_t, int64_t>> where_;  // run id -> file, run
 
     std::pair<size_t, int64_t> where(const FleetRun &r) {
@@ -118,7 +133,7 @@ private:
         for (int64_t offset = 0;; offset += 1000) {
             tq.page = {1000, offset};
             TopResult top;
-            in_snapshot(*dbs_[i].db, [&] { top = compute_top(*dbs_[i].db, tq); });
+            snapshot(*dbs_[i].db, [&] { top = compute_top(*dbs_[i].db, tq); });
             fn(top);
             if (offset + 1000 >= top.total) break;
         }
@@ -150,5 +165,7 @@ private:
 std::unique_ptr<FleetBackend> open_run_files(const std::vector<std::string> &paths) {
     return std::make_unique<RunFiles>(paths);
 }
+
+std::unique_ptr<FleetBackend> borrow_run_database(Database &db) { return std::make_unique<RunFiles>(db); }
 
 }  // namespace mt::viewer

@@ -37,6 +37,8 @@ Response route(Database &db, const Request &req) {
     if (req.method != "GET" && req.method != "HEAD")
         throw ApiError{405, "method " + req.method + " not allowed on " + req.path, ""};
     if (seg[1] == "compare" && seg.size() == 2) return compare(db, req);
+    if (seg[1] == "trend" && seg.size() == 2) return fleet_trend(db, req);
+    if (seg[1] == "fleet" && seg.size() == 3) return fleet_endpoint(db, req, seg[2]);
     if (seg[1] != "runs") throw ApiError{404, "no such endpoint: " + req.path, ""};
     if (seg.size() == 2) return runs_list(db, req);
     int64_t run = parse_id(seg[2], "run");

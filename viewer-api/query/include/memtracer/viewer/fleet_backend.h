@@ -69,6 +69,8 @@ public:
 
 // run.db files through this layer (SQLite); a file that cannot be opened is an ApiError naming it.
 std::unique_ptr<FleetBackend> open_run_files(const std::vector<std::string> &paths);
+// The runs of one open database (the viewer's), used inside a request's read snapshot.
+std::unique_ptr<FleetBackend> borrow_run_database(Database &db);
 
 }  // namespace mt::viewer
 
