@@ -64,24 +64,33 @@ function colour(n) {
   return d > 0 ? `rgb(230,${c},${c})` : `rgb(${c},${c},230)`;
 }
 
-// An icicle: each node's children below it, widths by the new side's bytes.
+// An icicle: each node's children below it, widths by the new side's bytes; a node's own part
+// (what no child holds) stays an empty gap under it, so every row lines up with the one above.
 function icicle(root) {
   const box = h('div', { class: 'diff-flame' });
   const row = (nodes, depth) => {
     const line = h('div', { class: 'diff-row', style: 'display:flex;height:20px' });
-    let next = [];
-    for (const { n, w } of nodes) {
-      const cell = h('div', { class: 'diff-node', title: `${n.name}: ${bytes(n.value)} (was ${bytes(n.before)}, ${signedBytes(n.value - n.before)})`,
+    const next = [];
+    for (const { n, w, gap } of nodes) {
+      if (gap) {
+        line.append(h('div', { class: 'diff-gap', style: `width:${w}%` }));
+        next.push({ w, gap: true });
+        continue;
+      }
+      line.append(h('div', { class: 'diff-node', title: `${n.name}: ${bytes(n.value)} (was ${bytes(n.before)}, ${signedBytes(n.value - n.before)})`,
         style: `width:${w}%;background:${colour(n)};overflow:hidden;white-space:nowrap;font-size:11px;border-right:1px solid #fff;box-sizing:border-box`,
-        'data-name': n.name, 'data-delta': Math.round(n.value - n.before) }, n.name);
-      line.append(cell);
-      const total = (n.children || []).reduce((s, c) => s + c.value, 0);
-      for (const c of n.children || []) if (c.value > 0) next.push({ n: c, w: n.value > 0 ? (w * c.value) / n.value : 0 });
-      if (total < n.value) next.push({ n: { name: '', value: 0, before: 0 }, w: n.value > 0 ? (w * (n.value - total)) / n.value : 0, pad: true });
+        'data-name': n.name, 'data-delta': Math.round(n.value - n.before) }, n.name));
+      let used = 0;
+      for (const c of n.children || []) {
+        if (c.value <= 0 || n.value <= 0) continue;
+        const cw = (w * c.value) / n.value;
+        used += cw;
+        next.push({ n: c, w: cw });
+      }
+      if (w - used > 1e-6) next.push({ w: w - used, gap: true });
     }
     box.append(line);
-    next = next.filter((x) => x.w > 0.05);
-    if (next.some((x) => !x.pad) && depth < 64) row(next.map((x) => (x.pad ? { n: { name: '', value: 0, before: 0 }, w: x.w } : x)), depth + 1);
+    if (next.some((x) => !x.gap) && depth < 64) row(next, depth + 1);
   };
   row([{ n: root, w: 100 }], 0);
   return box;
