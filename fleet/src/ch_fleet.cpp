@@ -36,6 +36,9 @@ public:
         for (auto &r : c_.rows("SELECT run_key, export_id, project, platform, build, device, toString(night), frame_count FROM runs WHERE " +
                                where))
             out.push_back({r[0] + "," + r[1], r[2], r[3], r[4], r[5], r[6], std::stoll(r[7])});
+        last_where_ = where;
+        last_runs_.clear();
+        for (const FleetRun &r : out) last_runs_[r.build].insert(r.id);
         return out;
     }
 
@@ -48,8 +51,7 @@ public:
             std::set<std::string> keys;
             for (auto &[k, s] : sites())
                 if (s.second && viewer::fleet_site_matches(sel.name, s.first.first, s.first.second)) keys.insert(k);
-            cond = " AND (run_key, export_id, stack_id) GLOBAL IN (SELECT run_key, export_id, stack_id FROM stacks WHERE site_key IN (" +
-                   key_list(keys) + ") AND " + in + ")";
+            cond = " AND site_key IN (" + key_list(keys) + ")";
         }
         std::map<std::string, Totals> by;
         for (auto &r : c_.rows("SELECT run_key, export_id, sum(count), sum(requested_bytes), sum(gc_bytes) FROM run_class_stack WHERE " +
@@ -74,9 +76,8 @@ public:
         }
         if (g != viewer::Group::Site) throw std::invalid_argument("group_sums: class or site");
         const auto &names = sites();
-        for (auto &r : c_.rows("SELECT site_key, sum(c), sum(b), sum(g) FROM " + per_run_sums(in, "stack_id") +
-                               " GLOBAL ANY LEFT JOIN (SELECT run_key, export_id, stack_id, site_key FROM stacks WHERE " + in +
-                               ") USING (run_key, export_id, stack_id) GROUP BY site_key")) {
+        for (auto &r : c_.rows("SELECT site_key, sum(count), sum(requested_bytes), sum(gc_bytes) FROM run_class_stack WHERE " + in +
+                               " GROUP BY site_key")) {
             auto it = names.find(r[0]);
             std::string key = it == names.end() || !it->second.second
                                   ? viewer::fleet_site_key(viewer::site_or_none(std::nullopt).function, "")
@@ -95,9 +96,12 @@ public:
         };
         std::vector<Row> rows;
         std::set<std::string> keys;
-        for (auto &r : c_.rows("SELECT stack_key, machinery, sum(c), sum(b), sum(g) FROM " + per_run_sums(in, "stack_id") +
-                               " GLOBAL ANY LEFT JOIN (SELECT run_key, export_id, stack_id, stack_key, machinery FROM stacks WHERE " + in +
-                               ") USING (run_key, export_id, stack_id) GROUP BY stack_key, machinery")) {
+        // A stack's machinery (the frames the flame graph trims) is the same in every run: its content.
+        std::map<std::string, int64_t> machinery;
+        for (auto &r : c_.rows("SELECT stack_key, max(machinery) FROM stacks WHERE " + in + " GROUP BY stack_key")) machinery[r[0]] = std::stoll(r[1]);
+        for (auto &r : c_.rows("SELECT stack_key, sum(count), sum(requested_bytes), sum(gc_bytes) FROM run_class_stack WHERE " + in +
+                               " GROUP BY stack_key")) {
+            r.insert(r.begin() + 1, std::to_string(machinery[r[0]]));
             rows.push_back({r[0], std::stoll(r[1]), totals(r, 2)});
             keys.insert(r[0]);
         }
@@ -120,6 +124,8 @@ private:
     // site_key -> ((function, file), known)
     std::map<std::string, std::pair<std::pair<std::string, std::string>, bool>> sites_;
     bool have_sites_ = false;
+    std::string last_where_ = "1";                                // runs()'s last filter
+    std::map<std::string, std::set<std::string>> last_runs_;      // and its runs by build
 
     const std::map<std::string, std::pair<std::pair<std::string, std::string>, bool>> &sites() {
         if (!have_sites_) {
@@ -130,9 +136,26 @@ private:
         return sites_;
     }
 
-    // The runs as a condition on (run_key, export_id): a list of literal pairs (the run's rows
-    // of that export only; another attempt's rows are never read).
-    static std::string in_runs(const std::vector<FleetRun> &runs) {
+    // The runs as a condition on (run_key, export_id). When they are every run the last runs()
+    // call kept in some builds (what a build range is), the condition names the builds and the
+    // runs' own rows answer it on the server: ClickHouse 18.16 is slow to build a set from
+    // thousands of literal tuples. Otherwise a list of literal pairs. Either way only the rows
+    // of the run row's export are read (another attempt's are not).
+    std::string in_runs(const std::vector<FleetRun> &runs) const {
+        std::map<std::string, std::set<std::string>> by_build;
+        for (const FleetRun &r : runs) by_build[r.build].insert(r.id);
+        bool whole = !runs.empty();
+        for (auto &[b, ids] : by_build) {
+            auto it = last_runs_.find(b);
+            whole = whole && it != last_runs_.end() && it->second == ids;
+        }
+        if (whole) {
+            std::string builds;
+            if (by_build.size() != last_runs_.size())
+                for (auto &[b, _] : by_build) builds += (builds.empty() ? "" : ", ") + sql_quote(b);
+            return "(run_key, export_id) GLOBAL IN (SELECT run_key, export_id FROM runs WHERE " + last_where_ +
+                   (builds.empty() ? "" : " AND build IN (" + builds + ")") + ")";
+        }
         std::string s;
         for (const FleetRun &r : runs) s += (s.empty() ? "(" : ", (") + r.id + ")";
         if (runs.size() == 1) s += ", (" + runs[0].id + ")";  // one pair would read as a tuple, not a list

@@ -166,7 +166,9 @@ int64_t export_classes(store::Db &db, ClickHouse &c, int64_t run, const std::str
 
 // Stacks: keyed by their site and their frames' address keys (build, module, file address), so
 // the same code path in the same build is one key on every device, whatever ASLR did.
-int64_t export_stacks(store::Db &db, ClickHouse &c, int64_t run, const std::string &prefix) {
+// `keys`: each stack_id's (stack key, site key), for run_class_stack.
+int64_t export_stacks(store::Db &db, ClickHouse &c, int64_t run, const std::string &prefix,
+                      std::unordered_map<int64_t, std::pair<uint64_t, uint64_t>> &keys) {
     std::unordered_map<int64_t, std::vector<uint64_t>> frames;  // stack_id -> addr keys by pos
     std::unordered_map<int64_t, uint64_t> addr_keys;             // addr_id -> key
     std::unordered_set<uint64_t> raw_written;                    // raw addresses' keys given a row
@@ -241,6 +243,7 @@ int64_t export_stacks(store::Db &db, ClickHouse &c, int64_t run, const std::stri
         const auto &fr = frames[s.i64(0)];
         for (uint64_t a : fr) joined += "," + key_text(a);
         uint64_t k = content_key({"stack", joined});
+        keys[s.i64(0)] = {k, site};
         out += '\t' + key_text(k) + '\t' + key_text(site);
         std::string &o = stacks.row();
         o += key_text(k) + '\t' + num(s.i64(1)) + '\t' + key_text(site);
@@ -259,8 +262,22 @@ int64_t export_stacks(store::Db &db, ClickHouse &c, int64_t run, const std::stri
 int64_t export_run_rows(store::Db &db, ClickHouse &c, int64_t run, const std::string &prefix) {
     int64_t rows = 0;
     for (const Table &t : tables())
-        if (t.per_run && t.name != "runs" && t.name != "classes" && t.name != "stacks") rows += copy_table(db, c, t, prefix, run);
-    return rows + export_classes(db, c, run, prefix) + export_stacks(db, c, run, prefix);
+        if (t.per_run && t.name != "runs" && t.name != "classes" && t.name != "stacks" && t.name != "run_class_stack")
+            rows += copy_table(db, c, t, prefix, run);
+    std::unordered_map<int64_t, std::pair<uint64_t, uint64_t>> keys;
+    rows += export_classes(db, c, run, prefix) + export_stacks(db, c, run, prefix, keys);
+    // run_class_stack with its stack's keys: store/'s columns, then stack_key, site_key.
+    const Table &rcs = table("run_class_stack");
+    int stack_col = 0;
+    for (const Column &col : rcs.columns) {
+        if (col.name == "stack_id") break;
+        if (col.name != "stack_key" && col.name != "site_key" && col.name != "run_id") ++stack_col;
+    }
+    return rows + copy_table(db, c, rcs, prefix, run, [&](std::string &out, const store::Stmt &s) {
+               auto it = keys.find(s.i64(stack_col));
+               auto k = it == keys.end() ? std::pair<uint64_t, uint64_t>{0, 0} : it->second;
+               out += '\t' + key_text(k.first) + '\t' + key_text(k.second);
+           });
 }
 
 }  // namespace
