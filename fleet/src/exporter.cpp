@@ -1,6 +1,7 @@
 #include "exporter.h"
 
 #include <memtracer/store/db.h>
+#include <memtracer/viewer/fleet_backend.h>
 
 #include <chrono>
 #include <ctime>
@@ -79,14 +80,7 @@ struct Run {
 
 }  // namespace
 
-std::string utc_date(int64_t start_unix_ns) {
-    std::time_t t = static_cast<std::time_t>(start_unix_ns / 1000000000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char b[16];
-    std::strftime(b, sizeof b, "%Y-%m-%d", &tm);
-    return b;
-}
+std::string utc_date(int64_t start_unix_ns) { return viewer::fleet_night(start_unix_ns); }
 
 namespace {
 

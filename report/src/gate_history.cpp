@@ -12,15 +12,6 @@ namespace mt::report {
 
 namespace {
 
-std::string utc_date(int64_t unix_ns) {
-    std::time_t t = static_cast<std::time_t>(unix_ns / 1000000000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char b[16];
-    std::strftime(b, sizeof b, "%Y-%m-%d", &tm);
-    return b;
-}
-
 double median(std::vector<double> v) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
@@ -55,7 +46,7 @@ Side history_side(viewer::FleetBackend &b, Source &now, const Query &q, int64_t 
     auto runs = now.call([&](viewer::Database &db) { return viewer::compute_runs(db, {1000, 0}); });
     auto self = std::find_if(runs.runs.begin(), runs.runs.end(), [&](const viewer::RunEntry &e) { return e.run_id == now.run(); });
     if (self == runs.runs.end()) throw ReportError(now.label() + ": no such run");
-    std::string night = utc_date(self->start_unix_ns);
+    std::string night = viewer::fleet_night(self->start_unix_ns);
     viewer::LabelFilter labels{self->process, self->os, self->device};
     std::vector<viewer::FleetRun> all;
     try {

@@ -14,14 +14,6 @@ namespace mt::viewer {
 
 namespace {
 
-std::string utc_date(int64_t unix_ns) {
-    std::time_t t = static_cast<std::time_t>(unix_ns / 1000000000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char b[16];
-    std::strftime(b, sizeof b, "%Y-%m-%d", &tm);
-    return b;
-}
 
 class RunFiles final : public FleetBackend {
 public:
@@ -48,7 +40,7 @@ public:
             snapshot(*dbs_[i].db, [&] { rr = compute_runs(*dbs_[i].db, {1000, 0}); });
             for (const RunEntry &e : rr.runs) {
                 FleetRun r{dbs_[i].path + "@" + std::to_string(e.run_id), e.process, e.os, e.build_id, e.device,
-                           utc_date(e.start_unix_ns), e.frames};
+                           fleet_night(e.start_unix_ns), e.frames};
                 if (f.keeps(r)) {
                     where_[r.id] = {i, e.run_id};
                     out.push_back(std::move(r));
@@ -161,6 +153,15 @@ private:
 };
 
 }  // namespace
+
+std::string fleet_night(int64_t start_unix_ns) {
+    std::time_t t = static_cast<std::time_t>(start_unix_ns / 1000000000);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char b[16];
+    std::strftime(b, sizeof b, "%Y-%m-%d", &tm);
+    return b;
+}
 
 std::unique_ptr<FleetBackend> open_run_files(const std::vector<std::string> &paths) {
     return std::make_unique<RunFiles>(paths);

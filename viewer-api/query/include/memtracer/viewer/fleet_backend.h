@@ -24,6 +24,9 @@ struct FleetRun {
     int64_t frames = 0;
 };
 
+// A capture's night label: the UTC date (YYYY-MM-DD) of its start.
+std::string fleet_night(int64_t start_unix_ns);
+
 struct LabelFilter {
     std::string project, platform, device;  // "" = any
     bool keeps(const FleetRun &r) const {
