@@ -4,15 +4,17 @@ the query layer (SQLite), the same questions in the same run. Prints, per N, p50
 90-build trend, the fleet top, the build-range growth and a one-run top on each source, their
 ratio, and bytes per allocs row.
 
-  bench/fleet/fleet_bench.py prepare --dir D --sizes 100,730,1825,7300 [--sqlite-max 1825]
-  bench/fleet/fleet_bench.py measure --dir D --build build [--reps 10]
+  bench/fleet/fleet_bench.py prepare --dir D --sizes 100,730,1825,7300 [--full-max 100] [--sqlite-max 1825]
+  bench/fleet/fleet_bench.py measure --dir D --build build [--reps 10] [--sqlite-reps 2] [--only 1825]
   bench/fleet/fleet_bench.py clean --dir D
 
 Generation is cheap on purpose (the machine is shared): one seed run.db of two session-shaped runs
 (tests/viewer/make_fixture_db.py, 2,000 frames each) is exported once with memtracer-export; every
 further run is made on the server from the seed's rows (INSERT ... SELECT ... ARRAY JOIN, which
 ClickHouse 18.16 accepts), with its own run key, build, device and night. Runs come 20 to a build
-(10 copies of the seed's two devices), one build a night, so N runs are N/20 builds. The SQLite side
+(10 copies of the seed's two devices), one build a night, so N runs are N/20 builds. Sizes above
+--full-max leave out the per-frame tables (allocs, frames, gc_events: no cross-run answer reads
+them; bytes per row come from the full sizes); prepare adds sizes to a prepared folder. The SQLite side
 is copies of the seed file with the same labels (a prefix of the same list serves every N up to
 --sqlite-max). The server's data stays under D between `prepare` and `measure`.
 """
