@@ -57,7 +57,11 @@ std::string url_encode(std::string_view s) {
 }  // namespace
 
 std::string ClickHouse::execute(const std::string &sql, const std::string &data, bool in_database) {
-    std::string target = "/?query=" + url_encode(sql);
+    // A SELECT or DDL travels as the request body: a cross-run query names its runs and can be
+    // longer than a URL may be (the server's max_query_size is raised to match); an INSERT keeps
+    // its statement in the URL and its rows in the body.
+    const bool sql_in_body = data.empty();
+    std::string target = sql_in_body ? "/?max_query_size=16777216" : "/?query=" + url_encode(sql);
     if (in_database) target += "&database=" + url_encode(url_.database);
     // A Distributed insert returns once every shard has its rows, or fails: never a queue that a
     // later run row could overtake (and so never a visible run with rows still on the way).
@@ -71,7 +75,7 @@ std::string ClickHouse::execute(const std::string &sql, const std::string &data,
         s.connect(resolver.resolve(url_.host, std::to_string(url_.port)));
         http::request<http::string_body> req{http::verb::post, target, 11};
         req.set(http::field::host, url_.host + ":" + std::to_string(url_.port));
-        req.body() = data;
+        req.body() = sql_in_body ? sql : data;
         req.prepare_payload();
         http::write(s, req);
         boost::beast::flat_buffer buf;

@@ -1,11 +1,13 @@
 #include "exporter.h"
 
 #include <memtracer/store/db.h>
+#include <memtracer/viewer/fleet_backend.h>
 
 #include <chrono>
 #include <ctime>
 #include <random>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace mt::fleet {
 
@@ -78,14 +80,7 @@ struct Run {
 
 }  // namespace
 
-std::string utc_date(int64_t start_unix_ns) {
-    std::time_t t = static_cast<std::time_t>(start_unix_ns / 1000000000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char b[16];
-    std::strftime(b, sizeof b, "%Y-%m-%d", &tm);
-    return b;
-}
+std::string utc_date(int64_t start_unix_ns) { return viewer::fleet_night(start_unix_ns); }
 
 namespace {
 
@@ -165,9 +160,12 @@ int64_t export_classes(store::Db &db, ClickHouse &c, int64_t run, const std::str
 
 // Stacks: keyed by their site and their frames' address keys (build, module, file address), so
 // the same code path in the same build is one key on every device, whatever ASLR did.
-int64_t export_stacks(store::Db &db, ClickHouse &c, int64_t run, const std::string &prefix) {
+// `keys`: each stack_id's (stack key, site key), for run_class_stack.
+int64_t export_stacks(store::Db &db, ClickHouse &c, int64_t run, const std::string &prefix,
+                      std::unordered_map<int64_t, std::pair<uint64_t, uint64_t>> &keys) {
     std::unordered_map<int64_t, std::vector<uint64_t>> frames;  // stack_id -> addr keys by pos
     std::unordered_map<int64_t, uint64_t> addr_keys;             // addr_id -> key
+    std::unordered_set<uint64_t> raw_written;                    // raw addresses' keys given a row
     Batch addrs(c, table("address_dict"), ""), syms(c, table("symbol_dict"), ""), sites(c, table("site_dict"), ""),
         stacks(c, table("stack_dict"), ""), sframes(c, table("stack_frame_dict"), "");
     auto f = db.prepare("SELECT sf.stack_id, sf.address, sf.addr_id, a.build_id, a.module_path, a.file_address, "
@@ -178,6 +176,12 @@ int64_t export_stacks(store::Db &db, ClickHouse &c, int64_t run, const std::stri
         uint64_t k = 0;
         if (f.null(2)) {
             k = content_key({"raw", num(f.i64(1))});  // outside every module: only its address says what it is
+            // Its row says so (no module, the raw address as file address): a frame name needs it.
+            if (raw_written.insert(k).second) {
+                std::string &a = addrs.row();
+                a += key_text(k) + "\t\t\t" + num(f.i64(1)) + "\t0\t0";
+                addrs.end_row();
+            }
         } else if (auto it = addr_keys.find(f.i64(2)); it != addr_keys.end()) {
             k = it->second;
         } else {
@@ -233,6 +237,7 @@ int64_t export_stacks(store::Db &db, ClickHouse &c, int64_t run, const std::stri
         const auto &fr = frames[s.i64(0)];
         for (uint64_t a : fr) joined += "," + key_text(a);
         uint64_t k = content_key({"stack", joined});
+        keys[s.i64(0)] = {k, site};
         out += '\t' + key_text(k) + '\t' + key_text(site);
         std::string &o = stacks.row();
         o += key_text(k) + '\t' + num(s.i64(1)) + '\t' + key_text(site);
@@ -251,8 +256,22 @@ int64_t export_stacks(store::Db &db, ClickHouse &c, int64_t run, const std::stri
 int64_t export_run_rows(store::Db &db, ClickHouse &c, int64_t run, const std::string &prefix) {
     int64_t rows = 0;
     for (const Table &t : tables())
-        if (t.per_run && t.name != "runs" && t.name != "classes" && t.name != "stacks") rows += copy_table(db, c, t, prefix, run);
-    return rows + export_classes(db, c, run, prefix) + export_stacks(db, c, run, prefix);
+        if (t.per_run && t.name != "runs" && t.name != "classes" && t.name != "stacks" && t.name != "run_class_stack")
+            rows += copy_table(db, c, t, prefix, run);
+    std::unordered_map<int64_t, std::pair<uint64_t, uint64_t>> keys;
+    rows += export_classes(db, c, run, prefix) + export_stacks(db, c, run, prefix, keys);
+    // run_class_stack with its stack's keys: store/'s columns, then stack_key, site_key.
+    const Table &rcs = table("run_class_stack");
+    int stack_col = 0;
+    for (const Column &col : rcs.columns) {
+        if (col.name == "stack_id") break;
+        if (col.name != "stack_key" && col.name != "site_key" && col.name != "run_id") ++stack_col;
+    }
+    return rows + copy_table(db, c, rcs, prefix, run, [&](std::string &out, const store::Stmt &s) {
+               auto it = keys.find(s.i64(stack_col));
+               auto k = it == keys.end() ? std::pair<uint64_t, uint64_t>{0, 0} : it->second;
+               out += '\t' + key_text(k.first) + '\t' + key_text(k.second);
+           });
 }
 
 }  // namespace

@@ -53,7 +53,9 @@ std::vector<Table> build_tables() {
         t.push_back(per_run(db, n, ""));
     t.push_back(per_run(db, "frames", "seq"));
     t.push_back(per_run(db, "allocs", "seq, class_id, stack_id"));
-    t.push_back(per_run(db, "run_class_stack", "class_id, stack_id"));
+    // The stack's content and site keys on every row: the cross-run answers group and filter by
+    // them without joining each run's stacks (ch_fleet.cpp).
+    t.push_back(per_run(db, "run_class_stack", "class_id, stack_id", {{"stack_key", "UInt64"}, {"site_key", "UInt64"}}));
     t.push_back(per_run(db, "death_sites", "seq"));
     t.push_back(per_run(db, "classes", "class_id", {{"class_key", "UInt64"}}));
     t.push_back(per_run(db, "stacks", "stack_id", {{"stack_key", "UInt64"}, {"site_key", "UInt64"}}));

@@ -48,6 +48,7 @@ struct GateResult {
 // percent of the base run's total in that metric (so a class going from 1 to 2 objects is not
 // a regression); the run's total is over when it grew by more than the limit.
 GateResult gate(Source &base, Source &now, const Query &q, const GateLimits &limits, double min_share_pct);
+GateResult gate_sides(const Side &base, const Side &now, const Query &q, const GateLimits &limits, double min_share_pct);
 
 }  // namespace mt::report
 

@@ -40,7 +40,10 @@ GateLimits parse_limits(const std::string &spec) {
 }
 
 GateResult gate(Source &base, Source &now, const Query &q, const GateLimits &limits, double min_share_pct) {
-    Side a = load_side(base, q), b = load_side(now, q);
+    return gate_sides(load_side(base, q), load_side(now, q), q, limits, min_share_pct);
+}
+
+GateResult gate_sides(const Side &a, const Side &b, const Query &q, const GateLimits &limits, double min_share_pct) {
     GateResult res;
     Table &t = res.table;
     t.columns = {q.group, "metric", "base", "new", "change_pct", "limit_pct", "status"};
@@ -67,7 +70,7 @@ GateResult gate(Source &base, Source &now, const Query &q, const GateLimits &lim
     std::set<std::string> keys;
     for (auto &[k, _] : b.groups) keys.insert(k);
     for (const auto &k : keys) {
-        Sums sx = a.groups.count(k) ? a.groups[k] : Sums{}, sy = b.groups[k];
+        Sums sx = a.groups.count(k) ? a.groups.at(k) : Sums{}, sy = b.groups.at(k);
         for (auto &[m, limit] : limits.max_growth_pct) {
             double x = per_frame(a, sx, m), y = per_frame(b, sy, m);
             if (y <= x) continue;

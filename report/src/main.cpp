@@ -7,7 +7,8 @@
 
 #include "commands.h"
 #include "compare.h"
-#include "trend_table.h"
+#include "fleet_tables.h"
+#include "gate_history.h"
 
 using namespace mt::report;
 
@@ -60,6 +61,51 @@ CLI::App *one_run(CLI::App &app, const char *name, const char *what, Args &a, bo
     return c;
 }
 
+// The cross-run commands' options and their typed queries.
+struct Fleet {
+    std::vector<std::string> sources;
+    mt::viewer::LabelFilter labels;
+    std::string builds, cls, site, per = "build", group = "class", by = "bytes", output = "json", base, now;
+    int64_t limit = 20;
+    mt::viewer::TrendQuery trend_query() const {
+        using W = mt::viewer::Selection::What;
+        mt::viewer::TrendQuery q;
+        q.sel = {!cls.empty() ? W::Class : !site.empty() ? W::Site : W::Total, !cls.empty() ? cls : site};
+        q.per = per == "night" ? mt::viewer::TrendQuery::Per::Night : mt::viewer::TrendQuery::Per::Build;
+        q.labels = labels;
+        q.builds = range(builds);
+        return q;
+    }
+    mt::viewer::FleetTopQuery top_query() const {
+        return {group_of(), labels, range(builds), mt::viewer::metric_of(by), limit};
+    }
+    mt::viewer::GrowthQuery growth_query() const {
+        return {group_of(), labels, range(base), range(now), mt::viewer::metric_of(by), limit};
+    }
+    mt::viewer::DiffFlameQuery diff_query() const { return {labels, range(base), range(now), mt::viewer::Metric::Bytes}; }
+    mt::viewer::Group group_of() const { return group == "site" ? mt::viewer::Group::Site : mt::viewer::Group::Class; }
+    static mt::viewer::BuildRange range(const std::string &s) {
+        try {
+            return mt::viewer::BuildRange::parse(s);
+        } catch (const mt::viewer::ApiError &e) {
+            throw ReportError(e.message);
+        }
+    }
+};
+
+CLI::App *fleet_command(CLI::App &app, const char *name, const char *what, Fleet &fl, Args &a, bool table = true) {
+    auto *c = app.add_subcommand(name, what);
+    c->add_option("sources", fl.sources, "one clickhouse://host:port/db URL, or run.db files")->required();
+    c->add_option("--project", fl.labels.project, "only runs of this project");
+    c->add_option("--platform", fl.labels.platform, "only runs of this platform");
+    c->add_option("--device", fl.labels.device, "only runs of this device");
+    if (table) {
+        c->add_option("--builds", fl.builds, "only these builds: one, or FROM..TO in build order");
+        c->add_option("--format", a.format, "table (default), csv or json")->check(CLI::IsMember({"table", "csv", "json"}));
+    }
+    return c;
+}
+
 Query query_of(const Args &a) {
     Query q;
     q.from = a.from;
@@ -97,18 +143,27 @@ int main(int argc, char **argv) {
     };
     auto *compare_cmd = two_runs("compare", "two runs per class or site, per frame");
     auto *gate_cmd = two_runs("gate", "fail (exit 1) when NEW grew past a limit over BASE");
-    std::vector<std::string> trend_sources;
-    std::string trend_class, trend_site, trend_per = "build";
-    mt::fleet::TrendQuery tq;
-    auto *trend_cmd = app.add_subcommand("trend", "a class, a site or the total per build or night, over many runs");
-    trend_cmd->add_option("sources", trend_sources, "one clickhouse://host:port/db URL, or run.db files")->required();
-    auto *cls_opt = trend_cmd->add_option("--class", trend_class, "a class by full name (default: the total)");
-    trend_cmd->add_option("--site", trend_site, "a site: 'Function' or 'Function (File)'")->excludes(cls_opt);
-    trend_cmd->add_option("--per", trend_per, "build (default) or night")->check(CLI::IsMember({"build", "night"}));
-    trend_cmd->add_option("--project", tq.project, "only runs of this project");
-    trend_cmd->add_option("--platform", tq.platform, "only runs of this platform");
-    trend_cmd->add_option("--device", tq.device, "only runs of this device");
-    trend_cmd->add_option("--format", a.format, "table (default), csv or json")->check(CLI::IsMember({"table", "csv", "json"}));
+    // Cross-run commands: one clickhouse:// URL or run.db files, the same answers (fleet_tables.h).
+    Fleet fl;
+    auto *trend_cmd = fleet_command(app, "trend", "a class, a site or the total per build or night, over many runs", fl, a);
+    auto *cls_opt = trend_cmd->add_option("--class", fl.cls, "a class by full name (default: the total)");
+    trend_cmd->add_option("--site", fl.site, "a site: 'Function' or 'Function (File)'")->excludes(cls_opt);
+    trend_cmd->add_option("--per", fl.per, "build (default) or night")->check(CLI::IsMember({"build", "night"}));
+    auto *ftop_cmd = fleet_command(app, "fleet-top", "top classes or sites over a set of runs", fl, a);
+    auto *growth_cmd = fleet_command(app, "growth", "what grew per frame between two build ranges", fl, a);
+    for (auto *c : {ftop_cmd, growth_cmd}) {
+        c->add_option("--group", fl.group, "class (default) or site")->check(CLI::IsMember({"class", "site"}));
+        c->add_option("--sort", fl.by, "bytes (default), gc_bytes or count")->check(CLI::IsMember({"bytes", "gc_bytes", "count"}));
+        c->add_option("--limit", fl.limit, "rows (default 20)")->check(CLI::Range(int64_t{1}, int64_t{1000}));
+    }
+    auto *diff_cmd = fleet_command(app, "diff-flame", "differential flame graph between two builds or build ranges", fl, a, false);
+    diff_cmd->add_option("--output", fl.output, "json (default: the tree), collapsed (difffolded) or speedscope")
+        ->check(CLI::IsMember({"json", "collapsed", "speedscope"}));
+    for (auto *c : {growth_cmd, diff_cmd}) {
+        c->add_option("--base", fl.base, "A: a build or FROM..TO (build order)")->required();
+        c->add_option("--new", fl.now, "B: a build or FROM..TO")->required();
+    }
+    gate_cmd->add_option("--history", fl.sources, "with BASE last:N: one clickhouse:// URL or run.db files");
     gate_cmd->add_option("--max-growth", a.max_growth, "limits, e.g. 'bytes_per_frame=5%,allocs_per_frame=10%'")
         ->required();
     gate_cmd->add_option("--min-share", a.min_share,
@@ -120,17 +175,29 @@ int main(int argc, char **argv) {
         Query q = query_of(a);
         if (gate_cmd->parsed()) {
             GateLimits limits = parse_limits(a.max_growth);
-            Source base(a.db), now(a.db_b);
-            GateResult r = gate(base, now, q, limits, a.min_share);
+            Source now(a.db_b);
+            GateResult r;
+            if (int64_t n = last_n(a.db)) {
+                if (fl.sources.empty()) throw ReportError("gate " + a.db + ": --history names the runs to take them from");
+                auto b = open_sources(fl.sources);
+                r = gate_sides(history_side(*b, now, q, n), load_side(now, q), q, limits, a.min_share);
+            } else {
+                Source base(a.db);
+                r = gate(base, now, q, limits, a.min_share);
+            }
             render(r.table, f, std::cout, std::cerr);
             return r.failed ? 1 : 0;
         }
-        if (trend_cmd->parsed()) {
-            using W = mt::fleet::TrendQuery::What;
-            tq.what = !trend_class.empty() ? W::Class : !trend_site.empty() ? W::Site : W::Total;
-            tq.name = !trend_class.empty() ? trend_class : trend_site;
-            tq.per = trend_per == "night" ? mt::fleet::TrendQuery::Per::Night : mt::fleet::TrendQuery::Per::Build;
-            render(trend_table(trend_sources, tq), f, std::cout, std::cerr);
+        if (trend_cmd->parsed() || ftop_cmd->parsed() || growth_cmd->parsed() || diff_cmd->parsed()) {
+            auto b = open_sources(fl.sources);
+            if (diff_cmd->parsed()) {
+                std::cout << diff_flame_text(*b, fl.diff_query(), fl.output);
+                return 0;
+            }
+            Table t = trend_cmd->parsed() ? trend_table(*b, fl.trend_query())
+                      : ftop_cmd->parsed() ? fleet_top_table(*b, fl.top_query())
+                                           : growth_table(*b, fl.growth_query());
+            render(t, f, std::cout, std::cerr);
             return 0;
         }
         if (compare_cmd->parsed()) {

@@ -4,6 +4,7 @@
 #define MEMTRACER_VIEWER_ENDPOINTS_H
 
 #include <cstdint>
+#include <string_view>
 
 #include <string_view>
 
@@ -27,6 +28,8 @@ Response leaks(Database &db, const Request &req, int64_t run);             // GE
 Response temporaries(Database &db, const Request &req, int64_t run);       // GET .../temporaries
 Response markers(Database &db, const Request &req, int64_t run);           // GET .../markers (ep_markers.cpp)
 Response threads_list(Database &db, const Request &req, int64_t run);      // GET .../threads (ep_threads.cpp)
+Response fleet_trend(Database &db, const Request &req);                    // GET /api/trend (ep_fleet.cpp)
+Response fleet_endpoint(Database &db, const Request &req, std::string_view what);  // GET /api/fleet/{top,growth,diff-flame}
 
 // The server's parts (routes.h's Services): uploads and jobs (ep_jobs.cpp), the live capture
 // (ep_live.cpp).

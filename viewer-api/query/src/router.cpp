@@ -82,6 +82,9 @@ const Route kRoutes[] = {
     {"GET",  "/api/runs/{run}/markers",       [](Call &c) { return markers(c.db(), c.req, c.id(0)); }},
     {"GET",  "/api/runs/{run}/threads",       [](Call &c) { return threads_list(c.db(), c.req, c.id(0)); }},
     {"GET",  "/api/compare",                  [](Call &c) { return compare(c.db(), c.req); }},
+    // Across runs (ep_fleet.cpp; docs/clickhouse.md).
+    {"GET",  "/api/trend",                    [](Call &c) { return fleet_trend(c.db(), c.req); }},
+    {"GET",  "/api/fleet/{what}",             [](Call &c) { return fleet_endpoint(c.db(), c.req, c.arg(0)); }},
     // Uploads: the body streamed to a file, symbolized by a background job (ep_jobs.cpp).
     {"POST", "/api/runs",                     [](Call &c) { return upload_run(c.s, c.upload); }, Body::Upload},
     {"GET",  "/api/jobs",                     [](Call &c) { return jobs_page(c.s, c.req); }},

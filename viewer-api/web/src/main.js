@@ -13,8 +13,9 @@ import { FilterBar, filterQuery } from './filter_bar.js';
 import { qs } from './util.js';
 import { renderLeaks, renderTemps, leakOpts, tempOpts } from './leaks.js';
 import { initLive } from './live.js';
+import { renderTrend, renderDiff } from './fleet_views.js';
 
-const TABS = ['frame', 'top', 'compare', 'flame', 'callers', 'leaks', 'temps'];
+const TABS = ['frame', 'top', 'compare', 'flame', 'callers', 'leaks', 'temps', 'trend', 'diff'];
 const state = { runs: [], run: null, frame: null, range: null, tab: 'frame', filter: { class: '', function: '', thread: '' } };
 // Every view's own choices, in the URL under these names: a link reproduces the view.
 const VIEW_KEYS = [
@@ -182,6 +183,8 @@ function renderTab() {
   const jump = (more, tab) => setFilter({ ...state.filter, ...more }, tab);
   if (state.tab === 'leaks') return renderLeaks(el, state.run, state.range, again, f, jump);
   if (state.tab === 'temps') return renderTemps(el, state.run, state.range, again, f, jump);
+  if (state.tab === 'trend') return renderTrend(el, again);
+  if (state.tab === 'diff') return renderDiff(el, again);
   return renderFlame(el, state.run, state.range, again, f);
 }
 
