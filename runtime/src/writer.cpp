@@ -93,6 +93,9 @@ void Writer::iterate(bool final) {
     commit_ready(final);
     if (!failed() && (staged_bytes_ > kStageBound || d_stacks_.bytes() + d_classes_.bytes() > kDictBound))
         flush_staging();
+    // Spilled chunks wait in the batch at most one iteration (a long frame commits much later).
+    if (!failed() && spilled_) flush(false);
+    spilled_ = false;
 }
 
 void Writer::drain_slot(ThreadSlot &s) {
@@ -207,6 +210,7 @@ void Writer::on_record(uint32_t tid, const AllocRec &r) {
         size_t before = f.staged.bytes();
         f.staged.add(EventRecord{tid, r.tick, cid, sid, size, gc_size, r.obj});
         staged_bytes_ += f.staged.bytes() - before;
+        spill_if_full(f, f.staged, MT_CHUNK_EVENTS);
         return;
     }
     uint64_t key = (static_cast<uint64_t>(cid) << 32 | sid) + 1;
@@ -293,7 +297,10 @@ void Writer::pop_gc_events() {
         for (uint32_t i = 0; i < n; ++i) {
             OpenFrame &f = frame_for(ev[i].epoch);
             if (ev[i].kind != GC_PENDING_COLLECTION) f.gc_incomplete = true;
-            if (ev[i].kind != GC_PENDING_INCOMPLETE) f.gcs.add(ev[i].rec);
+            if (ev[i].kind != GC_PENDING_INCOMPLETE) {
+                f.gcs.add(ev[i].rec);
+                spill_if_full(f, f.gcs, MT_CHUNK_GC);
+            }
         }
         if (n < 64) return;
     }
@@ -305,7 +312,11 @@ void Writer::pop_marks() {
     for (;;) {
         uint32_t n = marks_pop(m, 16);
         for (uint32_t i = 0; i < n; ++i)
-            if (m[i].gen == cfg_.gen) frame_for(m[i].epoch).marks.add(MarkRecord{m[i].tick, m[i].label});
+            if (m[i].gen == cfg_.gen) {
+                OpenFrame &f = frame_for(m[i].epoch);
+                f.marks.add(MarkRecord{m[i].tick, m[i].label});
+                spill_if_full(f, f.marks, MT_CHUNK_MARKS);
+            }
         if (n < 16) return;
     }
 }
@@ -320,7 +331,9 @@ void Writer::stage_deaths(void *ctx, const PendingDeath *d, uint32_t n) {
     for (uint32_t i = 0; i < n; ++i) {
         uint64_t e = d[i].epoch > d[i].rec.alloc_frame_seq ? d[i].epoch : d[i].rec.alloc_frame_seq;
         if (e < w->next_commit_) e = w->next_commit_;
-        w->frame_for(e).deaths.add(d[i].rec);
+        OpenFrame &f = w->frame_for(e);
+        f.deaths.add(d[i].rec);
+        w->spill_if_full(f, f.deaths, MT_CHUNK_DEATHS);
     }
 }
 

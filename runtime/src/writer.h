@@ -32,6 +32,12 @@ constexpr uint32_t kOpenFrames = 256;           // > 2 * kFrameQueue: ended-but-
 constexpr size_t kStageBound = 256 * 1024;       // raw events staged across open frames
 constexpr size_t kDictBound = 1024 * 1024;       // dictionary bytes before they are written early
 constexpr uint64_t kGraceNs = 1000000;           // a frame is committed >= 1 ms after its end was seen
+// One frame's list (EVENTS, DEATHS, GC, MARKS) is written out as a chunk of its own once it holds
+// this many bytes, whatever the frame's length: a frame may span any number of chunks (the reader
+// joins them at its FRAME chunk), so no frame can outgrow MT_MAX_CHUNK_PAYLOAD. Before, a frame's
+// DEATHS grew unbounded until its commit, and a long frame with lifetimes on (a stall, a loading
+// screen: 3 million events and 5,000 collections measured on Unity's runtime) disabled the capture.
+constexpr size_t kChunkSpill = 1024 * 1024;
 
 struct WriterConfig {
     uint32_t mode = 0;
@@ -112,6 +118,10 @@ private:
     void commit_ready(bool final);
     void commit(OpenFrame &f, uint32_t extra_flags);
     void flush_staging();
+    void spill(OpenFrame &f, ListEncoder &l, uint16_t type);
+    void spill_if_full(OpenFrame &f, ListEncoder &l, uint16_t type) {
+        if (l.bytes() >= kChunkSpill) spill(f, l, type);
+    }
     void write_dicts();
     bool flush(bool frame_commit);
     void disable(const char *why);
@@ -134,6 +144,7 @@ private:
     bool any_index_ = false;
     uint64_t iter_ = 0;
     uint64_t staged_bytes_ = 0;
+    bool spilled_ = false;  // spill() put chunks in the batch: write them at the iteration's end
     uint64_t dropped_at_commit_ = 0;
     bool lifetimes_ = false;
     bool native_lifetimes_ = false;  // MT_FLAG_LIFETIMES: native frees become deaths
