@@ -156,7 +156,7 @@ uint32_t Writer::class_id(uint64_t klass) {
     return id;
 }
 
-uint32_t Writer::stack_id(const AllocRec &r) {
+uint32_t Writer::stack_id(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size) {
     uint32_t id;
     if (r.hash == last_stack_hash_ && last_stack_id_ != UINT32_MAX) return last_stack_id_;
     if (stacks_.find(r.hash, &id)) {
@@ -166,9 +166,10 @@ uint32_t Writer::stack_id(const AllocRec &r) {
     }
     if (rec_kind(r) == REC_ALLOC_FULL) {
         id = n_stacks_++;
-        if (!stacks_.insert(r.hash, id)) disable("out of memory for the stack table");
+        if (!stacks_.insert(r.hash, id) || !stack_shapes_.push(StackShape{cid, size, gc_size}))
+            disable("out of memory for the stack table");
         const uint64_t *frames = rec_frames(r);
-        d_stacks_.add(StackRecord{id, frames, r.depth});
+        d_stacks_.add(StackRecord{id, frames, r.depth, cid, size, gc_size});
         counters.stacks_known.store(n_stacks_, std::memory_order_relaxed);
         return id;
     }
@@ -176,7 +177,8 @@ uint32_t Writer::stack_id(const AllocRec &r) {
     // ever did, the event is kept under an empty stack rather than lost.
     if (unknown_stack_ == UINT32_MAX) {
         unknown_stack_ = n_stacks_++;
-        d_stacks_.add(StackRecord{unknown_stack_, nullptr, 0});
+        if (!stack_shapes_.push(StackShape{cid, size, gc_size})) disable("out of memory for the stack table");
+        d_stacks_.add(StackRecord{unknown_stack_, nullptr, 0, cid, size, gc_size});
     }
     return unknown_stack_;
 }
@@ -195,9 +197,9 @@ void Writer::on_record(uint32_t tid, const AllocRec &r) {
         return;
     }
     uint32_t cid = class_id(r.klass);
-    uint32_t sid = stack_id(r);
-    OpenFrame &f = frame_for(widen_epoch(r.epoch));
     uint64_t size = rec_size(r), gc_size = rec_gc_size(r);
+    uint32_t sid = stack_id(r, cid, size, gc_size);
+    OpenFrame &f = frame_for(widen_epoch(r.epoch));
     ++f.events;
     f.requested += size;
     f.gc_bytes += gc_size;
@@ -208,7 +210,15 @@ void Writer::on_record(uint32_t tid, const AllocRec &r) {
     }
     if (cfg_.mode == MT_MODE_EVENTS) {
         size_t before = f.staged.bytes();
-        f.staged.add(EventRecord{tid, r.tick, cid, sid, size, gc_size, r.obj});
+        EventRecord ev{tid, r.tick, cid, sid, size, gc_size, r.obj};
+        if (sid < stack_shapes_.size()) {
+            const StackShape &sh = stack_shapes_[sid];
+            ev.knows_stack_shape = true;
+            ev.stack_class = sh.class_id;
+            ev.stack_size = sh.size;
+            ev.stack_gc_size = sh.gc_size;
+        }
+        f.staged.add(ev);
         staged_bytes_ += f.staged.bytes() - before;
         spill_if_full(f, f.staged, MT_CHUNK_EVENTS);
         return;

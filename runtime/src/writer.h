@@ -105,7 +105,7 @@ private:
     void on_native(const AllocRec &r, uint64_t seq, uint32_t cid, uint32_t sid, uint64_t size);
     uint32_t thread_id(ThreadSlot &s);
     uint32_t class_id(uint64_t klass);
-    uint32_t stack_id(const AllocRec &r);
+    uint32_t stack_id(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size);
     OpenFrame &frame_for(uint64_t epoch);
     uint64_t widen_epoch(uint32_t e) const;
     void open_frame(uint64_t seq, uint64_t start_tick);
@@ -137,6 +137,13 @@ private:
     uint64_t last_klass_ = 0, last_stack_hash_ = 0;
     uint32_t last_class_id_ = UINT32_MAX, last_stack_id_ = UINT32_MAX;
     ListEncoder d_threads_, d_classes_, d_stacks_, d_modules_;
+    // Each stack's shape as its STACKS entry says (its first allocation's class and sizes), by
+    // id: events at that stack leave out what it predicts (format.h EVENTS, SAME_SHAPE).
+    struct StackShape {
+        uint32_t class_id;
+        uint64_t size, gc_size;
+    };
+    Vec<StackShape> stack_shapes_;
     OpenFrame *frames_ = nullptr;  // kOpenFrames, indexed by seq % kOpenFrames
     uint64_t next_commit_ = 0;     // oldest uncommitted seq
     uint64_t known_ends_ = 0;      // frames 0 .. known_ends_-1 have ended
