@@ -1,7 +1,7 @@
 /*
  * memtracer_il2cpp_hooks.h — the MemTracer allocation hook for a patched libil2cpp.
  *
- * scripts/memtracer-patch-il2cpp copies this file (with il2cpp_bridge.h and memtracer.h) to
+ * bdwgc-patches/memtracer-patch-il2cpp copies this file (with il2cpp_bridge.h and memtracer.h) to
  * libil2cpp/memtracer/ and edits two files:
  *
  *   vm/Object.cpp  Inside `#if IL2CPP_GC_BOEHM` the original ALLOC_PTRFREE, ALLOC_OBJECT and
@@ -98,7 +98,7 @@ MEMTRACER_IL2CPP_HIDDEN inline mt_il2cpp_alloc_hook &hook_slot() {
 #if defined(MEMTRACER_ORIG_ALLOC_PTRFREE) && !defined(MEMTRACER_IL2CPP_WRAPPED)
 #define MEMTRACER_IL2CPP_WRAPPED 1
 #if !defined(MEMTRACER_ORIG_ALLOC_OBJECT) || !defined(MEMTRACER_ORIG_ALLOC_TYPED)
-#error "memtracer: Object.cpp is half patched (MEMTRACER_ORIG_ALLOC_OBJECT or _TYPED missing); run scripts/memtracer-patch-il2cpp --check"
+#error "memtracer: Object.cpp is half patched (MEMTRACER_ORIG_ALLOC_OBJECT or _TYPED missing); run bdwgc-patches/memtracer-patch-il2cpp --check"
 #endif
 
 #if !defined(MEMTRACER_IL2CPP_DISABLE)

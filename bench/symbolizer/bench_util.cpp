@@ -12,7 +12,7 @@
 
 #include "backend.h"
 #include <memtracer/process.h>
-#include "trace_writer.h"
+#include "memtracer/trace_writer.h"
 
 namespace mt::bench {
 
@@ -63,34 +63,34 @@ double median(std::vector<double> v) {
 
 void write_address_run(const std::string &path, const std::string &lib, const std::vector<uint8_t> &build_id,
                        uint64_t bias, uint64_t size, const std::vector<uint64_t> &return_addrs, uint64_t start_ns) {
-    mt::rt::TraceWriter w;
+    mt::trace::TraceWriter w;
     if (!w.open(path.c_str())) throw std::runtime_error(w.error());
-    mt::rt::FileHeaderParams hp;
+    mt::trace::FileHeaderParams hp;
     hp.start_unix_ns = start_ns;
     hp.arch = MT_ARCH_X86_64;
     w.header(hp);
-    mt::rt::KeyValue info[] = {{"tick_hz", "1000000000"}, {"process", "bench"}};
+    mt::trace::KeyValue info[] = {{"tick_hz", "1000000000"}, {"process", "bench"}};
     w.info(info, 2);
-    mt::rt::ModuleRecord m{0, MT_MODULE_ELF, lib.c_str(), bias, size, bias, 0, build_id.data(), build_id.size()};
+    mt::trace::ModuleRecord m{0, MT_MODULE_ELF, lib.c_str(), bias, size, bias, 0, build_id.data(), build_id.size()};
     w.modules(&m, 1);
-    mt::rt::ThreadRecord t{0, 1, "main"};
+    mt::trace::ThreadRecord t{0, 1, "main"};
     w.threads(&t, 1);
-    mt::rt::ClassRecord c{0, 0x1000, "Object", "System", 0, 0};
+    mt::trace::ClassRecord c{0, 0x1000, "Object", "System", 0, 0};
     w.classes(&c, 1);
     std::vector<uint64_t> frames;
-    std::vector<mt::rt::EventRecord> events;
+    std::vector<mt::trace::EventRecord> events;
     uint32_t id = 0;
     for (size_t i = 0; i < return_addrs.size(); i += 10) {
         frames.clear();
         for (size_t k = i; k < std::min(i + 10, return_addrs.size()); ++k) frames.push_back(return_addrs[k] + bias);
-        mt::rt::StackRecord s{id, frames.data(), static_cast<uint32_t>(frames.size())};
+        mt::trace::StackRecord s{id, frames.data(), static_cast<uint32_t>(frames.size())};
         w.stacks(&s, 1);
         events.push_back({0, 1000 + id, 0, id, 32, 32, 0x100000 + 32ull * id});
         ++id;
         if (!w.flush()) throw std::runtime_error(w.error());
     }
     w.events(0, 1000, events.data(), events.size());
-    mt::rt::FrameRecord f;
+    mt::trace::FrameRecord f;
     f.start_tick = 1000;
     f.end_tick = 1000 + id + 1;
     f.events = events.size();
@@ -100,36 +100,36 @@ void write_address_run(const std::string &path, const std::string &lib, const st
 }
 
 void write_event_run(const std::string &path, uint64_t events, uint64_t frames, uint32_t stacks, uint32_t classes) {
-    mt::rt::TraceWriter w;
+    mt::trace::TraceWriter w;
     if (!w.open(path.c_str())) throw std::runtime_error(w.error());
-    mt::rt::FileHeaderParams hp;
+    mt::trace::FileHeaderParams hp;
     hp.start_unix_ns = 1700000000000000000ull;
     hp.arch = MT_ARCH_X86_64;
     hp.flags = MT_FILE_FLAG_GC_EVENTS;
     w.header(hp);
-    mt::rt::KeyValue info[] = {{"tick_hz", "1000000000"}, {"process", "bench-ingest"}};
+    mt::trace::KeyValue info[] = {{"tick_hz", "1000000000"}, {"process", "bench-ingest"}};
     w.info(info, 2);
     const uint64_t load = 0x7f0000000000;
     uint8_t id[20] = {1, 2, 3};
-    mt::rt::ModuleRecord m{0, MT_MODULE_ELF, "/data/app/lib/arm64/libil2cpp.so", load, 0x4000000, load, 0, id, sizeof id};
+    mt::trace::ModuleRecord m{0, MT_MODULE_ELF, "/data/app/lib/arm64/libil2cpp.so", load, 0x4000000, load, 0, id, sizeof id};
     w.modules(&m, 1);
     std::vector<std::string> names;
     for (uint32_t t = 0; t < 8; ++t) {
         names.push_back("worker " + std::to_string(t));
-        mt::rt::ThreadRecord tr{t, 100 + t, names.back().c_str()};
+        mt::trace::ThreadRecord tr{t, 100 + t, names.back().c_str()};
         w.threads(&tr, 1);
     }
     std::vector<std::string> cls;
     for (uint32_t c = 0; c < classes; ++c) cls.push_back("Class" + std::to_string(c));
     for (uint32_t c = 0; c < classes; ++c) {
-        mt::rt::ClassRecord cr{c, 0x1000 + c, cls[c].c_str(), "Game", 0, 0};
+        mt::trace::ClassRecord cr{c, 0x1000 + c, cls[c].c_str(), "Game", 0, 0};
         w.classes(&cr, 1);
     }
     std::mt19937_64 rng(7);
     for (uint32_t s = 0; s < stacks; ++s) {
         uint64_t fr[12];
         for (auto &f : fr) f = load + 0x1000 + (rng() % 0x3000000);
-        mt::rt::StackRecord sr{s, fr, 12};
+        mt::trace::StackRecord sr{s, fr, 12};
         w.stacks(&sr, 1);
     }
     // Allocation sites are skewed: a few hot (class, stack) pairs make most allocations.
@@ -139,7 +139,7 @@ void write_event_run(const std::string &path, uint64_t events, uint64_t frames, 
     for (uint32_t i = 0; i < stacks; ++i) weights.push_back(1.0 / (1 + i));
     std::discrete_distribution<uint32_t> pick(weights.begin(), weights.end());
     uint64_t per_frame = events / frames, addr = 0x7e0000000000;
-    std::vector<mt::rt::EventRecord> ev;
+    std::vector<mt::trace::EventRecord> ev;
     for (uint64_t seq = 0; seq < frames; ++seq) {
         uint64_t start = 1000 + seq * 16666666;
         ev.clear();
@@ -153,10 +153,10 @@ void write_event_run(const std::string &path, uint64_t events, uint64_t frames, 
         }
         for (size_t k = 0; k < ev.size(); k += 4096) w.events(seq, start, ev.data() + k, std::min<size_t>(4096, ev.size() - k));
         if (seq % 50 == 49) {
-            mt::rt::GcRecord g{start + 1000, start + 900000, 64 << 20, 8 << 20, 48 << 20, seq / 50};
+            mt::trace::GcRecord g{start + 1000, start + 900000, 64 << 20, 8 << 20, 48 << 20, seq / 50};
             w.gc(seq, &g, 1);
         }
-        mt::rt::FrameRecord f;
+        mt::trace::FrameRecord f;
         f.seq = seq;
         f.index = seq;
         f.start_tick = start;

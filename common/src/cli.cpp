@@ -4,11 +4,23 @@
 #include <cstdio>
 #include <string_view>
 
-#include "memtracer_version.h"
-
 namespace mt::cli {
 
-const char *project_version() { return MEMTRACER_PROJECT_VERSION; }
+// MEMTRACER_VERSION: mt_version() in cmake/memtracer_build.cmake.
+const char *project_version() { return MEMTRACER_VERSION; }
+
+void set_version(CLI::App &app, const std::string &name) {
+    app.set_version_flag("--version", name + " " + project_version());
+}
+
+std::optional<int> parse_app(CLI::App &app, int argc, const char *const *argv, int usage_exit) {
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError &e) {
+        return app.exit(e) == 0 ? 0 : usage_exit;
+    }
+    return std::nullopt;
+}
 
 Parser::Parser(Tool tool) : tool_(std::move(tool)), app_(tool_.name) {
     // Our own -h/--help and --version flags: CLI11's would throw through parse() before the

@@ -13,7 +13,7 @@ using namespace mt::fleet;
 
 int main(int argc, char **argv) {
     CLI::App app{"memtracer-export: MemTracer runs into ClickHouse"};
-    app.set_version_flag("--version", std::string("memtracer-export ") + mt::cli::project_version());
+    mt::cli::set_version(app, "memtracer-export");
     std::vector<std::string> dbs, shards;
     std::string to, cluster;
     Labels labels;
@@ -30,12 +30,7 @@ int main(int argc, char **argv) {
     app.add_option("--night", labels.night, "night label, YYYY-MM-DD (default: the capture's UTC date)");
     app.add_option("--cluster", cluster, "ClickHouse cluster of Distributed tables (with --shard for each shard)");
     app.add_option("--shard", shards, "clickhouse://host:port/database of each shard (the --to server is one)");
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::ParseError &e) {
-        int rc = app.exit(e);
-        return rc == 0 ? 0 : 2;
-    }
+    if (auto rc = mt::cli::parse_app(app, argc, argv, 2)) return *rc;
     try {
         if (cluster.empty() != shards.empty()) throw std::invalid_argument("--cluster and --shard go together");
         if (!labels.night.empty() && (labels.night.size() != 10 || labels.night[4] != '-' || labels.night[7] != '-'))

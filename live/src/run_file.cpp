@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "codec.h"
+#include "memtracer/codec.h"
 #include "memtracer/format.h"
 
 namespace mt::live {

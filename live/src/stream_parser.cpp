@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "codec.h"
+#include "memtracer/codec.h"
 #include "memtracer/format.h"
 #include "memtracer/stream_proto.h"
 

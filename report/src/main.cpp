@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
     CLI::App app{"memtracer-report: allocations, leaks, temporaries and regressions of MemTracer runs"};
     app.require_subcommand(1);
     // The --version every MemTracer tool answers (common/'s mt::cli); subcommands keep CLI11's own parse.
-    app.set_version_flag("--version", std::string("memtracer-report ") + mt::cli::project_version());
+    mt::cli::set_version(app, "memtracer-report");
     Args a;
     auto *top_cmd = one_run(app, "top", "what allocated most, by class, site or stack", a, true);
     auto *frames_cmd = one_run(app, "frames", "the per-frame series, with the live and GC heap peaks", a, false);
@@ -114,12 +114,7 @@ int main(int argc, char **argv) {
     gate_cmd->add_option("--min-share", a.min_share,
                          "a class or site is over only if it grew by this percentage of BASE's total (default 1)")
         ->check(CLI::Range(0.0, 100.0));
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::ParseError &e) {
-        int rc = app.exit(e);
-        return rc == 0 ? 0 : 2;
-    }
+    if (auto rc = mt::cli::parse_app(app, argc, argv, 2)) return *rc;
     try {
         Format f = parse_format(a.format == "table" ? "table" : a.format);
         Query q = query_of(a);

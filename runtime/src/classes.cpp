@@ -195,7 +195,7 @@ bool classes_type_names_available() {
     return g_api.class_get_type && g_api.type_get_name && g_api.free_memory;
 }
 
-void class_describe(uint64_t klass, ClassRecord *rec, char *buf, size_t buf_size) {
+void class_describe(uint64_t klass, trace::ClassRecord *rec, char *buf, size_t buf_size) {
     if (native_heap_describe(klass, rec, buf, buf_size)) return;  // mt_native_heap's handles
     // The namespace is short; the name (a generic instance's IL name) gets the rest.
     size_t ns_cap = buf_size / 4;

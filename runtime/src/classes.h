@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "memtracer/memtracer.h"
-#include "trace_writer.h"
+#include "memtracer/trace_writer.h"
 
 namespace mt::rt {
 
@@ -30,7 +30,7 @@ bool classes_type_names_available();  // il2cpp_type_get_name + class_get_type +
 
 // Fills rec (name/name_space point into buf; at least 512 bytes give room for long generic names).
 // Writer thread only: it also records the name so that no later class repeats it.
-void class_describe(uint64_t klass, ClassRecord *rec, char *buf, size_t buf_size);
+void class_describe(uint64_t klass, trace::ClassRecord *rec, char *buf, size_t buf_size);
 
 }  // namespace mt::rt
 

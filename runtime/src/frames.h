@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "state.h"
-#include "trace_writer.h"
+#include "memtracer/trace_writer.h"
 
 namespace mt::rt {
 
@@ -30,7 +30,7 @@ enum GcPendingKind : uint32_t {
     GC_PENDING_INCOMPLETE = 2,             // no record: only flags the frame
 };
 struct GcPending {
-    GcRecord rec;
+    trace::GcRecord rec;
     uint64_t epoch;
     uint32_t kind;  // GcPendingKind
 };

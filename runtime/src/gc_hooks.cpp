@@ -87,7 +87,7 @@ struct PushGuard {
 bool recording() { return g_events.load(std::memory_order_relaxed) && g.live.load(std::memory_order_relaxed); }
 
 // Caller holds g_push_lock.
-void push_locked(const GcRecord &r, uint32_t kind) {
+void push_locked(const trace::GcRecord &r, uint32_t kind) {
     uint64_t h = g_q_head.load(std::memory_order_relaxed);
     if (h - g_q_tail.load(std::memory_order_acquire) >= kGcQueue) {
         g_q_dropped.fetch_add(1, std::memory_order_relaxed);
@@ -108,12 +108,12 @@ void infer_locked(uint64_t upto, uint64_t heap, uint64_t free_bytes) {
     // Far more than a queue holds means the baseline is wrong (a GC_deinit/re-init): resync.
     if (upto - g_last_gc_no > kGcQueue) {
         g_last_gc_no = upto;
-        push_locked(GcRecord{}, GC_PENDING_INCOMPLETE);
+        push_locked(trace::GcRecord{}, GC_PENDING_INCOMPLETE);
         return;
     }
     const uint64_t now = now_ticks();
     for (uint64_t n = g_last_gc_no + 1; n <= upto; ++n)
-        push_locked(GcRecord{now, now, heap, free_bytes, 0, n}, GC_PENDING_COLLECTION_INCOMPLETE);
+        push_locked(trace::GcRecord{now, now, heap, free_bytes, 0, n}, GC_PENDING_COLLECTION_INCOMPLETE);
     g_last_gc_no = upto;
 }
 
@@ -135,7 +135,7 @@ void on_mark_end() {
 void on_reclaim_end() {
     g_in_cycle = false;
     if (!recording()) return;
-    GcRecord r{g_start_tick, now_ticks(), 0, 0, 0, 0};
+    trace::GcRecord r{g_start_tick, now_ticks(), 0, 0, 0, 0};
     if (auto stats = bridge().gc_get_prof_stats_unsafe) {
         ProfStats st;
         memset(&st, 0, sizeof st);
@@ -224,7 +224,7 @@ void gc_hooks_poll() {
         // No gc_no to check against (an older patch): the frame may miss collections.
         if (replaced) {
             PushGuard guard;
-            push_locked(GcRecord{}, GC_PENDING_INCOMPLETE);
+            push_locked(trace::GcRecord{}, GC_PENDING_INCOMPLETE);
         }
         return;
     }

@@ -49,7 +49,7 @@ void InfoList::add(const char *key, const char *value) {
     memcpy(dst, value, len);
     dst[len] = 0;
     used += len + 1;
-    kv[n++] = KeyValue{key, dst};
+    kv[n++] = trace::KeyValue{key, dst};
 }
 
 void InfoList::add_u(const char *key, uint64_t value) {
@@ -79,7 +79,7 @@ void build_info(const mt_config &c, double tick_hz, InfoList *out) {
 #endif
     device[sizeof device - 1] = 0;
     out->add("os", os);
-    out->add("arch", host_arch() == MT_ARCH_X86_64 ? "x86_64" : host_arch() == MT_ARCH_ARM64 ? "arm64" : "unknown");
+    out->add("arch", trace::host_arch() == MT_ARCH_X86_64 ? "x86_64" : trace::host_arch() == MT_ARCH_ARM64 ? "arm64" : "unknown");
     out->add("device", device);
     out->add("session_label", c.session_label ? c.session_label : "");
     out->add("runtime_version", MEMTRACER_VERSION);
@@ -91,7 +91,7 @@ void build_info(const mt_config &c, double tick_hz, InfoList *out) {
     out->add_u("tick_hz", static_cast<uint64_t>(tick_hz + 0.5));
 }
 
-void fill_header(const mt_config &c, uint64_t start_unix_ns, FileHeaderParams *hp) {
+void fill_header(const mt_config &c, uint64_t start_unix_ns, trace::FileHeaderParams *hp) {
     hp->start_unix_ns = start_unix_ns;
     hp->sample_interval_bytes = c.sample_interval_bytes;
     hp->flags = (c.mode == MT_MODE_AGGREGATE ? MT_FILE_FLAG_AGGREGATE : 0u) |
@@ -103,7 +103,7 @@ void fill_header(const mt_config &c, uint64_t start_unix_ns, FileHeaderParams *h
     hp->pid = static_cast<uint32_t>(getpid());
     hp->pointer_size = sizeof(void *);
     hp->max_stack_depth = static_cast<uint16_t>(c.max_stack_depth);
-    hp->arch = host_arch();
+    hp->arch = trace::host_arch();
 }
 
 }  // namespace mt::rt

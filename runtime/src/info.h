@@ -6,13 +6,13 @@
 #include <stdint.h>
 
 #include "memtracer/memtracer.h"
-#include "trace_writer.h"
+#include "memtracer/trace_writer.h"
 
 namespace mt::rt {
 
 // The INFO chunk's key/value pairs (strings live in *this).
 struct InfoList {
-    KeyValue kv[16];
+    trace::KeyValue kv[16];
     size_t n = 0;
     char store[4096];
     size_t used = 0;
@@ -20,7 +20,7 @@ struct InfoList {
     void add_u(const char *key, uint64_t value);
 };
 void build_info(const mt_config &c, double tick_hz, InfoList *out);
-void fill_header(const mt_config &c, uint64_t start_unix_ns, FileHeaderParams *hp);
+void fill_header(const mt_config &c, uint64_t start_unix_ns, trace::FileHeaderParams *hp);
 
 }  // namespace mt::rt
 

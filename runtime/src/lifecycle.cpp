@@ -189,7 +189,7 @@ mt_status start_locked(const mt_config *c) {
         return MT_ERR_NO_MEMORY;
     }
     g_writer = new (mem) Writer();
-    FileHeaderParams hp;
+    trace::FileHeaderParams hp;
     fill_header(*c, wall_ns(), &hp);
     InfoList info;
     build_info(*c, tick_hz, &info);

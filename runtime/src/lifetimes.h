@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "trace_writer.h"
+#include "memtracer/trace_writer.h"
 
 namespace mt::rt {
 
@@ -28,7 +28,7 @@ struct LiveObject {
 };
 
 struct PendingDeath {
-    DeathRecord rec;
+    trace::DeathRecord rec;
     uint64_t epoch;  // frame open when the collection found it dead
 };
 

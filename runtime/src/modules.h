@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "hashmap.h"
-#include "trace_writer.h"
+#include "memtracer/trace_writer.h"
 
 #if !defined(__APPLE__)
 #include <link.h>
@@ -53,14 +53,14 @@ int phdr_generation_cb(dl_phdr_info *info, size_t size, void *gen);  // ModuleTa
 class ModuleTable {
 public:
     // Appends images not seen before to enc (ids continue from the last scan). Returns how many.
-    uint32_t scan(ListEncoder &enc);
+    uint32_t scan(trace::ListEncoder &enc);
     // Cheap check whether images were loaded since the last scan (dlpi_adds / dyld image count).
     bool changed();
     void reset();
 
     // Used by the platform scanners.
     bool seen(uint64_t load_address);
-    void add(ListEncoder &enc, ModuleRecord &m);
+    void add(trace::ListEncoder &enc, trace::ModuleRecord &m);
 
 private:
     U64Map known_;

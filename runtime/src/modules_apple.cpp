@@ -8,7 +8,7 @@
 
 namespace mt::rt {
 
-uint32_t ModuleTable::scan(ListEncoder &enc) {
+uint32_t ModuleTable::scan(trace::ListEncoder &enc) {
     uint32_t count = _dyld_image_count(), added = 0;
     for (uint32_t i = 0; i < count; ++i) {
         const uint8_t *hdr = reinterpret_cast<const uint8_t *>(_dyld_get_image_header(i));
@@ -21,7 +21,7 @@ uint32_t ModuleTable::scan(ListEncoder &enc) {
         if (!macho_parse(hdr, 32 + static_cast<size_t>(sizeofcmds), &mi)) continue;
         const char *path = _dyld_get_image_name(i);
         uint64_t slide = static_cast<uint64_t>(_dyld_get_image_vmaddr_slide(i));
-        ModuleRecord m{0, MT_MODULE_MACHO, path ? path : "", load, mi.image_vmsize ? mi.image_vmsize : mi.text_vmsize,
+        trace::ModuleRecord m{0, MT_MODULE_MACHO, path ? path : "", load, mi.image_vmsize ? mi.image_vmsize : mi.text_vmsize,
                        slide, mi.text_vmaddr, mi.uuid, mi.has_uuid ? 16u : 0u};
         add(enc, m);
         ++added;

@@ -18,7 +18,7 @@ bool ModuleTable::seen(uint64_t load_address) {
     return known_.find(load_address | 1ull << 63, &v);  // never 0 as a key
 }
 
-void ModuleTable::add(ListEncoder &enc, ModuleRecord &m) {
+void ModuleTable::add(trace::ListEncoder &enc, trace::ModuleRecord &m) {
     m.id = next_id_++;
     known_.insert(m.load_address | 1ull << 63, m.id);
     enc.add(m);
@@ -88,7 +88,7 @@ namespace {
 
 struct ScanCtx {
     ModuleTable *table;
-    ListEncoder *enc;
+    trace::ListEncoder *enc;
     uint32_t added;
     PhdrGeneration gen;
 };
@@ -121,7 +121,7 @@ int scan_one(dl_phdr_info *info, size_t size, void *arg) {
         exe[n > 0 ? n : 0] = 0;
         path = exe;
     }
-    ModuleRecord m{0, MT_MODULE_ELF, path, load, hi - lo, info->dlpi_addr, lo, id, id_size};
+    trace::ModuleRecord m{0, MT_MODULE_ELF, path, load, hi - lo, info->dlpi_addr, lo, id, id_size};
     ctx->table->add(*ctx->enc, m);
     ++ctx->added;
     return 0;
@@ -129,7 +129,7 @@ int scan_one(dl_phdr_info *info, size_t size, void *arg) {
 
 }  // namespace
 
-uint32_t ModuleTable::scan(ListEncoder &enc) {
+uint32_t ModuleTable::scan(trace::ListEncoder &enc) {
     ScanCtx ctx{this, &enc, 0, PhdrGeneration{}};
     dl_iterate_phdr(scan_one, &ctx);
     last_generation_ = ctx.gen.value();

@@ -43,7 +43,7 @@ bool native_heap_is(uint64_t klass) {
     return klass >= lo && klass < hi;
 }
 
-bool native_heap_describe(uint64_t klass, ClassRecord *rec, char *buf, size_t buf_size) {
+bool native_heap_describe(uint64_t klass, trace::ClassRecord *rec, char *buf, size_t buf_size) {
     if (!native_heap_is(klass)) return false;
     const Heap &h = *reinterpret_cast<const Heap *>(klass);
     size_t ns_cap = buf_size / 4;

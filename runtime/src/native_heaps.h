@@ -12,14 +12,14 @@
 
 #include "hashmap.h"
 #include "lifetimes.h"
-#include "trace_writer.h"
+#include "memtracer/trace_writer.h"
 
 namespace mt::rt {
 
 void *native_heap_other();                 // the entry for "other native heaps" (NULL handle, table full)
 bool native_heap_is(uint64_t klass);      // klass is a native heap's handle
 // Fills rec for a native heap (flags MT_CLASS_NATIVE); false if klass is not one.
-bool native_heap_describe(uint64_t klass, ClassRecord *rec, char *buf, size_t buf_size);
+bool native_heap_describe(uint64_t klass, trace::ClassRecord *rec, char *buf, size_t buf_size);
 
 // Writer side: live native allocations, address -> (alloc frame, class, stack, size), so that a
 // free becomes a death (MT_FLAG_LIFETIMES). A free whose allocation has not been drained yet (it

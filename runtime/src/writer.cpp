@@ -22,7 +22,7 @@ Writer::~Writer() {
     }
 }
 
-bool Writer::begin(const char *path, const WriterConfig &cfg, const FileHeaderParams &hp, const KeyValue *info,
+bool Writer::begin(const char *path, const WriterConfig &cfg, const trace::FileHeaderParams &hp, const trace::KeyValue *info,
                    size_t n_info) {
     cfg_ = cfg;
     frames_ = static_cast<OpenFrame *>(malloc(sizeof(OpenFrame) * kOpenFrames));
@@ -128,7 +128,7 @@ uint32_t Writer::thread_id(ThreadSlot &s) {
     if (!known) s.file_tid = n_threads_++;  // file ids are dense, in order of definition
     char name[kNameMax];
     slot_read_name(s, name);
-    d_threads_.add(ThreadRecord{s.file_tid, s.os_tid, name});
+    d_threads_.add(trace::ThreadRecord{s.file_tid, s.os_tid, name});
     s.thread_written = 1;
     s.written_tid = s.thread_id;
     s.written_name_seq = seq;
@@ -147,7 +147,7 @@ uint32_t Writer::class_id(uint64_t klass) {
     }
     id = n_classes_++;
     if (!classes_.insert(key, id)) disable("out of memory for the class table");
-    ClassRecord rec;
+    trace::ClassRecord rec;
     char buf[512];
     class_describe(klass, &rec, buf, sizeof buf);
     rec.id = id;
@@ -169,7 +169,7 @@ uint32_t Writer::stack_id(const AllocRec &r, uint32_t cid, uint64_t size, uint64
         if (!stacks_.insert(r.hash, id) || !stack_shapes_.push(StackShape{cid, size, gc_size}))
             disable("out of memory for the stack table");
         const uint64_t *frames = rec_frames(r);
-        d_stacks_.add(StackRecord{id, frames, r.depth, cid, size, gc_size});
+        d_stacks_.add(trace::StackRecord{id, frames, r.depth, cid, size, gc_size});
         counters.stacks_known.store(n_stacks_, std::memory_order_relaxed);
         return id;
     }
@@ -178,7 +178,7 @@ uint32_t Writer::stack_id(const AllocRec &r, uint32_t cid, uint64_t size, uint64
     if (unknown_stack_ == UINT32_MAX) {
         unknown_stack_ = n_stacks_++;
         if (!stack_shapes_.push(StackShape{cid, size, gc_size})) disable("out of memory for the stack table");
-        d_stacks_.add(StackRecord{unknown_stack_, nullptr, 0, cid, size, gc_size});
+        d_stacks_.add(trace::StackRecord{unknown_stack_, nullptr, 0, cid, size, gc_size});
     }
     return unknown_stack_;
 }
@@ -210,7 +210,7 @@ void Writer::on_record(uint32_t tid, const AllocRec &r) {
     }
     if (cfg_.mode == MT_MODE_EVENTS) {
         size_t before = f.staged.bytes();
-        EventRecord ev{tid, r.tick, cid, sid, size, gc_size, r.obj};
+        trace::EventRecord ev{tid, r.tick, cid, sid, size, gc_size, r.obj};
         if (sid < stack_shapes_.size()) {
             const StackShape &sh = stack_shapes_[sid];
             ev.knows_stack_shape = true;
@@ -324,7 +324,7 @@ void Writer::pop_marks() {
         for (uint32_t i = 0; i < n; ++i)
             if (m[i].gen == cfg_.gen) {
                 OpenFrame &f = frame_for(m[i].epoch);
-                f.marks.add(MarkRecord{m[i].tick, m[i].label});
+                f.marks.add(trace::MarkRecord{m[i].tick, m[i].label});
                 spill_if_full(f, f.marks, MT_CHUNK_MARKS);
             }
         if (n < 16) return;

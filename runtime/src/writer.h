@@ -22,7 +22,7 @@
 #include "native_heaps.h"
 #include "ring.h"
 #include "state.h"
-#include "trace_writer.h"
+#include "memtracer/trace_writer.h"
 
 namespace mt::rt {
 
@@ -68,10 +68,10 @@ struct OpenFrame {
     uint64_t start_tick = 0;
     uint64_t events = 0, requested = 0, gc_bytes = 0;
     bool gc_incomplete = false;  // MT_FRAME_GC_INCOMPLETE (gc_hooks.cpp)
-    ListEncoder staged;  // raw EVENTS body
-    ListEncoder gcs;
-    ListEncoder deaths;  // MT_FLAG_LIFETIMES: objects found dead by collections in this frame
-    ListEncoder marks;   // mt_mark calls made while this frame was open
+    trace::ListEncoder staged;  // raw EVENTS body
+    trace::ListEncoder gcs;
+    trace::ListEncoder deaths;  // MT_FLAG_LIFETIMES: objects found dead by collections in this frame
+    trace::ListEncoder marks;   // mt_mark calls made while this frame was open
     U64Map agg_index;    // (class << 32 | stack) + 1 -> index in agg
     Vec<AggEntry> agg;
 };
@@ -84,7 +84,7 @@ public:
     Writer &operator=(const Writer &) = delete;
 
     // Creates the file and writes header, INFO and MODULES (on the caller's thread).
-    bool begin(const char *path, const WriterConfig &cfg, const FileHeaderParams &hp, const KeyValue *info,
+    bool begin(const char *path, const WriterConfig &cfg, const trace::FileHeaderParams &hp, const trace::KeyValue *info,
                size_t n_info);
     const char *error() const { return out_.error(); }
 
@@ -118,8 +118,8 @@ private:
     void commit_ready(bool final);
     void commit(OpenFrame &f, uint32_t extra_flags);
     void flush_staging();
-    void spill(OpenFrame &f, ListEncoder &l, uint16_t type);
-    void spill_if_full(OpenFrame &f, ListEncoder &l, uint16_t type) {
+    void spill(OpenFrame &f, trace::ListEncoder &l, uint16_t type);
+    void spill_if_full(OpenFrame &f, trace::ListEncoder &l, uint16_t type) {
         if (l.bytes() >= kChunkSpill) spill(f, l, type);
     }
     void write_dicts();
@@ -128,7 +128,7 @@ private:
     void finish();
     uint64_t dropped_total() const;
 
-    TraceWriter out_;
+    trace::TraceWriter out_;
     WriterConfig cfg_;
     ModuleTable modules_;
     U64Map stacks_, classes_;
@@ -136,9 +136,9 @@ private:
     // The last class and stack looked up (consecutive records of a ring often repeat them).
     uint64_t last_klass_ = 0, last_stack_hash_ = 0;
     uint32_t last_class_id_ = UINT32_MAX, last_stack_id_ = UINT32_MAX;
-    ListEncoder d_threads_, d_classes_, d_stacks_, d_modules_;
+    trace::ListEncoder d_threads_, d_classes_, d_stacks_, d_modules_;
     // Each stack's shape as its STACKS entry says (its first allocation's class and sizes), by
-    // id: events at that stack leave out what it predicts (format.h EVENTS, SAME_SHAPE).
+    // id: events at that stack leave out what it predicts (format.h EVENTS, SAME_CLASS/SAME_SIZE).
     struct StackShape {
         uint32_t class_id;
         uint64_t size, gc_size;

@@ -16,6 +16,22 @@ namespace {
 
 uint64_t round_u64(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(v + 0.5); }
 
+// The COUNTERS chunk is trace's record (format.h's MT_COUNTERS_FIELDS); the game reads the same
+// counters as mt_counters. A counter added to mt_counters but not to the table would silently not
+// be written, so the table must cover every field (and naming one mt_counters lacks fails to build).
+#define MT_COUNTER_SIZE(kind, m, label) +sizeof(mt_counters::m)
+static_assert(0 MT_COUNTERS_FIELDS(MT_COUNTER_SIZE) == sizeof(mt_counters),
+              "MT_COUNTERS_FIELDS (format.h) must list every mt_counters field");
+#undef MT_COUNTER_SIZE
+
+trace::CountersRecord counters_record(const mt_counters &c) {
+    trace::CountersRecord r;
+#define MT_COUNTER_COPY(kind, m, label) r.m = c.m;
+    MT_COUNTERS_FIELDS(MT_COUNTER_COPY)
+#undef MT_COUNTER_COPY
+    return r;
+}
+
 }  // namespace
 
 uint64_t Writer::dropped_total() const {
@@ -59,7 +75,7 @@ void counters_snapshot(const Writer *w, mt_counters *out) {
 
 void Writer::write_dicts() {
     if (modules_.changed()) modules_.scan(d_modules_);
-    ListEncoder *dicts[] = {&d_modules_, &d_threads_, &d_classes_, &d_stacks_};
+    trace::ListEncoder *dicts[] = {&d_modules_, &d_threads_, &d_classes_, &d_stacks_};
     const uint16_t types[] = {MT_CHUNK_MODULES, MT_CHUNK_THREADS, MT_CHUNK_CLASSES, MT_CHUNK_STACKS};
     for (int i = 0; i < 4; ++i) {
         if (dicts[i]->count() == 0) continue;
@@ -87,15 +103,15 @@ void Writer::commit(OpenFrame &f, uint32_t extra_flags) {
             staged_bytes_ -= f.staged.bytes() < staged_bytes_ ? f.staged.bytes() : staged_bytes_;
         }
     } else if (f.agg.size()) {
-        ListEncoder enc;
+        trace::ListEncoder enc;
         enc.begin();
         for (uint32_t i = 0; i < f.agg.size(); ++i) {
             const AggEntry &a = f.agg[i];
             if (cfg_.sample_interval)
-                enc.add(AggregateRecord{a.class_id, a.stack_id, round_u64(a.est_count), round_u64(a.est_requested),
+                enc.add(trace::AggregateRecord{a.class_id, a.stack_id, round_u64(a.est_count), round_u64(a.est_requested),
                                         round_u64(a.est_gc), a.samples});
             else
-                enc.add(AggregateRecord{a.class_id, a.stack_id, a.samples, a.requested, a.gc, a.samples});
+                enc.add(trace::AggregateRecord{a.class_id, a.stack_id, a.samples, a.requested, a.gc, a.samples});
         }
         out_.frame_list(MT_CHUNK_AGGREGATES, f.seq, enc);
         counters.events_written.fetch_add(f.events, std::memory_order_relaxed);
@@ -104,7 +120,7 @@ void Writer::commit(OpenFrame &f, uint32_t extra_flags) {
     if (f.deaths.count()) out_.frame_list(MT_CHUNK_DEATHS, f.seq, f.deaths);
     if (f.marks.count()) out_.frame_list(MT_CHUNK_MARKS, f.seq, f.marks);
     uint64_t dropped = dropped_total();
-    FrameRecord fr;
+    trace::FrameRecord fr;
     fr.seq = f.seq;
     fr.index = f.end.index;
     fr.start_tick = f.start_tick;
@@ -144,7 +160,7 @@ void Writer::flush_staging() {
 // A frame list that reached kChunkSpill becomes a chunk now, in the batch (dictionaries first:
 // its ids may be new); the next flush writes it. No write here: this runs inside the drain and
 // inside the lifetimes table's callbacks.
-void Writer::spill(OpenFrame &f, ListEncoder &l, uint16_t type) {
+void Writer::spill(OpenFrame &f, trace::ListEncoder &l, uint16_t type) {
     write_dicts();
     out_.frame_list(type, f.seq, l);
     if (type == MT_CHUNK_EVENTS) {
@@ -204,7 +220,7 @@ void Writer::finish() {
     uint64_t timeouts = lifetimes_ ? lifetimes_stats().drain_timeouts : 0;
     mt_counters c;
     counters_snapshot(this, &c);
-    out_.counters(c);
+    out_.counters(counters_record(c));
     uint64_t late = counters.late_events.load(std::memory_order_relaxed);
     char msg[sizeof end_message_ + 96];
     int n = snprintf(msg, sizeof msg, "%s", end_message_);

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "codec.h"
+#include "memtracer/codec.h"
 #include "memtracer/format.h"
 #include "memtracer/stream_proto.h"
 

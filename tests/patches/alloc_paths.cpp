@@ -1,5 +1,5 @@
 // alloc_paths.cpp — compiled once per fixture and GC variant (gcj on or off): the ALLOC_* macro
-// block of that fixture's Object.cpp, as scripts/memtracer-patch-il2cpp left it, expanded into
+// block of that fixture's Object.cpp, as bdwgc-patches/memtracer-patch-il2cpp left it, expanded into
 // three functions the test calls. MT_FIXTURE_BLOCK, MT_FIXTURE_NS, MT_FIXTURE_NAME and MT_GCJ
 // come from tests/patches/CMakeLists.txt.
 #include "il2cpp-config.h"

@@ -1,4 +1,4 @@
-// patch_support.h — staging fixture copies and running scripts/memtracer-patch-il2cpp on them.
+// patch_support.h — staging fixture copies and running bdwgc-patches/memtracer-patch-il2cpp on them.
 #pragma once
 
 #include "process.h"

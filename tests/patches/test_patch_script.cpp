@@ -1,4 +1,4 @@
-// scripts/memtracer-patch-il2cpp on faithful copies of every libil2cpp layout Unity shipped:
+// bdwgc-patches/memtracer-patch-il2cpp on faithful copies of every libil2cpp layout Unity shipped:
 // apply, check, apply again, revert, and where it finds libil2cpp in Editors and exports.
 #include "patch_support.h"
 

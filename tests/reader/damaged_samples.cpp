@@ -1,6 +1,6 @@
 #include "damaged_samples.h"
 
-#include "codec.h"
+#include "memtracer/codec.h"
 #include "trace_fixture.h"
 
 #include <memtracer/format.h>

@@ -2,7 +2,7 @@
 // file must give.
 #include "trace_fixture.h"
 
-#include "codec.h"
+#include "memtracer/codec.h"
 
 #include <catch2/catch.hpp>
 #include <memtracer/format.h>

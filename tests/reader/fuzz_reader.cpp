@@ -2,7 +2,7 @@
 // FormatError (header) or come back with a stop and a reason; whatever is delivered must be
 // self-consistent: frames dense from 0, every reference naming something defined, each frame's
 // count equal to the allocations delivered with it, and only the frame data the header allows.
-#include "codec.h"
+#include "memtracer/codec.h"
 
 #include <memtracer/format.h>
 #include <memtracer/reader.h>

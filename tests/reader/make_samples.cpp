@@ -7,7 +7,7 @@
 #include "damaged_samples.h"
 #include "trace_fixture.h"
 
-#include "codec.h"
+#include "memtracer/codec.h"
 
 #include <memtracer/format.h>
 
@@ -20,25 +20,25 @@ namespace {
 
 std::vector<uint8_t> tiny() {
     test::MemTrace t;
-    rt::FileHeaderParams hp;
+    trace::FileHeaderParams hp;
     hp.start_unix_ns = 1700000000000000000ull;
     hp.pid = 4242;
     hp.max_stack_depth = 64;
     hp.arch = MT_ARCH_ARM64;
     hp.flags = MT_FILE_FLAG_GC_EVENTS;
     t.w.header(hp);
-    rt::KeyValue info{"tick_hz", "24000000"};
+    trace::KeyValue info{"tick_hz", "24000000"};
     t.w.info(&info, 1);
-    rt::ThreadRecord th{0, 771, "main"};
+    trace::ThreadRecord th{0, 771, "main"};
     t.w.threads(&th, 1);
-    rt::ClassRecord cl{0, 0x10a0, "String", "System", MT_CLASS_STRING, 0};
+    trace::ClassRecord cl{0, 0x10a0, "String", "System", MT_CLASS_STRING, 0};
     t.w.classes(&cl, 1);
     uint64_t pcs[2] = {0x100004a8c, 0x100004a00};
-    rt::StackRecord st{0, pcs, 2};
+    trace::StackRecord st{0, pcs, 2};
     t.w.stacks(&st, 1);
-    rt::EventRecord ev[2] = {{0, 1010, 0, 0, 26, 32, 0x7f0000c040}, {0, 1003, 0, 0, 40, 48, 0x7f0000c000}};
+    trace::EventRecord ev[2] = {{0, 1010, 0, 0, 26, 32, 0x7f0000c040}, {0, 1003, 0, 0, 40, 48, 0x7f0000c000}};
     t.w.events(0, 1000, ev, 2);
-    rt::FrameRecord f;
+    trace::FrameRecord f;
     f.seq = 0, f.index = 1, f.start_tick = 1000, f.end_tick = 1400, f.events = 2, f.requested_bytes = 66;
     f.gc_bytes = 80, f.heap_size = 4 << 20, f.free_bytes = 1 << 20;
     t.w.frame(f);

@@ -2,7 +2,7 @@
 // Corrupt at that chunk's offset with a message naming the field, and nothing of it is used.
 #include "trace_fixture.h"
 
-#include "codec.h"
+#include "memtracer/codec.h"
 
 #include <catch2/catch.hpp>
 #include <memtracer/format.h>
@@ -21,16 +21,16 @@ constexpr uint32_t kAggregate = kEvents | MT_FILE_FLAG_AGGREGATE;
 // allocation (an event, or an aggregate row in aggregate mode).
 std::vector<uint8_t> good_prefix(uint32_t flags = kEvents) {
     test::MemTrace t;
-    rt::FileHeaderParams hp;
+    trace::FileHeaderParams hp;
     hp.flags = flags;
     t.w.header(hp);
-    rt::ThreadRecord th{0, 1, "main"};
-    rt::ClassRecord cl[3] = {{0, 0x10, "A", "", 0, 0}, {1, 0x20, "B", "", 0, 0}, {2, 0x30, "C", "", 0, 0}};
+    trace::ThreadRecord th{0, 1, "main"};
+    trace::ClassRecord cl[3] = {{0, 0x10, "A", "", 0, 0}, {1, 0x20, "B", "", 0, 0}, {2, 0x30, "C", "", 0, 0}};
     uint64_t pc = 0x1000;
-    rt::StackRecord st{0, &pc, 1};
-    rt::EventRecord ev{0, 10, 2, 0, 16, 16, 0x5000};
-    rt::AggregateRecord ag{2, 0, 1, 16, 16, 1};
-    rt::FrameRecord f;
+    trace::StackRecord st{0, &pc, 1};
+    trace::EventRecord ev{0, 10, 2, 0, 16, 16, 0x5000};
+    trace::AggregateRecord ag{2, 0, 1, 16, 16, 1};
+    trace::FrameRecord f;
     f.events = 1;
     t.w.threads(&th, 1);
     t.w.classes(cl, 3);

@@ -1,7 +1,7 @@
 // Files that cannot be read at all: the reader throws FormatError saying what and where.
 #include "trace_fixture.h"
 
-#include "codec.h"
+#include "memtracer/codec.h"
 
 #include <catch2/catch.hpp>
 #include <memtracer/format.h>

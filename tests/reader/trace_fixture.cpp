@@ -1,6 +1,6 @@
 #include "trace_fixture.h"
 
-#include "codec.h"
+#include "memtracer/codec.h"
 
 #include <memtracer/format.h>
 
@@ -46,7 +46,7 @@ private:
     void late_dictionaries(uint64_t after_seq);
     void frame(uint64_t seq);
     void frame_data(uint64_t seq, uint64_t start, int chunk);
-    void events(uint64_t seq, uint64_t start, const std::vector<rt::EventRecord> &ev);
+    void events(uint64_t seq, uint64_t start, const std::vector<trace::EventRecord> &ev);
     void commit(uint64_t seq, uint64_t index, uint64_t start);
     void finish();
 
@@ -57,7 +57,7 @@ private:
 };
 
 void SampleBuilder::header() {
-    rt::FileHeaderParams hp;
+    trace::FileHeaderParams hp;
     hp.start_unix_ns = 1700000000123456789ull;
     hp.flags = MT_FILE_FLAG_GC_EVENTS | MT_FILE_FLAG_LIFETIMES | (opt_.aggregate ? MT_FILE_FLAG_AGGREGATE : 0);
     hp.pid = 4242;
@@ -77,7 +77,7 @@ void SampleBuilder::header() {
               {"mode", opt_.aggregate ? "aggregate" : "events"},
               {"session_label", "level \"1\"\n\tGr\xc3\xb6\xc3\x9f" "e \\ \x01"}};
     h.tick_hz = 1e6;
-    std::vector<rt::KeyValue> kv;
+    std::vector<trace::KeyValue> kv;
     for (auto &[k, v] : h.info) kv.push_back({k.c_str(), v.c_str()});
     t_.w.info(kv.data(), kv.size());
     t_.chunk();
@@ -90,15 +90,15 @@ const uint64_t kPcs[][3] = {{0x55550000a123, 0x555500009000, 0x55550000b000},
                             {0x55550000c000, 0x55550000c100, 0x55550000c004}};
 
 void SampleBuilder::dictionaries() {
-    rt::ModuleRecord m[2] = {{0, MT_MODULE_ELF, "/opt/game/libil2cpp.so", 0x555500000000, 0x100000, 0x555500000000, 0,
+    trace::ModuleRecord m[2] = {{0, MT_MODULE_ELF, "/opt/game/libil2cpp.so", 0x555500000000, 0x100000, 0x555500000000, 0,
                               kBuildId, 20},
                              {1, MT_MODULE_MACHO, "/usr/lib/libc.so.6", 0x7f1200000000, 0x200000, 0x7f1200000000,
                               0x1000, kBuildId, 16}};
-    rt::ThreadRecord th[2] = {{0, 4242, "main"}, {1, 4243, "worker"}};
-    rt::ClassRecord cl[3] = {{0, 0x7f0000001000, "String", "System", MT_CLASS_STRING, 0},
+    trace::ThreadRecord th[2] = {{0, 4242, "main"}, {1, 4243, "worker"}};
+    trace::ClassRecord cl[3] = {{0, 0x7f0000001000, "String", "System", MT_CLASS_STRING, 0},
                              {1, 0x7f0000002000, "Int32[]", "System", MT_CLASS_ARRAY, 4},
                              {2, 0x7f0000003000, "Enemy", "Game", 0, 0}};
-    rt::StackRecord st[4] = {{0, kPcs[0], 3}, {1, kPcs[1], 2}, {2, kPcs[2], 1}, {3, kPcs[3], 3}};
+    trace::StackRecord st[4] = {{0, kPcs[0], 3}, {1, kPcs[1], 2}, {2, kPcs[2], 1}, {3, kPcs[3], 3}};
     t_.w.modules(m, 2);
     t_.w.threads(th, 2);
     t_.w.classes(cl, 3);
@@ -117,14 +117,14 @@ void SampleBuilder::late_dictionaries(uint64_t after_seq) {
     reader::Run &r = s_.expected;
     if (after_seq == 1) {
         // An invalid UTF-8 byte in a name: dump's JSON must still be valid.
-        rt::ThreadRecord th[2] = {{1, 4243, "worker-renamed"}, {2, 4250, "loader\xff"}};
+        trace::ThreadRecord th[2] = {{1, 4243, "worker-renamed"}, {2, 4250, "loader\xff"}};
         t_.w.threads(th, 2);
         r.threads[1].name = "worker-renamed";
         r.threads.push_back({2, 4250, "loader\xff"});
     } else if (after_seq == 2) {
-        rt::ModuleRecord m{2, MT_MODULE_ELF, "/opt/game/libplugin.so", 0x7f3300000000, 0x8000, 0x7f3300000000, 0,
+        trace::ModuleRecord m{2, MT_MODULE_ELF, "/opt/game/libplugin.so", 0x7f3300000000, 0x8000, 0x7f3300000000, 0,
                            nullptr, 0};
-        rt::ClassRecord cl{3, 0x7f0000004000, "Bullet", "Game.Weapons", MT_CLASS_VALUE_TYPE, 0};
+        trace::ClassRecord cl{3, 0x7f0000004000, "Bullet", "Game.Weapons", MT_CLASS_VALUE_TYPE, 0};
         t_.w.modules(&m, 1);
         t_.chunk();
         t_.w.classes(&cl, 1);
@@ -136,7 +136,7 @@ void SampleBuilder::late_dictionaries(uint64_t after_seq) {
     t_.chunk();
 }
 
-void SampleBuilder::events(uint64_t seq, uint64_t start, const std::vector<rt::EventRecord> &ev) {
+void SampleBuilder::events(uint64_t seq, uint64_t start, const std::vector<trace::EventRecord> &ev) {
     t_.w.events(seq, start, ev.data(), ev.size());
     for (auto &e : ev)
         pending_[seq].event_list.push_back({e.thread, e.tick, e.class_id, e.stack_id, e.size, e.gc_size, e.address});
@@ -145,7 +145,7 @@ void SampleBuilder::events(uint64_t seq, uint64_t start, const std::vector<rt::E
 void SampleBuilder::frame_data(uint64_t seq, uint64_t start, int chunk) {
     uint32_t th = seq >= 2 ? 2 : 1, cl = seq >= 3 ? 3 : 2;
     if (opt_.aggregate) {
-        rt::AggregateRecord a[2] = {{cl, 3, 10 + seq, 320 + seq, 480, 10 + seq},
+        trace::AggregateRecord a[2] = {{cl, 3, 10 + seq, 320 + seq, 480, 10 + seq},
                                     {0, static_cast<uint32_t>(chunk), 1, 24, 32, 1}};
         t_.w.aggregates(seq, a, 2);
         for (auto &x : a)
@@ -175,7 +175,7 @@ void SampleBuilder::commit(uint64_t seq, uint64_t index, uint64_t start) {
     f.heap_size = 1u << 20;
     f.free_bytes = (1u << 19) - seq;
     f.flags = seq == 5 ? MT_FRAME_FINAL : 0;
-    rt::FrameRecord r;
+    trace::FrameRecord r;
     r.seq = f.seq, r.index = f.index, r.start_tick = f.start_tick, r.end_tick = f.end_tick;
     r.events = f.events, r.requested_bytes = f.requested_bytes, r.gc_bytes = f.gc_bytes, r.dropped = f.dropped;
     r.heap_size = f.heap_size, r.free_bytes = f.free_bytes, r.flags = f.flags;
@@ -194,19 +194,19 @@ void SampleBuilder::frame(uint64_t seq) {
         t_.chunk();
     }
     if (seq == 2 || seq == 4) {
-        rt::GcRecord g{start + 100, start + 400, 1u << 20, 1u << 18, 4096 * seq, seq};
+        trace::GcRecord g{start + 100, start + 400, 1u << 20, 1u << 18, 4096 * seq, seq};
         t_.w.gc(seq, &g, 1);
         t_.chunk();
         pending_[seq].gcs.push_back({g.start_tick, g.end_tick, g.heap_size, g.free_bytes, g.reclaimed_bytes, g.gc_no});
     }
     if (seq == 2 || seq == 3) {  // frame 3 has nothing but its mark
-        rt::MarkRecord m{start + 50, seq == 2 ? "level loaded" : "boss spawned"};
+        trace::MarkRecord m{start + 50, seq == 2 ? "level loaded" : "boss spawned"};
         t_.w.marks(seq, &m, 1);
         t_.chunk();
         pending_[seq].marks.push_back({m.tick, m.label});
     }
     if (seq == 4) {
-        rt::DeathRecord d[2] = {{0x7f4400010100, 1, 0, 0, 48}, {0x7f4400000000, 0, 1, 1, 112}};
+        trace::DeathRecord d[2] = {{0x7f4400010100, 1, 0, 0, 48}, {0x7f4400000000, 0, 1, 1, 112}};
         t_.w.deaths(seq, d, 2);
         t_.chunk();
         for (auto &x : d) pending_[seq].deaths.push_back({x.address, x.alloc_frame_seq, x.class_id, x.stack_id, x.gc_size});
@@ -225,7 +225,7 @@ void SampleBuilder::finish() {
         res.stop_offset = t_.boundaries.back();
         return;
     }
-    mt_counters c{};
+    trace::CountersRecord c{};
     c.allocations_seen = 40, c.events_recorded = 38, c.events_dropped = 3, c.events_written = 36;
     c.frames_written = 6, c.stacks_known = 4, c.classes_known = 4, c.threads_known = 3, c.running = 0;
     t_.w.counters(c);
@@ -272,7 +272,7 @@ ChunkMap map_chunks(const std::vector<uint8_t> &bytes) {
 
 std::vector<uint8_t> header_bytes(uint32_t flags) {
     MemTrace t;
-    rt::FileHeaderParams hp;
+    trace::FileHeaderParams hp;
     hp.flags = flags;
     t.w.header(hp);
     t.chunk();

@@ -5,7 +5,7 @@
 #ifndef MEMTRACER_TESTS_READER_TRACE_FIXTURE_H
 #define MEMTRACER_TESTS_READER_TRACE_FIXTURE_H
 
-#include "trace_writer.h"
+#include "memtracer/trace_writer.h"
 
 #include <memtracer/reader.h>
 
@@ -25,7 +25,7 @@ public:
     MemTrace(const MemTrace &) = delete;
     MemTrace &operator=(const MemTrace &) = delete;
 
-    rt::TraceWriter w;
+    trace::TraceWriter w;
     void chunk();  // flush what was appended since the last call as one unit
     std::vector<uint8_t> bytes() const;
     std::vector<uint64_t> boundaries;  // file offsets at which a flushed unit ends

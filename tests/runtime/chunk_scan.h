@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "codec.h"
+#include "memtracer/codec.h"
 #include "memtracer/format.h"
 
 namespace mt::test {

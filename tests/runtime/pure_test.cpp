@@ -9,7 +9,7 @@
 #include <string>
 
 #include "clock.h"
-#include "codec.h"
+#include "memtracer/codec.h"
 #include "crc_fast.h"
 #include "unwind.h"
 #ifdef MT_TEST_STATIC_EXE
@@ -77,5 +77,5 @@ TEST_CASE("fast CRC-32C equals the table CRC on this CPU", "[pure]") {
     unsigned char buf[1000];
     for (int i = 0; i < 1000; ++i) buf[i] = static_cast<unsigned char>(i * 7 + 3);
     for (size_t n : {0, 1, 8, 13, 999, 1000})
-        CHECK(mt::rt::crc32c_fast(0, buf, n) == mt::codec::crc32c_update(0, buf, n));
+        CHECK(mt::trace::crc32c_fast(0, buf, n) == mt::codec::crc32c_update(0, buf, n));
 }

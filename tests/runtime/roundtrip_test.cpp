@@ -6,45 +6,45 @@
 #include <unistd.h>
 
 #include "support.h"
-#include "trace_writer.h"
+#include "memtracer/trace_writer.h"
 
 using namespace mt;
 
 TEST_CASE("encoder -> reader: dictionaries, events, aggregates, gc, deaths and frames come back equal", "[roundtrip]") {
     std::mt19937_64 rng(7);
     std::string path = mtt::temp_path("encoder");
-    rt::TraceWriter w;
+    trace::TraceWriter w;
     REQUIRE(w.open(path.c_str()));
-    rt::FileHeaderParams hp;
+    trace::FileHeaderParams hp;
     hp.flags = MT_FILE_FLAG_GC_EVENTS | MT_FILE_FLAG_LIFETIMES;
     w.header(hp);
-    rt::KeyValue kv[] = {{"process", "rt"}, {"tick_hz", "1000000000"}};
+    trace::KeyValue kv[] = {{"process", "rt"}, {"tick_hz", "1000000000"}};
     w.info(kv, 2);
     uint8_t id[20];
     for (auto &b : id) b = static_cast<uint8_t>(rng());
-    rt::ModuleRecord m{0, MT_MODULE_ELF, "/lib/libgame.so", 0x7f0000000000ull, 0x200000, 0x7f0000000000ull, 0, id, 20};
+    trace::ModuleRecord m{0, MT_MODULE_ELF, "/lib/libgame.so", 0x7f0000000000ull, 0x200000, 0x7f0000000000ull, 0, id, 20};
     w.modules(&m, 1);
     std::vector<std::string> names;
     for (int i = 0; i < 8; ++i) names.push_back("Class" + std::to_string(i));
-    std::vector<rt::ClassRecord> classes;
+    std::vector<trace::ClassRecord> classes;
     for (uint32_t i = 0; i < 8; ++i)
         classes.push_back({i, 0x5500000000ull + i * 0x100, names[i].c_str(), "NS", i % 2 ? MT_CLASS_ARRAY : 0u, i % 2 ? 8u : 0u});
     w.classes(classes.data(), classes.size());
-    rt::ThreadRecord threads[] = {{0, 100, "main"}, {1, 101, "worker"}};
+    trace::ThreadRecord threads[] = {{0, 100, "main"}, {1, 101, "worker"}};
     w.threads(threads, 2);
     std::vector<std::vector<uint64_t>> stacks(20);
-    std::vector<rt::StackRecord> srec;
+    std::vector<trace::StackRecord> srec;
     for (uint32_t i = 0; i < stacks.size(); ++i) {
         for (int d = 0; d < 1 + static_cast<int>(rng() % 30); ++d) stacks[i].push_back(0x7f0000001000ull + rng() % 0x100000);
         srec.push_back({i, stacks[i].data(), static_cast<uint32_t>(stacks[i].size())});
     }
     w.stacks(srec.data(), srec.size());
-    std::vector<std::vector<rt::EventRecord>> fed(5);
+    std::vector<std::vector<trace::EventRecord>> fed(5);
     uint64_t tick = 1000;
     for (uint64_t f = 0; f < fed.size(); ++f) {
         uint64_t start = tick;
         for (int i = 0; i < 200; ++i) {
-            rt::EventRecord e{static_cast<uint32_t>(rng() % 2), tick + rng() % 50 - 10, static_cast<uint32_t>(rng() % 8),
+            trace::EventRecord e{static_cast<uint32_t>(rng() % 2), tick + rng() % 50 - 10, static_cast<uint32_t>(rng() % 8),
                               static_cast<uint32_t>(rng() % 20), 8 + rng() % 4000, 0, 0x7e0000000000ull + rng() % (1ull << 32)};
             e.gc_size = e.size + rng() % 16;
             tick += rng() % 20;
@@ -53,11 +53,11 @@ TEST_CASE("encoder -> reader: dictionaries, events, aggregates, gc, deaths and f
         // Two chunks for one frame, as the runtime writes when staging overflows.
         w.events(f, start, fed[f].data(), 120);
         w.events(f, start, fed[f].data() + 120, 80);
-        rt::GcRecord gc{start + 1, start + 9, 1 << 20, 1 << 18, 4096, f};
+        trace::GcRecord gc{start + 1, start + 9, 1 << 20, 1 << 18, 4096, f};
         w.gc(f, &gc, 1);
-        rt::DeathRecord d{0x7e0000001000ull + f, f, 1, 2, 64};
+        trace::DeathRecord d{0x7e0000001000ull + f, f, 1, 2, 64};
         w.deaths(f, &d, 1);
-        rt::FrameRecord fr;
+        trace::FrameRecord fr;
         fr.seq = f;
         fr.index = 100 + f;
         fr.start_tick = start;

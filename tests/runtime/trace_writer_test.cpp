@@ -6,7 +6,7 @@
 
 #include "chunk_scan.h"
 #include "crc_fast.h"
-#include "trace_writer.h"
+#include "memtracer/trace_writer.h"
 
 using namespace mt;
 
@@ -20,41 +20,41 @@ std::string temp_path(const char *name) {
 
 TEST_CASE("trace writer lays out every chunk type as format.h says", "[writer]") {
     std::string path = temp_path("writer.mt");
-    rt::TraceWriter w;
+    trace::TraceWriter w;
     REQUIRE(w.open(path.c_str()));
-    rt::FileHeaderParams hp;
+    trace::FileHeaderParams hp;
     hp.start_unix_ns = 1234567890123ull;
     hp.sample_interval_bytes = 4096;
     hp.flags = MT_FILE_FLAG_SAMPLED;
     hp.max_stack_depth = 32;
     hp.arch = MT_ARCH_ARM64;
     w.header(hp);
-    rt::KeyValue kv[] = {{"process", "game"}, {"tick_hz", "24000000"}};
+    trace::KeyValue kv[] = {{"process", "game"}, {"tick_hz", "24000000"}};
     w.info(kv, 2);
     uint8_t uuid[16];
     for (int i = 0; i < 16; ++i) uuid[i] = static_cast<uint8_t>(0xA0 + i);
-    rt::ModuleRecord mod{0, MT_MODULE_MACHO, "/app/Game", 0x100000000ull, 0x8000, 0x4000, 0xFFFFC000ull, uuid, 16};
+    trace::ModuleRecord mod{0, MT_MODULE_MACHO, "/app/Game", 0x100000000ull, 0x8000, 0x4000, 0xFFFFC000ull, uuid, 16};
     w.modules(&mod, 1);
-    rt::ThreadRecord th{0, 4242, "main"};
+    trace::ThreadRecord th{0, 4242, "main"};
     w.threads(&th, 1);
-    rt::ClassRecord cl{0, 0x7f0012345678ull, "List`1", "System.Collections.Generic", MT_CLASS_ARRAY, 8};
+    trace::ClassRecord cl{0, 0x7f0012345678ull, "List`1", "System.Collections.Generic", MT_CLASS_ARRAY, 8};
     w.classes(&cl, 1);
     uint64_t pcs[] = {0x100001000ull, 0x100000800ull, 0x100002000ull};
-    rt::StackRecord st{0, pcs, 3};
+    trace::StackRecord st{0, pcs, 3};
     w.stacks(&st, 1);
-    rt::EventRecord ev[] = {{0, 110, 0, 0, 24, 32, 0x7f0000001000ull}, {0, 105, 0, 0, 40, 48, 0x7f0000000800ull}};
+    trace::EventRecord ev[] = {{0, 110, 0, 0, 24, 32, 0x7f0000001000ull}, {0, 105, 0, 0, 40, 48, 0x7f0000000800ull}};
     w.events(0, 100, ev, 2);
-    rt::AggregateRecord ag{0, 0, 5, 120, 160, 2};
+    trace::AggregateRecord ag{0, 0, 5, 120, 160, 2};
     w.aggregates(0, &ag, 1);
-    rt::GcRecord gc{101, 109, 1 << 20, 1 << 19, 4096, 3};
+    trace::GcRecord gc{101, 109, 1 << 20, 1 << 19, 4096, 3};
     w.gc(0, &gc, 1);
-    rt::DeathRecord de{0x7f0000002000ull, 0, 0, 0, 32};
+    trace::DeathRecord de{0x7f0000002000ull, 0, 0, 0, 32};
     w.deaths(0, &de, 1);
-    rt::FrameRecord fr;
+    trace::FrameRecord fr;
     fr.seq = 0; fr.index = 77; fr.start_tick = 100; fr.end_tick = 200; fr.events = 2;
     fr.requested_bytes = 64; fr.gc_bytes = 80; fr.flags = MT_FRAME_FINAL;
     w.frame(fr);
-    mt_counters c{};
+    trace::CountersRecord c{};
     c.allocations_seen = 9; c.gc_callback_rechains = 1;
     w.counters(c);
     w.end(MT_END_STOPPED, "bye");
@@ -144,9 +144,9 @@ TEST_CASE("trace writer lays out every chunk type as format.h says", "[writer]")
 }
 
 TEST_CASE("trace writer reports a full device and names it", "[writer]") {
-    rt::TraceWriter w;
+    trace::TraceWriter w;
     REQUIRE(w.open("/dev/full"));
-    rt::FileHeaderParams hp;
+    trace::FileHeaderParams hp;
     w.header(hp);
     w.end(MT_END_STOPPED, "");
     CHECK_FALSE(w.flush());
@@ -157,7 +157,7 @@ TEST_CASE("trace writer reports a full device and names it", "[writer]") {
 }
 
 TEST_CASE("trace writer reports a path it cannot create", "[writer]") {
-    rt::TraceWriter w;
+    trace::TraceWriter w;
     CHECK_FALSE(w.open("/nonexistent-dir/x/run.mt"));
     CHECK(std::string(w.error()).find("/nonexistent-dir/x/run.mt") != std::string::npos);
     CHECK(w.last_errno() == ENOENT);
@@ -168,11 +168,11 @@ TEST_CASE("the fast CRC-32C equals codec.h's table CRC", "[writer]") {
     uint64_t x = 1;
     for (auto &b : buf) b = static_cast<uint8_t>((x = x * 6364136223846793005ull + 1) >> 56);
     for (size_t n : {0, 1, 7, 8, 9, 63, 64, 1000, 4099}) {
-        CHECK(rt::crc32c_fast(0, buf.data(), n) == codec::crc32c_update(0, buf.data(), n));
-        uint32_t a = rt::crc32c_fast(rt::crc32c_fast(0, buf.data(), n / 3), buf.data() + n / 3, n - n / 3);
+        CHECK(trace::crc32c_fast(0, buf.data(), n) == codec::crc32c_update(0, buf.data(), n));
+        uint32_t a = trace::crc32c_fast(trace::crc32c_fast(0, buf.data(), n / 3), buf.data() + n / 3, n - n / 3);
         CHECK(a == codec::crc32c_update(0, buf.data(), n));
     }
-    CHECK(rt::crc32c_fast(0, "123456789", 9) == 0xE3069283u);  // the CRC-32C check value
-    CHECK(rt::chunk_crc_fast(6, 0, 5, "hello") == codec::chunk_crc(6, 0, 5, "hello"));
-    INFO("hardware CRC: " << rt::crc32c_hardware());
+    CHECK(trace::crc32c_fast(0, "123456789", 9) == 0xE3069283u);  // the CRC-32C check value
+    CHECK(trace::chunk_crc_fast(6, 0, 5, "hello") == codec::chunk_crc(6, 0, 5, "hello"));
+    INFO("hardware CRC: " << trace::crc32c_hardware());
 }

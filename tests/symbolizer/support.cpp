@@ -174,7 +174,7 @@ TempDir::~TempDir() {
 
 RunWriter::RunWriter(const std::string &path, uint32_t arch, uint32_t flags, uint64_t start_unix_ns, uint64_t sample_interval) {
     if (!w.open(path.c_str())) throw std::runtime_error(w.error());
-    mt::rt::FileHeaderParams hp;
+    mt::trace::FileHeaderParams hp;
     hp.arch = arch;
     hp.flags = flags;
     hp.pid = 4242;
@@ -182,7 +182,7 @@ RunWriter::RunWriter(const std::string &path, uint32_t arch, uint32_t flags, uin
     hp.sample_interval_bytes = sample_interval;
     hp.max_stack_depth = 64;
     w.header(hp);
-    mt::rt::KeyValue info[] = {{"process", "FixtureGame"}, {"os", "test"}, {"tick_hz", "1000000000"},
+    mt::trace::KeyValue info[] = {{"process", "FixtureGame"}, {"os", "test"}, {"tick_hz", "1000000000"},
                                {"session_label", "symbolizer test"}};
     w.info(info, 4);
 }
@@ -191,32 +191,32 @@ RunWriter::~RunWriter() { w.close(); }
 
 void RunWriter::module(uint32_t id, uint32_t kind, const std::string &path, uint64_t load, uint64_t size, uint64_t bias,
                        uint64_t text_vmaddr, const std::vector<uint8_t> &build_id) {
-    mt::rt::ModuleRecord m{id, kind, path.c_str(), load, size, bias, text_vmaddr, build_id.data(), build_id.size()};
+    mt::trace::ModuleRecord m{id, kind, path.c_str(), load, size, bias, text_vmaddr, build_id.data(), build_id.size()};
     w.modules(&m, 1);
 }
 
 void RunWriter::thread(uint32_t id, uint64_t tid, const std::string &name) {
-    mt::rt::ThreadRecord t{id, tid, name.c_str()};
+    mt::trace::ThreadRecord t{id, tid, name.c_str()};
     w.threads(&t, 1);
 }
 
 void RunWriter::klass(uint32_t id, const std::string &name, const std::string &ns) {
-    mt::rt::ClassRecord c{id, 0x7f0000 + id, name.c_str(), ns.c_str(), 0, 0};
+    mt::trace::ClassRecord c{id, 0x7f0000 + id, name.c_str(), ns.c_str(), 0, 0};
     w.classes(&c, 1);
 }
 
 void RunWriter::stack(uint32_t id, const std::vector<uint64_t> &frames) {
-    mt::rt::StackRecord s{id, frames.data(), static_cast<uint32_t>(frames.size())};
+    mt::trace::StackRecord s{id, frames.data(), static_cast<uint32_t>(frames.size())};
     w.stacks(&s, 1);
 }
 
-void RunWriter::frame(uint64_t seq, const std::vector<mt::rt::EventRecord> &events, const std::vector<mt::rt::GcRecord> &gcs,
-                      const std::vector<mt::rt::DeathRecord> &deaths) {
+void RunWriter::frame(uint64_t seq, const std::vector<mt::trace::EventRecord> &events, const std::vector<mt::trace::GcRecord> &gcs,
+                      const std::vector<mt::trace::DeathRecord> &deaths) {
     uint64_t start = 1000 + seq * 16000000, end = start + 16000000;
     if (!events.empty()) w.events(seq, start, events.data(), events.size());
     if (!gcs.empty()) w.gc(seq, gcs.data(), gcs.size());
     if (!deaths.empty()) w.deaths(seq, deaths.data(), deaths.size());
-    mt::rt::FrameRecord f;
+    mt::trace::FrameRecord f;
     f.seq = seq;
     f.index = seq + 100;
     f.start_tick = start;
@@ -229,10 +229,10 @@ void RunWriter::frame(uint64_t seq, const std::vector<mt::rt::EventRecord> &even
     w.frame(f);
 }
 
-void RunWriter::aggregate_frame(uint64_t seq, const std::vector<mt::rt::AggregateRecord> &aggs) {
+void RunWriter::aggregate_frame(uint64_t seq, const std::vector<mt::trace::AggregateRecord> &aggs) {
     uint64_t start = 1000 + seq * 16000000;
     w.aggregates(seq, aggs.data(), aggs.size());
-    mt::rt::FrameRecord f;
+    mt::trace::FrameRecord f;
     f.seq = seq;
     f.index = seq;
     f.start_tick = start;

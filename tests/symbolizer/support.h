@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "memtracer/format.h"
-#include "trace_writer.h"
+#include "memtracer/trace_writer.h"
 
 namespace mt::test {
 
@@ -48,7 +48,7 @@ struct TempDir {
     std::string file(const std::string &name) const { return path + "/" + name; }
 };
 
-// A run.mt built with mt::rt::TraceWriter: header, INFO, then whatever the test adds.
+// A run.mt built with mt::trace::TraceWriter: header, INFO, then whatever the test adds.
 struct RunWriter {
     explicit RunWriter(const std::string &path, uint32_t arch = MT_ARCH_X86_64, uint32_t flags = 0,
                        uint64_t start_unix_ns = 1700000000000000000ull, uint64_t sample_interval = 0);
@@ -59,12 +59,12 @@ struct RunWriter {
     void klass(uint32_t id, const std::string &name, const std::string &ns);
     void stack(uint32_t id, const std::vector<uint64_t> &frames);
     // One frame of raw events; ticks at 1 GHz so ticks are nanoseconds.
-    void frame(uint64_t seq, const std::vector<mt::rt::EventRecord> &events, const std::vector<mt::rt::GcRecord> &gcs = {},
-               const std::vector<mt::rt::DeathRecord> &deaths = {});
-    void aggregate_frame(uint64_t seq, const std::vector<mt::rt::AggregateRecord> &aggs);
+    void frame(uint64_t seq, const std::vector<mt::trace::EventRecord> &events, const std::vector<mt::trace::GcRecord> &gcs = {},
+               const std::vector<mt::trace::DeathRecord> &deaths = {});
+    void aggregate_frame(uint64_t seq, const std::vector<mt::trace::AggregateRecord> &aggs);
     void end();
     void flush();
-    mt::rt::TraceWriter w;
+    mt::trace::TraceWriter w;
 };
 
 // Rows of a query, each column as text ("NULL" for null).

@@ -18,7 +18,7 @@ void write_run(const std::string &path, const mt::test::LoadedElf &elf, uint64_t
     mt::test::add_elf_module(w, 0, elf);
     w.thread(0, 1, "main");
     w.klass(0, "Node", "Game");
-    std::vector<mt::rt::EventRecord> ev;
+    std::vector<mt::trace::EventRecord> ev;
     for (uint32_t i = 0; i < stacks.size(); ++i) {
         w.stack(i, stacks[i]);
         ev.push_back({0, 1001 + i, 0, i, 16, 16, 0x1000 + 16u * i});
@@ -179,7 +179,7 @@ void write_split_run(const std::string &path, uint64_t start_ns, const std::map<
     w.thread(0, 1, "main");
     w.klass(0, "Node", "Game");
     uint32_t id = 0;
-    std::vector<mt::rt::EventRecord> ev;
+    std::vector<mt::trace::EventRecord> ev;
     for (const auto &[name, a] : addrs) {
         w.stack(id, {a});
         ev.push_back({0, 1001 + id, 0, id, 16, 16, 0x1000 + 16u * id});

@@ -246,11 +246,11 @@ TEST_CASE("symbolizer: mt_mark labels become markers rows - frame and ns from th
         w.klass(0, "String", "System");
         w.stack(0, {0x1000});
         // Ticks are nanoseconds (1 GHz); frame N starts at 1000 + N * 16 ms.
-        mt::rt::MarkRecord m0{1500, "level loaded"};
+        mt::trace::MarkRecord m0{1500, "level loaded"};
         w.w.marks(0, &m0, 1);
         w.frame(0, {{0, 1010, 0, 0, 20, 32, 0xa000}});
         w.frame(1, {});
-        mt::rt::MarkRecord m2[2] = {{32001000 + 7, "boss spawned"}, {32001000 + 9, "boss spawned"}};
+        mt::trace::MarkRecord m2[2] = {{32001000 + 7, "boss spawned"}, {32001000 + 9, "boss spawned"}};
         w.w.marks(2, m2, 2);
         w.frame(2, {});
         w.end();

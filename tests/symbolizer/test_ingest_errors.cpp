@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "codec.h"
+#include "memtracer/codec.h"
 #include "memtracer/store/db.h"
 #include "object_info.h"
 #include "support.h"
@@ -32,7 +32,7 @@ Offsets write_run(const std::string &path, uint64_t start_ns = 17000000000000000
     Offsets o;
     o.after_dicts = w.w.bytes_written();
     for (uint64_t seq = 0; seq < 3; ++seq) {
-        std::vector<mt::rt::EventRecord> ev;
+        std::vector<mt::trace::EventRecord> ev;
         for (int i = 0; i < 50; ++i) ev.push_back({0, 1000 + seq * 16000000 + i, 0, 0, 24, 32, 0x10000 + 64u * i});
         w.frame(seq, ev);
         w.flush();

@@ -11,11 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "codec.h"
 #include "decode.h"
-#include "trace_writer.h"
+#include "memtracer/codec.h"
+#include "memtracer/trace_writer.h"
 
 #include <memtracer/format.h>
+#include <memtracer/memtracer.h>  // MT_MAX_MARK_LABEL
 
 using namespace mt;
 using reader::detail::Cursor;
@@ -37,7 +38,7 @@ template <class F>
 std::vector<Chunk> written_chunks(F write) {
     int fd = memfd_create("mt_trace_roundtrip", 0);
     REQUIRE(fd >= 0);
-    rt::TraceWriter w;
+    trace::TraceWriter w;
     w.attach(fd);
     write(w);
     REQUIRE(w.flush());
@@ -79,8 +80,8 @@ DictSizes all_defined() {
 }  // namespace
 
 TEST_CASE("INFO pairs round-trip, empty key and value included", "[trace]") {
-    rt::KeyValue kv[] = {{"process", "Game"}, {"", ""}, {"tick_hz", "24000000"}};
-    Chunk ch = one_chunk(MT_CHUNK_INFO, [&](rt::TraceWriter &w) { w.info(kv, 3); });
+    trace::KeyValue kv[] = {{"process", "Game"}, {"", ""}, {"tick_hz", "24000000"}};
+    Chunk ch = one_chunk(MT_CHUNK_INFO, [&](trace::TraceWriter &w) { w.info(kv, 3); });
     Cursor c(ch.payload.data(), ch.payload.size());
     auto info = reader::detail::decode_info(c);
     c.finish();
@@ -94,12 +95,12 @@ TEST_CASE("INFO pairs round-trip, empty key and value included", "[trace]") {
 TEST_CASE("MODULES round-trip every field, empty path and build id included", "[trace]") {
     uint8_t uuid[16];
     for (int i = 0; i < 16; ++i) uuid[i] = static_cast<uint8_t>(0xF0 + i);
-    rt::ModuleRecord m[] = {
+    trace::ModuleRecord m[] = {
         {0, MT_MODULE_MACHO, "/private/var/Game", 0x100000000, 0x4000, 0x0, 0x100000000, uuid, 16},
         {1, MT_MODULE_ELF, "", 0, 0, 0, 0, nullptr, 0},
         {2, kMax32, "/x", kMax, kMax, kMax, kMax, uuid, 1},
     };
-    Chunk ch = one_chunk(MT_CHUNK_MODULES, [&](rt::TraceWriter &w) { w.modules(m, 3); });
+    Chunk ch = one_chunk(MT_CHUNK_MODULES, [&](trace::TraceWriter &w) { w.modules(m, 3); });
     Cursor c(ch.payload.data(), ch.payload.size());
     auto got = reader::detail::decode_modules(c, 0);
     c.finish();
@@ -117,8 +118,8 @@ TEST_CASE("MODULES round-trip every field, empty path and build id included", "[
 }
 
 TEST_CASE("THREADS round-trip, a rename (known id) included", "[trace]") {
-    rt::ThreadRecord t[] = {{0, 0, ""}, {1, kMax, "render"}, {0, 1234, "main"}};
-    Chunk ch = one_chunk(MT_CHUNK_THREADS, [&](rt::TraceWriter &w) { w.threads(t, 3); });
+    trace::ThreadRecord t[] = {{0, 0, ""}, {1, kMax, "render"}, {0, 1234, "main"}};
+    Chunk ch = one_chunk(MT_CHUNK_THREADS, [&](trace::TraceWriter &w) { w.threads(t, 3); });
     Cursor c(ch.payload.data(), ch.payload.size());
     auto got = reader::detail::decode_threads(c, 0);
     c.finish();
@@ -131,10 +132,10 @@ TEST_CASE("THREADS round-trip, a rename (known id) included", "[trace]") {
 }
 
 TEST_CASE("CLASSES round-trip every field", "[trace]") {
-    rt::ClassRecord k[] = {{5, 0x7f00, "String", "System", MT_CLASS_STRING, 0},
+    trace::ClassRecord k[] = {{5, 0x7f00, "String", "System", MT_CLASS_STRING, 0},
                            {6, 0, "", "", 0, 0},
                            {7, kMax, "Int32[]", "System", kMax32, kMax}};
-    Chunk ch = one_chunk(MT_CHUNK_CLASSES, [&](rt::TraceWriter &w) { w.classes(k, 3); });
+    Chunk ch = one_chunk(MT_CHUNK_CLASSES, [&](trace::TraceWriter &w) { w.classes(k, 3); });
     Cursor c(ch.payload.data(), ch.payload.size());
     auto got = reader::detail::decode_classes(c, 5);  // a later chunk: ids continue at 5
     c.finish();
@@ -152,8 +153,8 @@ TEST_CASE("CLASSES round-trip every field", "[trace]") {
 TEST_CASE("STACKS round-trip frames whose deltas wrap, and an empty stack", "[trace]") {
     uint64_t a[] = {0x100001234, 0x100005678, 0x10};
     uint64_t b[] = {kMax, 0, kMax, 1};
-    rt::StackRecord s[] = {{0, a, 3}, {1, nullptr, 0}, {2, b, 4}};
-    Chunk ch = one_chunk(MT_CHUNK_STACKS, [&](rt::TraceWriter &w) { w.stacks(s, 3); });
+    trace::StackRecord s[] = {{0, a, 3}, {1, nullptr, 0}, {2, b, 4}};
+    Chunk ch = one_chunk(MT_CHUNK_STACKS, [&](trace::TraceWriter &w) { w.stacks(s, 3); });
     Cursor c(ch.payload.data(), ch.payload.size());
     auto got = reader::detail::decode_stacks(c, 0, MT_FORMAT_VERSION);
     c.finish();
@@ -166,13 +167,13 @@ TEST_CASE("STACKS round-trip frames whose deltas wrap, and an empty stack", "[tr
 
 TEST_CASE("EVENTS round-trip: ticks relative to the frame start, sizes and addresses exact", "[trace]") {
     const uint64_t start = 100;
-    rt::EventRecord e[] = {
+    trace::EventRecord e[] = {
         {0, 105, 2, 3, 32, 48, 0x7f001000},
         {kMax32, start, 0, 0, 0, 0, 0},                   // tick before the previous: negative dt
         {1, kMax, kMax32, kMax32, kMax, 0, kMax},          // gc_size below size: negative extra
         {2, 0, 1, 1, 16, kMax, 8},                         // a tick that wraps back to 0
     };
-    Chunk ch = one_chunk(MT_CHUNK_EVENTS, [&](rt::TraceWriter &w) { w.events(kMax, start, e, 4); });
+    Chunk ch = one_chunk(MT_CHUNK_EVENTS, [&](trace::TraceWriter &w) { w.events(kMax, start, e, 4); });
     Cursor c(ch.payload.data(), ch.payload.size());
     CHECK(c.u("frame_seq") == kMax);
     std::vector<reader::Event> got;
@@ -198,8 +199,8 @@ TEST_CASE("EVENTS bytes are the ones format.h draws", "[trace]") {
     // The third, another stack with its shape unknown and its GC size the requested one: flags
     // SAME_THREAD | NO_GC_EXTRA (0x11), dt -2 (zigzag 3), stack 4, class 2, size 64, addr 0x2000
     // against the previous address 0xfd0 (0x1030, zigzag 0x2060 = 0xe0 0x40).
-    rt::EventRecord e[] = {{1, 105, 2, 3, 32, 48, 0x1000}, {1, 110, 2, 3, 32, 48, 0xfd0}, {1, 108, 2, 4, 64, 64, 0x2000}};
-    Chunk ch = one_chunk(MT_CHUNK_EVENTS, [&](rt::TraceWriter &w) { w.events(7, 100, e, 3); });
+    trace::EventRecord e[] = {{1, 105, 2, 3, 32, 48, 0x1000}, {1, 110, 2, 3, 32, 48, 0xfd0}, {1, 108, 2, 4, 64, 64, 0x2000}};
+    Chunk ch = one_chunk(MT_CHUNK_EVENTS, [&](trace::TraceWriter &w) { w.events(7, 100, e, 3); });
     CHECK(ch.payload == std::vector<uint8_t>{7, 3, 0, 1, 10, 3, 2, 32, 32, 0x80, 0x40, 0x2f, 10,
                                              0x11, 3, 4, 2, 64, 0xe0, 0x40});
 }
@@ -207,12 +208,12 @@ TEST_CASE("EVENTS bytes are the ones format.h draws", "[trace]") {
 TEST_CASE("EVENTS: a stack's STACKS shape predicts its first event in a chunk", "[trace]") {
     // Written by the runtime's writer, which knows each stack's shape: flags SAME_CLASS |
     // SAME_SIZE (0x0c) on the very first event, so class, size and gc_extra are left out.
-    rt::EventRecord e{0, 100, 5, 9, 24, 32, 0x4000};
+    trace::EventRecord e{0, 100, 5, 9, 24, 32, 0x4000};
     e.knows_stack_shape = true;
     e.stack_class = 5;
     e.stack_size = 24;
     e.stack_gc_size = 32;
-    Chunk ch = one_chunk(MT_CHUNK_EVENTS, [&](rt::TraceWriter &w) { w.events(0, 100, &e, 1); });
+    Chunk ch = one_chunk(MT_CHUNK_EVENTS, [&](trace::TraceWriter &w) { w.events(0, 100, &e, 1); });
     CHECK(ch.payload == std::vector<uint8_t>{0, 1, 0x0c, 0, 0, 9, 0x80, 0x80, 0x02});
     DictSizes d = all_defined();
     d.stack_shapes.assign(10, reader::detail::StackShape{});
@@ -230,8 +231,8 @@ TEST_CASE("EVENTS: a stack's STACKS shape predicts its first event in a chunk", 
 }
 
 TEST_CASE("AGGREGATES round-trip every field", "[trace]") {
-    rt::AggregateRecord a[] = {{1, 2, 3, 96, 128, 3}, {0, 0, 0, 0, 0, 0}, {kMax32, kMax32, kMax, kMax, kMax, kMax}};
-    Chunk ch = one_chunk(MT_CHUNK_AGGREGATES, [&](rt::TraceWriter &w) { w.aggregates(0, a, 3); });
+    trace::AggregateRecord a[] = {{1, 2, 3, 96, 128, 3}, {0, 0, 0, 0, 0, 0}, {kMax32, kMax32, kMax, kMax, kMax, kMax}};
+    Chunk ch = one_chunk(MT_CHUNK_AGGREGATES, [&](trace::TraceWriter &w) { w.aggregates(0, a, 3); });
     Cursor c(ch.payload.data(), ch.payload.size());
     CHECK(c.u("frame_seq") == 0);
     std::vector<reader::Aggregate> got;
@@ -249,8 +250,8 @@ TEST_CASE("AGGREGATES round-trip every field", "[trace]") {
 }
 
 TEST_CASE("GC round-trip every field", "[trace]") {
-    rt::GcRecord g[] = {{10, 20, 1 << 20, 4096, 512, 1}, {0, 0, 0, 0, 0, 0}, {kMax, kMax, kMax, kMax, kMax, kMax}};
-    Chunk ch = one_chunk(MT_CHUNK_GC, [&](rt::TraceWriter &w) { w.gc(3, g, 3); });
+    trace::GcRecord g[] = {{10, 20, 1 << 20, 4096, 512, 1}, {0, 0, 0, 0, 0, 0}, {kMax, kMax, kMax, kMax, kMax, kMax}};
+    Chunk ch = one_chunk(MT_CHUNK_GC, [&](trace::TraceWriter &w) { w.gc(3, g, 3); });
     Cursor c(ch.payload.data(), ch.payload.size());
     CHECK(c.u("frame_seq") == 3);
     std::vector<reader::GcEvent> got;
@@ -268,9 +269,9 @@ TEST_CASE("GC round-trip every field", "[trace]") {
 }
 
 TEST_CASE("DEATHS round-trip, addresses going down and wrapping", "[trace]") {
-    rt::DeathRecord d[] = {{0x7f002000, 4, 1, 2, 48}, {0x10, 0, 0, 0, 0}, {kMax, kMax, kMax32, kMax32, kMax},
+    trace::DeathRecord d[] = {{0x7f002000, 4, 1, 2, 48}, {0x10, 0, 0, 0, 0}, {kMax, kMax, kMax32, kMax32, kMax},
                            {0, 1, 1, 1, 1}};
-    Chunk ch = one_chunk(MT_CHUNK_DEATHS, [&](rt::TraceWriter &w) { w.deaths(9, d, 4); });
+    Chunk ch = one_chunk(MT_CHUNK_DEATHS, [&](trace::TraceWriter &w) { w.deaths(9, d, 4); });
     Cursor c(ch.payload.data(), ch.payload.size());
     CHECK(c.u("frame_seq") == 9);
     std::vector<reader::Death> got;
@@ -288,8 +289,8 @@ TEST_CASE("DEATHS round-trip, addresses going down and wrapping", "[trace]") {
 
 TEST_CASE("MARKS round-trip, an empty label and the largest tick included", "[trace]") {
     std::string longest(MT_MAX_MARK_LABEL, 'x');
-    rt::MarkRecord m[] = {{1000, "level loaded"}, {0, ""}, {kMax, longest.c_str()}, {5, "boss spawned"}};
-    Chunk ch = one_chunk(MT_CHUNK_MARKS, [&](rt::TraceWriter &w) { w.marks(12, m, 4); });
+    trace::MarkRecord m[] = {{1000, "level loaded"}, {0, ""}, {kMax, longest.c_str()}, {5, "boss spawned"}};
+    Chunk ch = one_chunk(MT_CHUNK_MARKS, [&](trace::TraceWriter &w) { w.marks(12, m, 4); });
     Cursor c(ch.payload.data(), ch.payload.size());
     CHECK(c.u("frame_seq") == 12);
     std::vector<reader::Mark> got;
@@ -303,7 +304,7 @@ TEST_CASE("MARKS round-trip, an empty label and the largest tick included", "[tr
 }
 
 TEST_CASE("empty list chunks round-trip as empty", "[trace]") {
-    auto chunks = written_chunks([](rt::TraceWriter &w) {
+    auto chunks = written_chunks([](trace::TraceWriter &w) {
         w.modules(nullptr, 0);
         w.events(0, 0, nullptr, 0);
         w.deaths(0, nullptr, 0);
@@ -327,7 +328,7 @@ TEST_CASE("empty list chunks round-trip as empty", "[trace]") {
 
 TEST_CASE("FRAME round-trips every field", "[trace]") {
     for (uint64_t v : {uint64_t{0}, uint64_t{1}, uint64_t{300}, kMax}) {
-        rt::FrameRecord f;
+        trace::FrameRecord f;
         f.seq = v;
         f.index = v ^ 1;
         f.start_tick = v / 2;
@@ -339,7 +340,7 @@ TEST_CASE("FRAME round-trips every field", "[trace]") {
         f.heap_size = v / 13;
         f.free_bytes = v / 17;
         f.flags = static_cast<uint32_t>(v);
-        Chunk ch = one_chunk(MT_CHUNK_FRAME, [&](rt::TraceWriter &w) { w.frame(f); });
+        Chunk ch = one_chunk(MT_CHUNK_FRAME, [&](trace::TraceWriter &w) { w.frame(f); });
         Cursor c(ch.payload.data(), ch.payload.size());
         reader::Frame got;
         reader::detail::decode_frame_fields(c, got);
@@ -359,7 +360,7 @@ TEST_CASE("FRAME round-trips every field", "[trace]") {
 }
 
 TEST_CASE("COUNTERS round-trip every mt_counters field", "[trace]") {
-    mt_counters k{};
+    trace::CountersRecord k{};
     uint64_t *wide[] = {&k.allocations_seen, &k.events_recorded, &k.events_dropped, &k.events_sampled_out,
                         &k.events_written, &k.bytes_written, &k.frames_written, &k.stacks_known,
                         &k.classes_known, &k.threads_known, &k.last_flush_unix_ns, &k.last_flush_duration_ns,
@@ -371,7 +372,7 @@ TEST_CASE("COUNTERS round-trip every mt_counters field", "[trace]") {
     k.paused = 0;
     k.disabled = kMax32;
     k.gc_callback_rechains = 7;
-    Chunk ch = one_chunk(MT_CHUNK_COUNTERS, [&](rt::TraceWriter &w) { w.counters(k); });
+    Chunk ch = one_chunk(MT_CHUNK_COUNTERS, [&](trace::TraceWriter &w) { w.counters(k); });
     Cursor c(ch.payload.data(), ch.payload.size());
     reader::Counters got = reader::detail::decode_counters(c);
     c.finish();
@@ -397,7 +398,7 @@ TEST_CASE("COUNTERS round-trip every mt_counters field", "[trace]") {
 TEST_CASE("END round-trips reason and message, empty message included", "[trace]") {
     for (auto [reason, message] : {std::pair<uint32_t, const char *>{MT_END_STOPPED, "stopped"},
                                    {MT_END_DISABLED, ""}, {kMax32, "x"}}) {
-        Chunk ch = one_chunk(MT_CHUNK_END, [&](rt::TraceWriter &w) { w.end(reason, message); });
+        Chunk ch = one_chunk(MT_CHUNK_END, [&](trace::TraceWriter &w) { w.end(reason, message); });
         Cursor c(ch.payload.data(), ch.payload.size());
         auto got = reader::detail::decode_end(c);
         c.finish();

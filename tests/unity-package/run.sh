@@ -82,12 +82,12 @@ patch-parity)
             [[ $eol == crlf ]] && find "$src" -type f -exec sed -i 's/$/\r/' {} +
             for who in py cs; do
                 d=$W/$name-$eol/$who && cp -r "$src" "$d"
-                if [[ $who == py ]]; then python3 "$REPO/scripts/memtracer-patch-il2cpp" --unity "$d" >/dev/null
+                if [[ $who == py ]]; then python3 "$REPO/bdwgc-patches/memtracer-patch-il2cpp" --unity "$d" >/dev/null
                 else $FAKE patch "$d" "$PKG/Editor/Il2CppPatch" apply >/dev/null; fi
             done
             same_tree "$W/$name-$eol/py" "$W/$name-$eol/cs" "$name ($eol): the patchers wrote different trees"
             if diff <(snap "$src") <(snap "$W/$name-$eol/py") >/dev/null; then fail "$name ($eol): nothing was patched"; fi
-            python3 "$REPO/scripts/memtracer-patch-il2cpp" --unity "$W/$name-$eol/cs" --revert >/dev/null
+            python3 "$REPO/bdwgc-patches/memtracer-patch-il2cpp" --unity "$W/$name-$eol/cs" --revert >/dev/null
             $FAKE patch "$W/$name-$eol/py" "$PKG/Editor/Il2CppPatch" revert >/dev/null
             same_tree "$src" "$W/$name-$eol/py" "$name ($eol): C# revert of the Python patch is not the original"
             same_tree "$src" "$W/$name-$eol/cs" "$name ($eol): Python revert of the C# patch is not the original"
@@ -146,7 +146,7 @@ PY
         fi
         grep -q "add_library(GfxPluginMemTracer SHARED" "$W/out/unityLibrary/src/main/cpp/MemTracer/CMakeLists.txt" || fail "the plug-in is not a GfxPlugin* library"
     fi
-    python3 "$REPO/scripts/memtracer-patch-il2cpp" --unity "$lib" --check >/dev/null || fail "the export's libil2cpp is not patched"
+    python3 "$REPO/bdwgc-patches/memtracer-patch-il2cpp" --unity "$lib" --check >/dev/null || fail "the export's libil2cpp is not patched"
     grep -q '"MEMTRACER_MODE", "events"' "$(find "$W/out" -name memtracer_settings.c)" || fail "settings not baked"
     # off: the export as it was, byte for byte, and MemTracer's IL2CPP args gone (the user's kept)
     echo '{"ios": false, "android": false}' > "$W/proj/ProjectSettings/MemTracerSettings.json"
@@ -184,7 +184,7 @@ ios-prebuilt)
     ! grep -q -- "--custom-il2-cpp-root" "$W/export/Unity-iPhone.xcodeproj/project.pbxproj" || fail "sed left --custom-il2-cpp-root"
     build ios >"$W/log"
     grep -q "prebuilt Libraries/libil2cpp.a" "$W/log" || fail "no note about the prebuilt libil2cpp: $(cat "$W/log")"
-    if python3 "$REPO/scripts/memtracer-patch-il2cpp" --unity "$W/out/Il2CppOutputProject/IL2CPP/libil2cpp" --check >/dev/null; then fail "patched a libil2cpp the build never compiles"; fi
+    if python3 "$REPO/bdwgc-patches/memtracer-patch-il2cpp" --unity "$W/out/Il2CppOutputProject/IL2CPP/libil2cpp" --check >/dev/null; then fail "patched a libil2cpp the build never compiles"; fi
     node "$B/xcode-check/check_pbxproj.js" "$W/out/Unity-iPhone.xcodeproj/project.pbxproj" "$W/export/Unity-iPhone.xcodeproj/project.pbxproj"
     echo "ok: prebuilt libil2cpp left unpatched, runtime still added"
     ;;

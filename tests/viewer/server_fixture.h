@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "app.h"
-#include "codec.h"
+#include "memtracer/codec.h"
 #include "http_server.h"
 #include "memtracer/format.h"
 #include "viewer_test_util.h"

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "codec.h"
+#include "memtracer/codec.h"
 
 #if defined(__x86_64__)
 #include <nmmintrin.h>
@@ -15,7 +15,7 @@
 #endif
 #endif
 
-namespace mt::rt {
+namespace mt::trace {
 
 namespace {
 
@@ -77,4 +77,4 @@ uint32_t chunk_crc_fast(uint16_t type, uint16_t flags, uint32_t size, const void
     return crc32c_fast(crc32c_fast(0, head, sizeof head), payload, size);
 }
 
-}  // namespace mt::rt
+}  // namespace mt::trace

@@ -5,7 +5,7 @@
 #ifndef MEMTRACER_READER_CURSOR_H
 #define MEMTRACER_READER_CURSOR_H
 
-#include "codec.h"
+#include "memtracer/codec.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // event of that thread, stack or GC size, no shape for the stack) is damage, refused with the
 // entry's place.
 #include "decode_fields.h"
-#include "event_predict.h"
+#include "memtracer/event_predict.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,6 +1,6 @@
 // encode.cpp — the run.mt encoder (see trace_writer.h), driven by format.h's field tables. Chunks are assembled in place in the batch buffer: the
 // 16-byte header is reserved first and patched with size and CRC once the payload is known.
-#include "trace_writer.h"
+#include "memtracer/trace_writer.h"
 
 #include "crc_fast.h"
 
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-namespace mt::rt {
+namespace mt::trace {
 
 mt_arch host_arch() {
 #if defined(__x86_64__)
@@ -82,12 +82,7 @@ MT_VARINT_ENCODER(AggregateRecord, MT_AGGREGATE_FIELDS)
 MT_VARINT_ENCODER(GcRecord, MT_GC_FIELDS)
 MT_VARINT_ENCODER(DeathRecord, MT_DEATH_FIELDS)
 MT_VARINT_ENCODER(FrameRecord, MT_FRAME_FIELDS)
-MT_VARINT_ENCODER(mt_counters, MT_COUNTERS_FIELDS)
-
-// A counter added to mt_counters but not to MT_COUNTERS_FIELDS would silently not be written.
-#define MT_COUNTER_SIZE(kind, m, label) +sizeof(mt_counters::m)
-static_assert(0 MT_COUNTERS_FIELDS(MT_COUNTER_SIZE) == sizeof(mt_counters),
-              "MT_COUNTERS_FIELDS (format.h) must list every mt_counters field");
+MT_VARINT_ENCODER(CountersRecord, MT_COUNTERS_FIELDS)
 }  // namespace
 
 void ListEncoder::begin(uint64_t base_tick) {
@@ -298,7 +293,7 @@ void TraceWriter::frame(const FrameRecord &f) {
     end_chunk(at);
 }
 
-void TraceWriter::counters(const mt_counters &c) {
+void TraceWriter::counters(const CountersRecord &c) {
     size_t at = begin_chunk(MT_CHUNK_COUNTERS);
     ListEncoder::Deltas none;
     encode_entry(batch_, c, none);
@@ -312,4 +307,4 @@ void TraceWriter::end(uint32_t reason, const char *message) {
     end_chunk(at);
 }
 
-}  // namespace mt::rt
+}  // namespace mt::trace

@@ -2,11 +2,11 @@
 // flags byte says which fields the chunk's earlier entries (and the stack's STACKS entry) predict
 // exactly, and those are left out. One reserve per entry, written through a bare cursor: the
 // writer thread encodes one entry per traced allocation (docs/benchmarks.md has the figures).
-#include "trace_writer.h"
+#include "memtracer/trace_writer.h"
 
 #include <stdlib.h>
 
-namespace mt::rt {
+namespace mt::trace {
 
 namespace {
 
@@ -79,4 +79,4 @@ void ListEncoder::add(const EventRecord &e) {
     ++count_;
 }
 
-}  // namespace mt::rt
+}  // namespace mt::trace

@@ -1,4 +1,4 @@
-// Il2CppPatcher: scripts/memtracer-patch-il2cpp in C#, so the Editor patches an export's
+// Il2CppPatcher: bdwgc-patches/memtracer-patch-il2cpp in C#, so the Editor patches an export's
 // libil2cpp with no Python (Windows editors have none). Both read the same rules
 // (bdwgc-patches/il2cpp-layouts.json, copied into the package by the build) and write the same
 // bytes: the same line splitting (Python's str.splitlines over latin-1), the same whitespace set
@@ -187,7 +187,7 @@ namespace MemTracer.Editor
                     partial.Add("layout '" + layout.Str("name") + "': " + string.Join("; ", hits.Select(h => h.Detail ?? h.State)));
             }
             if (partial.Count > 0) throw new PatchRefused(path + ": half patched or edited after patching (" + string.Join(" | ", partial) + ")");
-            throw new PatchRefused(path + ": unknown layout (no rule of il2cpp-layouts.json matches; scripts/memtracer-patch-il2cpp --check shows the closest)");
+            throw new PatchRefused(path + ": unknown layout (no rule of il2cpp-layouts.json matches; bdwgc-patches/memtracer-patch-il2cpp --check shows the closest)");
         }
 
         JsonObject LoadState()

@@ -1,6 +1,6 @@
 // A small JSON reader and writer: Unity's JsonUtility maps only fixed classes, and the patch rules
 // (il2cpp-layouts.json) and the patch state (libil2cpp/memtracer/patch-state.json, shared with
-// scripts/memtracer-patch-il2cpp) are free-form. Objects keep their key order.
+// bdwgc-patches/memtracer-patch-il2cpp) are free-form. Objects keep their key order.
 using System;
 using System.Collections.Generic;
 using System.Globalization;

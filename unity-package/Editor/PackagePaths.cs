@@ -26,7 +26,7 @@ namespace MemTracer.Editor
         /// <summary>The runtime's C/C++ sources and headers (assembled from runtime/ and trace/ by the build).</summary>
         public static string Native { get { return Path.Combine(Root, "Plugins", "MemTracer", "Native"); } }
 
-        /// <summary>il2cpp-layouts.json and the headers the patch adds (shared with scripts/memtracer-patch-il2cpp).</summary>
+        /// <summary>il2cpp-layouts.json and the headers the patch adds (shared with bdwgc-patches/memtracer-patch-il2cpp).</summary>
         public static string PatchData { get { return Path.Combine(Root, "Editor", "Il2CppPatch"); } }
 
         /// <summary>Every file under dir (relative, '/' separators, sorted ordinally), .meta files left out.</summary>

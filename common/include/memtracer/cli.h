@@ -53,6 +53,15 @@ CLI::Validator one_of(std::vector<std::string> choices);
 // The project version (CMake PROJECT_VERSION).
 const char *project_version();
 
+// A tool whose command line is a plain CLI11 App with CLI11's own messages (memtracer-report's
+// subcommands, memtracer-export) rather than a Parser:
+// set_version(app, name): --version prints "<name> <project version>".
+void set_version(CLI::App &app, const std::string &name);
+// parse_app(app, argc, argv, usage_exit): the exit status when parsing ends the program (--help,
+// --version: 0; a usage error: usage_exit, after CLI11's message on stderr); nullopt when the tool
+// should run.
+std::optional<int> parse_app(CLI::App &app, int argc, const char *const *argv, int usage_exit);
+
 }  // namespace mt::cli
 
 #endif

@@ -1,5 +1,5 @@
 // vm/Object.cpp — object allocation, laid out as libil2cpp's (2020+). The IL2CPP_GC_BOEHM macro
-// block below is byte-for-byte the one Unity ships: the build runs scripts/memtracer-patch-il2cpp
+// block below is byte-for-byte the one Unity ships: the build runs bdwgc-patches/memtracer-patch-il2cpp
 // on a copy of this file for the patched GameAssembly, exactly as on a real Unity install.
 #include "il2cpp-config.h"
 #include <memory>

@@ -129,8 +129,8 @@ typedef struct mt_chunk_header {
  * MARKS     frame_seq u, count u, then per mark: tick u (absolute, when mt_mark was called),
  *           label str (at most MT_MAX_MARK_LABEL bytes). Version 2 on; a version 1 reader
  *           refuses the file by its version before reading any chunk.
- * COUNTERS  the mt_counters fields, in declaration order, each as u. Written with END and
- *           optionally mid-run.
+ * COUNTERS  the counters of MT_COUNTERS_FIELDS (the runtime's mt_counters), in order, each as u.
+ *           Written with END and optionally mid-run.
  * END       reason u (mt_end_reason), message str. Last chunk of a cleanly stopped capture.
  *
  * Ticks: the runtime's clock (TSC, CNTVCT or CLOCK_MONOTONIC). INFO.tick_hz converts ticks to
@@ -200,7 +200,9 @@ typedef struct mt_chunk_header {
     F(U, dropped, "dropped") F(U, heap_size, "heap_size") F(U, free_bytes, "free_bytes") F(U, flags, "flags")
 #define MT_MARK_FIELDS(F) \
     F(U, tick, "tick") F(STR, label, "label")
-/* mt_counters (memtracer.h) in declaration order; the encoder checks the table covers it. */
+/* The runtime's counters. The encoder's record (trace_writer.h CountersRecord) and the reader's
+ * (reader.h Counters) are both generated from this table; the runtime fills the encoder's from its
+ * mt_counters (memtracer.h) and checks at compile time that the table covers every field. */
 #define MT_COUNTERS_FIELDS(F) \
     F(U, allocations_seen, "counter") F(U, events_recorded, "counter") F(U, events_dropped, "counter") \
     F(U, events_sampled_out, "counter") F(U, events_written, "counter") F(U, bytes_written, "counter") \

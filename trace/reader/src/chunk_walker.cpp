@@ -2,7 +2,7 @@
 
 #include <cstddef>
 
-#include "codec.h"
+#include "memtracer/codec.h"
 #include "text.h"
 
 #include <memtracer/format.h>

@@ -1,6 +1,6 @@
 #include "header_parse.h"
 
-#include "codec.h"
+#include "memtracer/codec.h"
 #include "text.h"
 
 #include <memtracer/format.h>

@@ -1,7 +1,7 @@
 // ep_jobs.cpp — the JSON of /api/jobs (moved from server/jobs.cpp, which owns the jobs' state).
 #include "memtracer/viewer/jobs_view.h"
 
-#include "json.h"
+#include "memtracer/json.h"
 #include "model.h"
 
 namespace mt::viewer {

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "json.h"
+#include "memtracer/json.h"
 #include "model.h"
 #include "sqlite.h"
 

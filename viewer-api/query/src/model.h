@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "json.h"
+#include "memtracer/json.h"
 #include "params.h"
 #include "memtracer/viewer/results.h"
 

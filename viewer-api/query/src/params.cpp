@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "json.h"
+#include "memtracer/json.h"
 
 namespace mt::viewer {
 

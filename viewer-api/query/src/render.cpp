@@ -1,7 +1,7 @@
 // render.cpp — the typed results (memtracer/viewer/results.h) as their endpoints' JSON. Knows
 // nothing of the database: what is here is the JSON contract of docs/api.md.
 #include "filter.h"
-#include "json.h"
+#include "memtracer/json.h"
 #include "model.h"
 #include "stacks.h"
 

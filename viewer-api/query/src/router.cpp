@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "endpoints.h"
-#include "json.h"
+#include "memtracer/json.h"
 #include "model.h"
 #include "sqlite.h"
 

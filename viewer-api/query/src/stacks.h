@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "json.h"
+#include "memtracer/json.h"
 #include "memtracer/viewer/results.h"
 
 namespace mt::viewer {

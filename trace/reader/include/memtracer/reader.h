@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "memtracer/format.h"
+
 namespace mt::reader {
 
 // Thrown only for a file that cannot be read at all: missing, not a run.mt, unknown version,
@@ -113,13 +115,13 @@ struct Frame {
     bool operator==(const Frame &) const = default;
 };
 
-struct Counters {  // mirrors mt_counters, in the same order
-    uint64_t allocations_seen = 0, events_recorded = 0, events_dropped = 0, events_sampled_out = 0,
-             events_written = 0, bytes_written = 0, frames_written = 0, stacks_known = 0,
-             classes_known = 0, threads_known = 0, last_flush_unix_ns = 0, last_flush_duration_ns = 0,
-             reentrant_skipped = 0, running = 0, paused = 0, disabled = 0, gc_callback_rechains = 0;
+// The COUNTERS chunk: one member per entry of MT_COUNTERS_FIELDS (format.h), in its order.
+#define MT_READER_COUNTER_MEMBER(kind, member, label) uint64_t member = 0;
+struct Counters {
+    MT_COUNTERS_FIELDS(MT_READER_COUNTER_MEMBER)
     bool operator==(const Counters &) const = default;
 };
+#undef MT_READER_COUNTER_MEMBER
 
 enum class Stop {
     End,        // END chunk read: the capture was stopped cleanly

@@ -4,27 +4,27 @@
 //
 // USAGE (host C++20 or runtime code; no exceptions, no STL, nothing to initialise):
 //
-//   #include "trace_writer.h"          // link target `memtracer_writer` (host code), or the
+//   #include "memtracer/trace_writer.h" // link target `memtracer_writer` (host code), or the
 //                                      // `memtracer` runtime library itself (same objects)
-//   mt::rt::TraceWriter w;
+//   mt::trace::TraceWriter w;
 //   if (!w.open("run.mt")) die(w.error());               // O_CREAT|O_TRUNC|O_CLOEXEC; owns the fd
-//   mt::rt::FileHeaderParams hp;                          // defaults: this pid, pointer 8, arch
+//   mt::trace::FileHeaderParams hp;                      // defaults: this pid, pointer 8, arch
 //   hp.arch = MT_ARCH_ARM64; hp.max_stack_depth = 64;     //   of the build machine, no flags
 //   w.header(hp);
-//   mt::rt::KeyValue info[] = {{"process", "Game"}, {"tick_hz", "24000000"}};
+//   mt::trace::KeyValue info[] = {{"process", "Game"}, {"tick_hz", "24000000"}};
 //   w.info(info, 2);
 //   uint8_t uuid[16] = {...};
-//   mt::rt::ModuleRecord m{0, MT_MODULE_MACHO, "/private/.../Game", 0x100000000, 0x4000,
+//   mt::trace::ModuleRecord m{0, MT_MODULE_MACHO, "/private/.../Game", 0x100000000, 0x4000,
 //                          0x0 /*slide*/, 0x100000000 /*__TEXT vmaddr*/, uuid, 16};
 //   w.modules(&m, 1);
-//   mt::rt::ThreadRecord t{0, 1234, "main"};              w.threads(&t, 1);
-//   mt::rt::ClassRecord c{0, 0x7f00, "String", "System", MT_CLASS_STRING, 0};  w.classes(&c, 1);
+//   mt::trace::ThreadRecord t{0, 1234, "main"};           w.threads(&t, 1);
+//   mt::trace::ClassRecord c{0, 0x7f00, "String", "System", MT_CLASS_STRING, 0};  w.classes(&c, 1);
 //   uint64_t pcs[] = {0x100001234, 0x100005678};
-//   mt::rt::StackRecord s{0, pcs, 2};                     w.stacks(&s, 1);
-//   mt::rt::EventRecord e{/*thread*/0, /*tick*/105, /*class*/0, /*stack*/0, /*size*/32,
+//   mt::trace::StackRecord s{0, pcs, 2};                  w.stacks(&s, 1);
+//   mt::trace::EventRecord e{/*thread*/0, /*tick*/105, /*class*/0, /*stack*/0, /*size*/32,
 //                         /*gc_size*/48, /*address*/0x7f001000};
 //   w.events(/*frame_seq*/0, /*frame start tick*/100, &e, 1);
-//   mt::rt::FrameRecord f; f.seq = 0; f.index = 7; f.start_tick = 100; f.end_tick = 200;
+//   mt::trace::FrameRecord f; f.seq = 0; f.index = 7; f.start_tick = 100; f.end_tick = 200;
 //   f.events = 1; f.requested_bytes = 32; f.gc_bytes = 48;
 //   w.frame(f);
 //   w.end(MT_END_STOPPED, "stopped");
@@ -45,18 +45,17 @@
 // Errors: open() and flush() return false; error() is a sentence naming the path and errno.
 // When a write fails part-way, flush() truncates the file back to the end of the last flush that
 // succeeded, so the file always ends on a chunk boundary a reader accepts.
-#ifndef MEMTRACER_RT_TRACE_WRITER_H
-#define MEMTRACER_RT_TRACE_WRITER_H
+#ifndef MEMTRACER_TRACE_TRACE_WRITER_H
+#define MEMTRACER_TRACE_TRACE_WRITER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
-#include "event_predict.h"
+#include "memtracer/buf.h"
+#include "memtracer/event_predict.h"
 #include "memtracer/format.h"
-#include "memtracer/memtracer.h"
 
-namespace mt::rt {
+namespace mt::trace {
 
 mt_arch host_arch();
 
@@ -66,7 +65,7 @@ struct FileHeaderParams {
     uint32_t flags = 0;          // MT_FILE_FLAG_*
     uint32_t pid = 0;            // 0 = getpid()
     uint16_t pointer_size = 8;
-    uint16_t max_stack_depth = MT_MAX_STACK_DEPTH;
+    uint16_t max_stack_depth = 128;  // the runtime's MT_MAX_STACK_DEPTH; any u16 is valid here
     uint32_t arch = host_arch();
 };
 
@@ -146,6 +145,14 @@ struct EndRecord {
     const char *message;
 };
 
+// COUNTERS: one u64 per entry of MT_COUNTERS_FIELDS (format.h), so the table is the record. The
+// runtime fills it from its mt_counters (memtracer.h) and checks the two agree.
+#define MT_TRACE_COUNTER_MEMBER(kind, member, label) uint64_t member = 0;
+struct CountersRecord {
+    MT_COUNTERS_FIELDS(MT_TRACE_COUNTER_MEMBER)
+};
+#undef MT_TRACE_COUNTER_MEMBER
+
 struct FrameRecord {
     uint64_t seq = 0, index = 0, start_tick = 0, end_tick = 0;
     uint64_t events = 0, requested_bytes = 0, gc_bytes = 0, dropped = 0;
@@ -217,7 +224,7 @@ public:
     void deaths(uint64_t frame_seq, const DeathRecord *d, size_t n);
     void marks(uint64_t frame_seq, const MarkRecord *m, size_t n);
     void frame(const FrameRecord &f);
-    void counters(const mt_counters &c);
+    void counters(const CountersRecord &c);
     void end(uint32_t reason, const char *message);
 
     // Dictionary chunks from an encoder (type: MT_CHUNK_MODULES/THREADS/CLASSES/STACKS).
@@ -249,6 +256,6 @@ private:
     char error_[384] = {0};
 };
 
-}  // namespace mt::rt
+}  // namespace mt::trace
 
-#endif  // MEMTRACER_RT_TRACE_WRITER_H
+#endif  // MEMTRACER_TRACE_TRACE_WRITER_H

@@ -2,17 +2,17 @@
 // string). Used by the encoder and the writer thread, both of which must work in a runtime built
 // without exceptions: an allocation failure sets failed() and turns every later append into a
 // no-op, so callers check once per chunk instead of once per byte.
-#ifndef MEMTRACER_RT_BUF_H
-#define MEMTRACER_RT_BUF_H
+#ifndef MEMTRACER_TRACE_BUF_H
+#define MEMTRACER_TRACE_BUF_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
+#include "memtracer/codec.h"
 
-namespace mt::rt {
+namespace mt::trace {
 
 class Buf {
 public:
@@ -88,6 +88,6 @@ private:
     bool failed_ = false;
 };
 
-}  // namespace mt::rt
+}  // namespace mt::trace
 
-#endif  // MEMTRACER_RT_BUF_H
+#endif  // MEMTRACER_TRACE_BUF_H

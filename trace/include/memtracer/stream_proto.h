@@ -1,6 +1,8 @@
 /*
  * stream_proto.h — the live-capture wire protocol between a game's runtime and a host
- * (memtracer-capture). One TCP connection, all integers little-endian. See docs/live.md.
+ * (memtracer-capture, memtracer-viewer --live): the third game<->host contract, owned by trace/
+ * beside the file format it carries (format.h). One TCP connection, all integers little-endian.
+ * See docs/live.md.
  *
  *   host -> runtime  HELLO    "MTLH" u16 version, u16 token_len, u64 resume_offset,
  *                             64 B the run.mt header the host holds (zeros if none), token bytes
