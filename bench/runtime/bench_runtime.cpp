@@ -194,6 +194,8 @@ struct WriterCost {
 
 // 200 frames of 5000 allocations each; the writer's CPU is the process's minus this thread's
 // (GC_MARKERS=1, so the collector runs no threads of its own).
+bool g_keep_trace = false;  // --keep-trace: the writer's capture stays for a look at its bytes
+
 WriterCost writer_cost(mt_mode mode, const char *path) {
     WriterCost w{0, 0, 0};
     if (start_capture(path, MT_UNWIND_FRAME_POINTER, mode) != MT_OK) return w;
@@ -220,8 +222,22 @@ WriterCost writer_cost(mt_mode mode, const char *path) {
     w.writer_cpu_ns_per_frame = static_cast<double>((p1 - p0) - (t1 - t0)) / kFrames;
     w.commit_ns_median = median(commits);
     w.bytes_per_alloc = k.events_written ? static_cast<double>(k.bytes_written) / static_cast<double>(k.events_written) : 0;
-    unlink(path);
+    if (!g_keep_trace) unlink(path);
     return w;
+}
+
+// The writer's CPU per frame (and per event) and the file's bytes per allocation, each mode.
+bool writer_table(const std::string &base) {
+    printf("\nwriter, 200 frames x 5000 allocations, frame-pointer stacks\n");
+    for (mt_mode m : {MT_MODE_EVENTS, MT_MODE_AGGREGATE}) {
+        std::string path = base + (m == MT_MODE_EVENTS ? ".events.mt" : ".aggregate.mt");
+        WriterCost w = writer_cost(m, path.c_str());
+        printf("%-10s writer CPU %.0f us/frame (%.1f ns/event), commit %.0f us/frame (median), %.2f bytes/allocation\n",
+               m == MT_MODE_EVENTS ? "events" : "aggregate", w.writer_cpu_ns_per_frame / 1000,
+               w.writer_cpu_ns_per_frame / 5000, w.commit_ns_median / 1000, w.bytes_per_alloc);
+        if (g_keep_trace) printf("           kept %s\n", path.c_str());
+    }
+    return true;
 }
 
 }  // namespace
@@ -231,6 +247,9 @@ int main(int argc, char **argv) {
     mt::cli::Parser cli({"bench_runtime", "[--reps N] [--allocs N]", 2, ""});
     cli.app().add_option("--reps", o.reps, "runs per timing (median)")->check(mt::cli::range(1, 1000000));
     cli.app().add_option("--allocs", o.allocs, "allocations per run")->check(mt::cli::range(1, 1ull << 40));
+    bool writer_only = false;
+    cli.app().add_flag("--writer-only", writer_only, "only the writer's cost and bytes per allocation");
+    cli.app().add_flag("--keep-trace", g_keep_trace, "keep the writer's captures (their paths are printed)");
     if (auto code = cli.parse(argc, argv)) return *code;
     setenv("GC_MARKERS", "1", 0);  // no parallel markers: their CPU would blur the writer's
     GC_INIT();
@@ -250,6 +269,7 @@ int main(int argc, char **argv) {
     printf("bench_runtime: %zu allocations x %d reps per cell, chain depth %d, GC_MALLOC of 16-256 B\n", n, o.reps,
            kChainDepth);
     Cells fp[2], lu[2];
+    if (writer_only) return writer_table(path) ? 0 : 1;
     for (int t = 0; t < 2; ++t) {
         fp[t] = measure_all(path.c_str(), MT_UNWIND_FRAME_POINTER, n, t + 1, o.reps);
         lu[t] = measure_all(path.c_str(), MT_UNWIND_LIBUNWIND, n / 4, t + 1, o.reps);
@@ -296,12 +316,5 @@ int main(int argc, char **argv) {
     printf("tracing overhead per thread, 2 threads / 1 thread: %.2fx\n",
            (np[1].traced - np[1].bare) / (np[0].traced - np[0].bare));
 
-    printf("\nwriter, 200 frames x 5000 allocations, frame-pointer stacks\n");
-    for (mt_mode m : {MT_MODE_EVENTS, MT_MODE_AGGREGATE}) {
-        WriterCost w = writer_cost(m, path.c_str());
-        printf("%-10s writer CPU %.0f us/frame, commit %.0f us/frame (median), %.2f bytes/allocation\n",
-               m == MT_MODE_EVENTS ? "events" : "aggregate", w.writer_cpu_ns_per_frame / 1000, w.commit_ns_median / 1000,
-               w.bytes_per_alloc);
-    }
-    return 0;
+    return writer_table(path) ? 0 : 1;
 }

@@ -93,6 +93,9 @@ void Writer::iterate(bool final) {
     commit_ready(final);
     if (!failed() && (staged_bytes_ > kStageBound || d_stacks_.bytes() + d_classes_.bytes() > kDictBound))
         flush_staging();
+    // Spilled chunks wait in the batch at most one iteration (a long frame commits much later).
+    if (!failed() && spilled_) flush(false);
+    spilled_ = false;
 }
 
 void Writer::drain_slot(ThreadSlot &s) {
@@ -153,7 +156,7 @@ uint32_t Writer::class_id(uint64_t klass) {
     return id;
 }
 
-uint32_t Writer::stack_id(const AllocRec &r) {
+uint32_t Writer::stack_id(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size) {
     uint32_t id;
     if (r.hash == last_stack_hash_ && last_stack_id_ != UINT32_MAX) return last_stack_id_;
     if (stacks_.find(r.hash, &id)) {
@@ -163,9 +166,10 @@ uint32_t Writer::stack_id(const AllocRec &r) {
     }
     if (rec_kind(r) == REC_ALLOC_FULL) {
         id = n_stacks_++;
-        if (!stacks_.insert(r.hash, id)) disable("out of memory for the stack table");
+        if (!stacks_.insert(r.hash, id) || !stack_shapes_.push(StackShape{cid, size, gc_size}))
+            disable("out of memory for the stack table");
         const uint64_t *frames = rec_frames(r);
-        d_stacks_.add(trace::StackRecord{id, frames, r.depth});
+        d_stacks_.add(trace::StackRecord{id, frames, r.depth, cid, size, gc_size});
         counters.stacks_known.store(n_stacks_, std::memory_order_relaxed);
         return id;
     }
@@ -173,7 +177,8 @@ uint32_t Writer::stack_id(const AllocRec &r) {
     // ever did, the event is kept under an empty stack rather than lost.
     if (unknown_stack_ == UINT32_MAX) {
         unknown_stack_ = n_stacks_++;
-        d_stacks_.add(trace::StackRecord{unknown_stack_, nullptr, 0});
+        if (!stack_shapes_.push(StackShape{cid, size, gc_size})) disable("out of memory for the stack table");
+        d_stacks_.add(trace::StackRecord{unknown_stack_, nullptr, 0, cid, size, gc_size});
     }
     return unknown_stack_;
 }
@@ -192,9 +197,9 @@ void Writer::on_record(uint32_t tid, const AllocRec &r) {
         return;
     }
     uint32_t cid = class_id(r.klass);
-    uint32_t sid = stack_id(r);
-    OpenFrame &f = frame_for(widen_epoch(r.epoch));
     uint64_t size = rec_size(r), gc_size = rec_gc_size(r);
+    uint32_t sid = stack_id(r, cid, size, gc_size);
+    OpenFrame &f = frame_for(widen_epoch(r.epoch));
     ++f.events;
     f.requested += size;
     f.gc_bytes += gc_size;
@@ -205,8 +210,17 @@ void Writer::on_record(uint32_t tid, const AllocRec &r) {
     }
     if (cfg_.mode == MT_MODE_EVENTS) {
         size_t before = f.staged.bytes();
-        f.staged.add(trace::EventRecord{tid, r.tick, cid, sid, size, gc_size, r.obj});
+        trace::EventRecord ev{tid, r.tick, cid, sid, size, gc_size, r.obj};
+        if (sid < stack_shapes_.size()) {
+            const StackShape &sh = stack_shapes_[sid];
+            ev.knows_stack_shape = true;
+            ev.stack_class = sh.class_id;
+            ev.stack_size = sh.size;
+            ev.stack_gc_size = sh.gc_size;
+        }
+        f.staged.add(ev);
         staged_bytes_ += f.staged.bytes() - before;
+        spill_if_full(f, f.staged, MT_CHUNK_EVENTS);
         return;
     }
     uint64_t key = (static_cast<uint64_t>(cid) << 32 | sid) + 1;
@@ -293,7 +307,10 @@ void Writer::pop_gc_events() {
         for (uint32_t i = 0; i < n; ++i) {
             OpenFrame &f = frame_for(ev[i].epoch);
             if (ev[i].kind != GC_PENDING_COLLECTION) f.gc_incomplete = true;
-            if (ev[i].kind != GC_PENDING_INCOMPLETE) f.gcs.add(ev[i].rec);
+            if (ev[i].kind != GC_PENDING_INCOMPLETE) {
+                f.gcs.add(ev[i].rec);
+                spill_if_full(f, f.gcs, MT_CHUNK_GC);
+            }
         }
         if (n < 64) return;
     }
@@ -305,7 +322,11 @@ void Writer::pop_marks() {
     for (;;) {
         uint32_t n = marks_pop(m, 16);
         for (uint32_t i = 0; i < n; ++i)
-            if (m[i].gen == cfg_.gen) frame_for(m[i].epoch).marks.add(trace::MarkRecord{m[i].tick, m[i].label});
+            if (m[i].gen == cfg_.gen) {
+                OpenFrame &f = frame_for(m[i].epoch);
+                f.marks.add(trace::MarkRecord{m[i].tick, m[i].label});
+                spill_if_full(f, f.marks, MT_CHUNK_MARKS);
+            }
         if (n < 16) return;
     }
 }
@@ -320,7 +341,9 @@ void Writer::stage_deaths(void *ctx, const PendingDeath *d, uint32_t n) {
     for (uint32_t i = 0; i < n; ++i) {
         uint64_t e = d[i].epoch > d[i].rec.alloc_frame_seq ? d[i].epoch : d[i].rec.alloc_frame_seq;
         if (e < w->next_commit_) e = w->next_commit_;
-        w->frame_for(e).deaths.add(d[i].rec);
+        OpenFrame &f = w->frame_for(e);
+        f.deaths.add(d[i].rec);
+        w->spill_if_full(f, f.deaths, MT_CHUNK_DEATHS);
     }
 }
 

@@ -32,6 +32,12 @@ constexpr uint32_t kOpenFrames = 256;           // > 2 * kFrameQueue: ended-but-
 constexpr size_t kStageBound = 256 * 1024;       // raw events staged across open frames
 constexpr size_t kDictBound = 1024 * 1024;       // dictionary bytes before they are written early
 constexpr uint64_t kGraceNs = 1000000;           // a frame is committed >= 1 ms after its end was seen
+// One frame's list (EVENTS, DEATHS, GC, MARKS) is written out as a chunk of its own once it holds
+// this many bytes, whatever the frame's length: a frame may span any number of chunks (the reader
+// joins them at its FRAME chunk), so no frame can outgrow MT_MAX_CHUNK_PAYLOAD. Before, a frame's
+// DEATHS grew unbounded until its commit, and a long frame with lifetimes on (a stall, a loading
+// screen: 3 million events and 5,000 collections measured on Unity's runtime) disabled the capture.
+constexpr size_t kChunkSpill = 1024 * 1024;
 
 struct WriterConfig {
     uint32_t mode = 0;
@@ -99,7 +105,7 @@ private:
     void on_native(const AllocRec &r, uint64_t seq, uint32_t cid, uint32_t sid, uint64_t size);
     uint32_t thread_id(ThreadSlot &s);
     uint32_t class_id(uint64_t klass);
-    uint32_t stack_id(const AllocRec &r);
+    uint32_t stack_id(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size);
     OpenFrame &frame_for(uint64_t epoch);
     uint64_t widen_epoch(uint32_t e) const;
     void open_frame(uint64_t seq, uint64_t start_tick);
@@ -112,6 +118,10 @@ private:
     void commit_ready(bool final);
     void commit(OpenFrame &f, uint32_t extra_flags);
     void flush_staging();
+    void spill(OpenFrame &f, trace::ListEncoder &l, uint16_t type);
+    void spill_if_full(OpenFrame &f, trace::ListEncoder &l, uint16_t type) {
+        if (l.bytes() >= kChunkSpill) spill(f, l, type);
+    }
     void write_dicts();
     bool flush(bool frame_commit);
     void disable(const char *why);
@@ -127,6 +137,13 @@ private:
     uint64_t last_klass_ = 0, last_stack_hash_ = 0;
     uint32_t last_class_id_ = UINT32_MAX, last_stack_id_ = UINT32_MAX;
     trace::ListEncoder d_threads_, d_classes_, d_stacks_, d_modules_;
+    // Each stack's shape as its STACKS entry says (its first allocation's class and sizes), by
+    // id: events at that stack leave out what it predicts (format.h EVENTS, SAME_CLASS/SAME_SIZE).
+    struct StackShape {
+        uint32_t class_id;
+        uint64_t size, gc_size;
+    };
+    Vec<StackShape> stack_shapes_;
     OpenFrame *frames_ = nullptr;  // kOpenFrames, indexed by seq % kOpenFrames
     uint64_t next_commit_ = 0;     // oldest uncommitted seq
     uint64_t known_ends_ = 0;      // frames 0 .. known_ends_-1 have ended
@@ -134,6 +151,7 @@ private:
     bool any_index_ = false;
     uint64_t iter_ = 0;
     uint64_t staged_bytes_ = 0;
+    bool spilled_ = false;  // spill() put chunks in the batch: write them at the iteration's end
     uint64_t dropped_at_commit_ = 0;
     bool lifetimes_ = false;
     bool native_lifetimes_ = false;  // MT_FLAG_LIFETIMES: native frees become deaths

@@ -157,6 +157,20 @@ void Writer::flush_staging() {
     flush(false);
 }
 
+// A frame list that reached kChunkSpill becomes a chunk now, in the batch (dictionaries first:
+// its ids may be new); the next flush writes it. No write here: this runs inside the drain and
+// inside the lifetimes table's callbacks.
+void Writer::spill(OpenFrame &f, trace::ListEncoder &l, uint16_t type) {
+    write_dicts();
+    out_.frame_list(type, f.seq, l);
+    if (type == MT_CHUNK_EVENTS) {
+        counters.events_written.fetch_add(l.count(), std::memory_order_relaxed);
+        staged_bytes_ -= l.bytes() < staged_bytes_ ? l.bytes() : staged_bytes_;
+    }
+    l.begin(type == MT_CHUNK_EVENTS ? f.start_tick : 0);
+    spilled_ = true;
+}
+
 bool Writer::flush(bool frame_commit) {
     if (!out_.flush()) {
         disable(out_.error());

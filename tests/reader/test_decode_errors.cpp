@@ -70,9 +70,9 @@ void check_corrupt(const Outcome &o, const std::string &type, const std::string 
     CHECK(o.run.frames.size() == 1);  // frame 0, committed before the damage, is kept
 }
 
-// frame_seq 1, one event with the given fields.
+// frame_seq 1, one event with the given fields (flags 0: every field written).
 test::Payload event(uint64_t thread, uint64_t cls, uint64_t stack) {
-    return test::Payload().u(1).u(1).u(thread).s(5).u(cls).u(stack).u(16).s(0).s(0x6000);
+    return test::Payload().u(1).u(1).u(0).u(thread).s(5).u(stack).u(cls).u(16).s(0).s(0x6000);
 }
 
 }  // namespace
@@ -89,8 +89,8 @@ TEST_CASE("reader: the good prefix itself reads cleanly", "[reader][decode]") {
 }
 
 TEST_CASE("reader: a varint running past the chunk end is Corrupt", "[reader][decode]") {
-    check_corrupt(read_with(MT_CHUNK_EVENTS, test::Payload().u(1).u(1).u(0).raw({0x80, 0x80, 0x80, 0x80, 0x80, 0x80})),
-                  "EVENTS", "event 0, payload byte 3 of 9: varint 'dt' runs past the end of the payload");
+    check_corrupt(read_with(MT_CHUNK_EVENTS, test::Payload().u(1).u(1).u(0).u(0).raw({0x80, 0x80, 0x80, 0x80, 0x80, 0x80})),
+                  "EVENTS", "event 0, payload byte 4 of 10: varint 'dt' runs past the end of the payload");
     check_corrupt(read_with(MT_CHUNK_FRAME, test::Payload().u(1).u(2)), "FRAME",
                   "varint 'start_tick' runs past the end of the payload");
     check_corrupt(read_with(MT_CHUNK_END, test::Payload().u(0).u(20).raw({'a', 'b'})), "END",
@@ -105,7 +105,7 @@ TEST_CASE("reader: a varint longer than 10 bytes is Corrupt", "[reader][decode]"
 
 TEST_CASE("reader: references to undefined ids are Corrupt", "[reader][decode]") {
     check_corrupt(read_with(MT_CHUNK_EVENTS, event(0, 3, 0)), "EVENTS",
-                  "event 0, payload byte 5 of 11: 'class' is 3 but only 3 classes are defined");
+                  "event 0, payload byte 7 of 12: 'class' is 3 but only 3 classes are defined");
     check_corrupt(read_with(MT_CHUNK_EVENTS, event(0, 0, 7)), "EVENTS", "'stack' is 7 but only 1 stacks are defined");
     check_corrupt(read_with(MT_CHUNK_EVENTS, event(1, 0, 0)), "EVENTS", "'thread' is 1 but only 1 threads are defined");
     check_corrupt(read_with(MT_CHUNK_DEATHS, test::Payload().u(1).u(1).s(0x100).u(0).u(9).u(0).u(8)), "DEATHS",
@@ -117,7 +117,8 @@ TEST_CASE("reader: references to undefined ids are Corrupt", "[reader][decode]")
 TEST_CASE("reader: dictionary ids that are not dense are Corrupt", "[reader][decode]") {
     check_corrupt(read_with(MT_CHUNK_CLASSES, test::Payload().u(1).u(5).u(0x40).str("D").str("").u(0).u(0)), "CLASSES",
                   "class id is 5, expected 3 (ids are dense, in order of definition)");
-    check_corrupt(read_with(MT_CHUNK_STACKS, test::Payload().u(1).u(0).u(1).s(4)), "STACKS", "stack id is 0, expected 1");
+    check_corrupt(read_with(MT_CHUNK_STACKS, test::Payload().u(1).u(0).u(1).s(4).u(0).u(0).u(0)), "STACKS",
+                  "stack id is 0, expected 1");
     check_corrupt(read_with(MT_CHUNK_THREADS, test::Payload().u(1).u(2).u(9).str("x")), "THREADS",
                   "thread id is 2 but only 1 threads are defined");
     check_corrupt(read_with(MT_CHUNK_MODULES, test::Payload().u(1).u(1).u(1).str("m").u(0).u(0).u(0).u(0).str("")),
@@ -151,8 +152,8 @@ TEST_CASE("reader: a chunk that fails decoding contributes nothing", "[reader][d
     // Two good events then an unknown class: the whole chunk is dropped, uncommitted stays 0.
     test::Payload p;
     p.u(1).u(3);
-    for (int i = 0; i < 2; ++i) p.u(0).s(1).u(0).u(0).u(8).s(0).s(8);
-    p.u(0).s(1).u(42).u(0).u(8).s(0).s(8);
+    for (int i = 0; i < 2; ++i) p.u(0).u(0).s(1).u(0).u(0).u(8).s(0).s(8);
+    p.u(0).u(0).s(1).u(0).u(42).u(8).s(0).s(8);
     Outcome o = read_with(MT_CHUNK_EVENTS, p);
     check_corrupt(o, "EVENTS", "event 2");
     CHECK(o.run.result.uncommitted_events == 0);
@@ -225,9 +226,12 @@ TEST_CASE("reader: MARKS are read into their frame, and a version 1 file cannot 
     CHECK(run.frames[1].marks[0].label == "boss spawned");
 
     // Version 1 files (written before mt_mark) are still read; a MARKS chunk in one is damage.
-    std::vector<uint8_t> v1 = good_prefix();
+    // (The header of the good prefix, as version 1, and an empty frame 0: version 1 dictionaries
+    // and events have the version 2 layout, which version_2_test.cpp reads.)
+    std::vector<uint8_t> v1(file.begin(), file.begin() + sizeof(mt_file_header));
     codec::put_le32(v1.data() + 8, 1);
     test::fix_header_crc(v1);
+    test::raw_chunk(v1, MT_CHUNK_FRAME, test::Payload().u(0).u(0).u(0).u(0).u(0).u(0).u(0).u(0).u(0).u(0).u(0).b);
     CHECK(reader::load_buffer(v1.data(), v1.size()).frames.size() == 1);
     uint64_t at = v1.size();
     test::raw_chunk(v1, MT_CHUNK_MARKS, mark.b);

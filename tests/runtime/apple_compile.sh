@@ -42,10 +42,10 @@ if [ "$what" = unity ]; then
 fi
 
 # The runtime's sources as runtime/src/CMakeLists.txt picks them for a normal (not NOOP) build,
-# plus the encoder objects it links from trace/ (trace/CMakeLists.txt: encode.cpp, crc_fast.cpp).
+# plus the encoder objects it links from trace/ (trace/CMakeLists.txt: encode.cpp, encode_events.cpp, crc_fast.cpp).
 # unwind_libunwind.cpp is built without MT_HAVE_LIBUNWIND, as on iOS (Apple's libunwind has no
 # unw_backtrace).
-for f in "$repo"/runtime/src/*.cpp "$repo"/trace/src/encode.cpp "$repo"/trace/src/crc_fast.cpp; do
+for f in "$repo"/runtime/src/*.cpp "$repo"/trace/src/encode.cpp "$repo"/trace/src/encode_events.cpp "$repo"/trace/src/crc_fast.cpp; do
     case $(basename "$f") in
         noop.cpp) continue ;;
     esac

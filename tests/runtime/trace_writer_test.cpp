@@ -96,22 +96,29 @@ TEST_CASE("trace writer lays out every chunk type as format.h says", "[writer]")
         CHECK(c.u() == 3);
         uint64_t prev = 0;
         for (uint64_t pc : pcs) CHECK((prev += static_cast<uint64_t>(c.s())) == pc);
+        CHECK(c.u() == 0);  // shape: class, size, GC size (none given here)
+        CHECK(c.u() == 0);
+        CHECK(c.u() == 0);
         CHECK(c.done());
     }
-    {  // EVENTS: dt from the frame start, then from the previous event (negative allowed)
+    {  // EVENTS (version 3): dt from the frame start, then from the previous event (negative
+       // allowed); the second event's thread, stack and class are its predictions (flags 0x7)
         test::Cur c(f.chunks[5].payload);
         CHECK(c.u() == 0);   // frame_seq
         CHECK(c.u() == 2);   // count
-        uint64_t tick = 100, addr = 0;
-        for (auto &e : ev) {
-            CHECK(c.u() == e.thread);
-            CHECK((tick += static_cast<uint64_t>(c.s())) == e.tick);
-            CHECK(c.u() == e.class_id);
-            CHECK(c.u() == e.stack_id);
-            CHECK(c.u() == e.size);
-            CHECK(c.s() == static_cast<int64_t>(e.gc_size - e.size));
-            CHECK((addr += static_cast<uint64_t>(c.s())) == e.address);
-        }
+        CHECK(c.u() == 0);   // flags: nothing predicted in a chunk's first event
+        CHECK(c.u() == ev[0].thread);
+        CHECK(c.s() == 10);  // dt from the frame start 100
+        CHECK(c.u() == ev[0].stack_id);
+        CHECK(c.u() == ev[0].class_id);
+        CHECK(c.u() == ev[0].size);
+        CHECK(c.s() == static_cast<int64_t>(ev[0].gc_size - ev[0].size));
+        CHECK(c.s() == static_cast<int64_t>(ev[0].address));
+        CHECK(c.u() == (MT_EVENT_SAME_THREAD | MT_EVENT_SAME_STACK | MT_EVENT_SAME_CLASS));
+        CHECK(c.s() == -5);
+        CHECK(c.u() == ev[1].size);
+        CHECK(c.s() == static_cast<int64_t>(ev[1].gc_size - ev[1].size));
+        CHECK(c.s() == static_cast<int64_t>(ev[1].address - ev[0].address));  // no earlier GC size 48
         CHECK(c.done());
     }
     {  // FRAME

@@ -156,7 +156,7 @@ TEST_CASE("STACKS round-trip frames whose deltas wrap, and an empty stack", "[tr
     trace::StackRecord s[] = {{0, a, 3}, {1, nullptr, 0}, {2, b, 4}};
     Chunk ch = one_chunk(MT_CHUNK_STACKS, [&](trace::TraceWriter &w) { w.stacks(s, 3); });
     Cursor c(ch.payload.data(), ch.payload.size());
-    auto got = reader::detail::decode_stacks(c, 0);
+    auto got = reader::detail::decode_stacks(c, 0, MT_FORMAT_VERSION);
     c.finish();
     REQUIRE(got.size() == 3);
     for (size_t i = 0; i < 3; ++i) {
@@ -177,7 +177,7 @@ TEST_CASE("EVENTS round-trip: ticks relative to the frame start, sizes and addre
     Cursor c(ch.payload.data(), ch.payload.size());
     CHECK(c.u("frame_seq") == kMax);
     std::vector<reader::Event> got;
-    reader::detail::decode_events(c, all_defined(), got);
+    reader::detail::decode_events(c, all_defined(), MT_FORMAT_VERSION, got);
     c.finish();
     REQUIRE(got.size() == 4);
     for (size_t i = 0; i < 4; ++i) {
@@ -192,11 +192,42 @@ TEST_CASE("EVENTS round-trip: ticks relative to the frame start, sizes and addre
 }
 
 TEST_CASE("EVENTS bytes are the ones format.h draws", "[trace]") {
-    // frame_seq 7, count 1; thread 1, dt 5 (zigzag 10), class 2, stack 3, size 32, gc_extra 16
-    // (zigzag 32), addr 0x1000 (zigzag 0x2000 = 0x80 0x40).
-    trace::EventRecord e{1, 105, 2, 3, 32, 48, 0x1000};
-    Chunk ch = one_chunk(MT_CHUNK_EVENTS, [&](trace::TraceWriter &w) { w.events(7, 100, &e, 1); });
-    CHECK(ch.payload == std::vector<uint8_t>{7, 1, 1, 10, 2, 3, 32, 32, 0x80, 0x40});
+    // frame_seq 7, count 3. The first event predicts nothing: flags 0, thread 1, dt 5 (zigzag
+    // 10), stack 3, class 2, size 32, gc_extra 16 (zigzag 32), addr 0x1000 (zigzag 0x2000 =
+    // 0x80 0x40). The second is the next object of the same free list (0x1000 - 48): flags
+    // SAME_THREAD | SAME_STACK | SAME_CLASS | SAME_SIZE | ADDR_PREDICTED (0x2f), then dt 5 only.
+    // The third, another stack with its shape unknown and its GC size the requested one: flags
+    // SAME_THREAD | NO_GC_EXTRA (0x11), dt -2 (zigzag 3), stack 4, class 2, size 64, addr 0x2000
+    // against the previous address 0xfd0 (0x1030, zigzag 0x2060 = 0xe0 0x40).
+    trace::EventRecord e[] = {{1, 105, 2, 3, 32, 48, 0x1000}, {1, 110, 2, 3, 32, 48, 0xfd0}, {1, 108, 2, 4, 64, 64, 0x2000}};
+    Chunk ch = one_chunk(MT_CHUNK_EVENTS, [&](trace::TraceWriter &w) { w.events(7, 100, e, 3); });
+    CHECK(ch.payload == std::vector<uint8_t>{7, 3, 0, 1, 10, 3, 2, 32, 32, 0x80, 0x40, 0x2f, 10,
+                                             0x11, 3, 4, 2, 64, 0xe0, 0x40});
+}
+
+TEST_CASE("EVENTS: a stack's STACKS shape predicts its first event in a chunk", "[trace]") {
+    // Written by the runtime's writer, which knows each stack's shape: flags SAME_CLASS |
+    // SAME_SIZE (0x0c) on the very first event, so class, size and gc_extra are left out.
+    trace::EventRecord e{0, 100, 5, 9, 24, 32, 0x4000};
+    e.knows_stack_shape = true;
+    e.stack_class = 5;
+    e.stack_size = 24;
+    e.stack_gc_size = 32;
+    Chunk ch = one_chunk(MT_CHUNK_EVENTS, [&](trace::TraceWriter &w) { w.events(0, 100, &e, 1); });
+    CHECK(ch.payload == std::vector<uint8_t>{0, 1, 0x0c, 0, 0, 9, 0x80, 0x80, 0x02});
+    DictSizes d = all_defined();
+    d.stack_shapes.assign(10, reader::detail::StackShape{});
+    d.stack_shapes[9] = reader::detail::StackShape{5, 24, 32};
+    Cursor c(ch.payload.data(), ch.payload.size());
+    CHECK(c.u("frame_seq") == 0);
+    std::vector<reader::Event> got;
+    reader::detail::decode_events(c, d, MT_FORMAT_VERSION, got);
+    c.finish();
+    REQUIRE(got.size() == 1);
+    CHECK(got[0].class_id == 5);
+    CHECK(got[0].size == 24);
+    CHECK(got[0].gc_size == 32);
+    CHECK(got[0].address == 0x4000);
 }
 
 TEST_CASE("AGGREGATES round-trip every field", "[trace]") {
@@ -287,7 +318,7 @@ TEST_CASE("empty list chunks round-trip as empty", "[trace]") {
         CHECK(c.u("frame_seq") == 0);
         std::vector<reader::Event> ev;
         std::vector<reader::Death> de;
-        if (i == 1) reader::detail::decode_events(c, all_defined(), ev);
+        if (i == 1) reader::detail::decode_events(c, all_defined(), MT_FORMAT_VERSION, ev);
         else reader::detail::decode_deaths(c, all_defined(), de);
         c.finish();
         CHECK(ev.empty());

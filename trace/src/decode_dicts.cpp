@@ -55,7 +55,11 @@ std::vector<Thread> decode_threads(Cursor &c, size_t known) {
 
 std::vector<Class> decode_classes(Cursor &c, size_t first) { return decode_dictionary<Class>(c, "class", first); }
 
-std::vector<Stack> decode_stacks(Cursor &c, size_t first) { return decode_dictionary<Stack>(c, "stack", first); }
+std::vector<Stack> decode_stacks(Cursor &c, size_t first, uint32_t version) {
+    if (version >= 3) return decode_dictionary<Stack>(c, "stack", first);
+    auto v2 = decode_dictionary<StackV2>(c, "stack", first);
+    return std::vector<Stack>(std::make_move_iterator(v2.begin()), std::make_move_iterator(v2.end()));
+}
 
 Counters decode_counters(Cursor &c) {
     Counters k;

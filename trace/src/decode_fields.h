@@ -44,13 +44,14 @@ uint32_t read_thread_id(Cursor &c, const char *field, EntryContext &x);
     }
 #define MT_DEC_FIELD(kind, m, label) MT_DEC_##kind(m, label)
 
-// decode_entry(c, x, out): one entry of a table, read into out. Inline: EVENTS decoding is the
-// reader's hot loop. kFieldCount<T>: the entry's smallest size in bytes (one per field).
+// decode_entry(c, x, out): one entry of a table, read into out. Inline: list decoding is the
+// reader's hot loop. kFieldCount<T>: the entry's smallest size in bytes (MT_FIELD_MIN). EVENTS
+// entries have their own decoders (decode_events.cpp: two versions, predicted fields).
 template <class T>
 inline constexpr size_t kFieldCount = 0;
 #define MT_ENTRY_DECODER(T, TABLE)                                                    \
     template <>                                                                       \
-    inline constexpr size_t kFieldCount<T> = MT_FIELD_COUNT(TABLE);                   \
+    inline constexpr size_t kFieldCount<T> = MT_FIELD_MIN(TABLE);                     \
     inline void decode_entry(Cursor &c, [[maybe_unused]] EntryContext &x, T &out) { \
         TABLE(MT_DEC_FIELD)                                                           \
     }
@@ -59,7 +60,9 @@ MT_ENTRY_DECODER(Module, MT_MODULE_FIELDS)
 MT_ENTRY_DECODER(Thread, MT_THREAD_FIELDS)
 MT_ENTRY_DECODER(Class, MT_CLASS_FIELDS)
 MT_ENTRY_DECODER(Stack, MT_STACK_FIELDS)
-MT_ENTRY_DECODER(Event, MT_EVENT_FIELDS)
+// Versions 1 and 2: a Stack without its shape.
+struct StackV2 : Stack {};
+MT_ENTRY_DECODER(StackV2, MT_STACK_FIELDS_V2)
 MT_ENTRY_DECODER(Aggregate, MT_AGGREGATE_FIELDS)
 MT_ENTRY_DECODER(GcEvent, MT_GC_FIELDS)
 MT_ENTRY_DECODER(Death, MT_DEATH_FIELDS)

@@ -33,8 +33,6 @@ void decode_list(Cursor &c, const DictSizes *d, const char *kind, std::vector<T>
 
 }  // namespace
 
-void decode_events(Cursor &c, const DictSizes &d, std::vector<Event> &out) { decode_list(c, &d, "event", out); }
-
 void decode_aggregates(Cursor &c, const DictSizes &d, std::vector<Aggregate> &out) {
     decode_list(c, &d, "aggregate", out);
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 #include <unistd.h>
@@ -76,7 +77,7 @@ struct VarOut {
         TABLE(MT_ENC_FIELD)                                                             \
         buf.commit(static_cast<size_t>(out.p - w));                                     \
     }
-MT_VARINT_ENCODER(EventRecord, MT_EVENT_FIELDS)
+// EventRecord: encode_events.cpp (version 3 entries predict fields from the chunk's earlier ones).
 MT_VARINT_ENCODER(AggregateRecord, MT_AGGREGATE_FIELDS)
 MT_VARINT_ENCODER(GcRecord, MT_GC_FIELDS)
 MT_VARINT_ENCODER(DeathRecord, MT_DEATH_FIELDS)
@@ -89,7 +90,10 @@ void ListEncoder::begin(uint64_t base_tick) {
     count_ = 0;
     prev_.tick = base_tick;
     prev_.address = 0;
+    if (predict_) predict_->reset();
 }
+
+ListEncoder::~ListEncoder() { free(predict_); }
 
 #define MT_LIST_ADD(R)                    \
     void ListEncoder::add(const R &r) {   \
@@ -100,7 +104,6 @@ MT_LIST_ADD(ModuleRecord)
 MT_LIST_ADD(ThreadRecord)
 MT_LIST_ADD(ClassRecord)
 MT_LIST_ADD(StackRecord)
-MT_LIST_ADD(EventRecord)
 MT_LIST_ADD(AggregateRecord)
 MT_LIST_ADD(GcRecord)
 MT_LIST_ADD(DeathRecord)

@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #define MT_FORMAT_MAGIC "MEMTRACE"      /* 8 bytes, no NUL stored */
-#define MT_FORMAT_VERSION 2u           /* 2: MARKS chunks (mt_mark) */
+#define MT_FORMAT_VERSION 3u           /* 3: EVENTS entries lead with mt_event_flags; 2: MARKS chunks */
 #define MT_FORMAT_VERSION_MIN 1u       /* oldest version this reader still reads */
 #define MT_CHUNK_MAGIC 0x4B43544Du      /* "MTCK" as bytes 'M','T','C','K' */
 #define MT_MAX_CHUNK_PAYLOAD (64u * 1024u * 1024u)  /* a reader refuses larger */
@@ -88,12 +88,32 @@ typedef struct mt_chunk_header {
  * STACKS    count u, then per stack: id u, depth u, then depth x s: each frame as the zigzag
  *           delta from the previous frame (the first from 0). Innermost frame first; frames are
  *           raw return addresses (the innermost is the allocation call site's return address).
- * EVENTS    frame_seq u, count u, then per event (raw mode):
- *             thread u, dt s (ticks since the previous event in this chunk; the first is from
- *             the frame's start tick), class u, stack u, size u (requested), gc_extra s
- *             (GC_size - requested), addr s (object address delta from the previous event's).
- *           Several EVENTS chunks may carry the same frame_seq; they belong to that frame only
- *           once its FRAME chunk is read.
+ *           Version 3 on, then the stack's shape: class u, size u, gc_size u (those of an
+ *           allocation at this stack, usually its first; EVENTS' SAME_CLASS and SAME_SIZE fall back to them).
+ * EVENTS    frame_seq u, count u, then per event (raw mode, version 3; MT_EVENT_FIELDS):
+ *             flags u (mt_event_flags), thread u (unless SAME_THREAD), dt s (ticks since the
+ *             previous event in this chunk; the first is from the frame's start tick), stack u
+ *             (unless SAME_STACK), class u (unless SAME_CLASS), size u (requested; unless
+ *             SAME_SIZE), gc_extra s (GC_size - requested; unless SAME_SIZE or NO_GC_EXTRA),
+ *             addr s (unless ADDR_PREDICTED: the object address minus its prediction, or where
+ *             there is none minus the previous event's address in this chunk, the first's from 0). What a flag leaves out is predicted exactly from
+ *             the earlier events of the same chunk (every chunk decodes alone) and the STACKS
+ *             entries:
+ *               SAME_THREAD, SAME_STACK  the previous event's;
+ *               SAME_CLASS, SAME_SIZE    class / size and GC size of the stack's shape: the last
+ *                 event whose stack had the same shape slot (stack mod MT_EVENT_SHAPE_SLOTS) if
+ *                 that event had this very stack, else the shape in the stack's STACKS entry;
+ *               NO_GC_EXTRA              the GC size is the requested size;
+ *               ADDR_PREDICTED           A + D, where A is the address of the last event in the
+ *                 same address slot (mt_event_addr_slot: thread and GC size) if that event had
+ *                 this thread and GC size, and D the slot's stride: minus the GC size at first,
+ *                 then the step between the slot's last two addresses whenever that step equals
+ *                 the one before it. Boehm's thread-local free lists hand out one size class at
+ *                 a fixed stride, so most addresses are predicted.
+ *           Version 1 and 2 entries: thread u, dt s, class u, stack u, size u, gc_extra s, addr s
+ *           (MT_EVENT_FIELDS_V2). Several EVENTS chunks may carry the same frame_seq (as may
+ *           GC, DEATHS and MARKS: a long frame's lists are written in pieces); they belong to
+ *           that frame only once its FRAME chunk is read.
  * AGGREGATES frame_seq u, count u, then per (class, stack): class u, stack u, count u,
  *           requested_bytes u, gc_bytes u, samples u. With sampling, count and bytes are the
  *           unbiased estimates and samples is how many allocations were actually recorded.
@@ -133,8 +153,13 @@ typedef struct mt_chunk_header {
  *   STR      str: the member's characters (no NUL)
  *   BYTES    str: the member's raw bytes
  *   PCS      u depth, then depth x s: each frame minus the previous one (the first minus 0)
- * List chunks start with count u (frame-scoped ones: frame_seq u, then count u); every field
- * takes at least one byte, so MT_FIELD_COUNT(table) is a list entry's smallest size.
+ * EVENTS (version 3) only: FLAGS u: the entry's mt_event_flags; THREAD_NEW, STACK_NEW, CLASS_NEW:
+ *   THREAD, STACK, CLASS unless SAME_THREAD, SAME_STACK, SAME_CLASS; U_NEW: U unless SAME_SIZE;
+ *   GC_EXTRA_NEW: GC_EXTRA unless SAME_SIZE or NO_GC_EXTRA; ADDR: DELTA unless ADDR_PREDICTED
+ *   (the running value follows the address either way).
+ * List chunks start with count u (frame-scoped ones: frame_seq u, then count u). MT_FIELD_COUNT
+ * (table) is the most fields an entry has, MT_FIELD_MIN(table) its smallest size in bytes (the
+ * fields always present, one byte at least each).
  */
 #define MT_INFO_FIELDS(F) \
     F(STR, key, "key") F(STR, value, "value")
@@ -147,8 +172,17 @@ typedef struct mt_chunk_header {
     F(ID, id, "id") F(U, klass, "klass") F(STR, name, "name") F(STR, name_space, "namespace") \
     F(U, flags, "flags") F(U, element_size, "element_size")
 #define MT_STACK_FIELDS(F) \
+    F(ID, id, "id") F(PCS, frames, "depth") F(U, shape_class, "shape_class") F(U, shape_size, "shape_size") \
+    F(U, shape_gc_size, "shape_gc_size")
+/* Versions 1 and 2 (read, no longer written). */
+#define MT_STACK_FIELDS_V2(F) \
     F(ID, id, "id") F(PCS, frames, "depth")
 #define MT_EVENT_FIELDS(F) \
+    F(FLAGS, flags, "flags") F(THREAD_NEW, thread, "thread") F(DELTA, tick, "dt") F(STACK_NEW, stack_id, "stack") \
+    F(CLASS_NEW, class_id, "class") F(U_NEW, size, "size") F(GC_EXTRA_NEW, gc_size, "gc_extra") \
+    F(ADDR, address, "addr")
+/* Versions 1 and 2 (read, no longer written). */
+#define MT_EVENT_FIELDS_V2(F) \
     F(THREAD, thread, "thread") F(DELTA, tick, "dt") F(CLASS, class_id, "class") F(STACK, stack_id, "stack") \
     F(U, size, "size") F(GC_EXTRA, gc_size, "gc_extra") F(DELTA, address, "addr")
 #define MT_AGGREGATE_FIELDS(F) \
@@ -181,6 +215,42 @@ typedef struct mt_chunk_header {
 
 #define MT_FIELD_COUNT_ONE_(kind, member, label) +1
 #define MT_FIELD_COUNT(TABLE) (0 TABLE(MT_FIELD_COUNT_ONE_))
+#define MT_FIELD_ALWAYS_U 1
+#define MT_FIELD_ALWAYS_ID 1
+#define MT_FIELD_ALWAYS_TID 1
+#define MT_FIELD_ALWAYS_THREAD 1
+#define MT_FIELD_ALWAYS_CLASS 1
+#define MT_FIELD_ALWAYS_STACK 1
+#define MT_FIELD_ALWAYS_DELTA 1
+#define MT_FIELD_ALWAYS_GC_EXTRA 1
+#define MT_FIELD_ALWAYS_STR 1
+#define MT_FIELD_ALWAYS_BYTES 1
+#define MT_FIELD_ALWAYS_PCS 1
+#define MT_FIELD_ALWAYS_FLAGS 1
+#define MT_FIELD_ALWAYS_THREAD_NEW 0
+#define MT_FIELD_ALWAYS_STACK_NEW 0
+#define MT_FIELD_ALWAYS_CLASS_NEW 0
+#define MT_FIELD_ALWAYS_U_NEW 0
+#define MT_FIELD_ALWAYS_GC_EXTRA_NEW 0
+#define MT_FIELD_ALWAYS_ADDR 0
+#define MT_FIELD_MIN_ONE_(kind, member, label) +MT_FIELD_ALWAYS_##kind
+#define MT_FIELD_MIN(TABLE) (0 TABLE(MT_FIELD_MIN_ONE_))
+
+/* EVENTS (version 3): what an entry's flags say it leaves out, and the prediction tables' sizes. */
+typedef enum mt_event_flags {
+    MT_EVENT_SAME_THREAD = 0x1,
+    MT_EVENT_SAME_STACK = 0x2,
+    MT_EVENT_SAME_CLASS = 0x4,
+    MT_EVENT_SAME_SIZE = 0x8,
+    MT_EVENT_NO_GC_EXTRA = 0x10,   /* never with SAME_SIZE */
+    MT_EVENT_ADDR_PREDICTED = 0x20
+} mt_event_flags;
+#define MT_EVENT_FLAGS_ALL 0x3Fu
+#define MT_EVENT_SHAPE_SLOTS 256u   /* shape slot of a stack id: stack % 256 */
+#define MT_EVENT_ADDR_SLOTS 128u    /* address slot: mt_event_addr_slot(thread, gc_size) */
+static inline uint32_t mt_event_addr_slot(uint64_t thread, uint64_t gc_size) {
+    return (uint32_t)(((gc_size >> 4) + thread * 37u) % MT_EVENT_ADDR_SLOTS);
+}
 
 typedef enum mt_chunk_type {
     MT_CHUNK_INFO = 1,

@@ -52,6 +52,7 @@
 #include <stdint.h>
 
 #include "memtracer/buf.h"
+#include "memtracer/event_predict.h"
 #include "memtracer/format.h"
 
 namespace mt::trace {
@@ -101,6 +102,10 @@ struct StackRecord {
     uint32_t id;
     const uint64_t *frames;  // innermost first
     uint32_t depth;
+    // The stack's shape (format.h STACKS, version 3): an allocation's at this stack. Events
+    // predict their class and sizes from it; any value is valid (a wrong one costs bytes only).
+    uint32_t shape_class = 0;
+    uint64_t shape_size = 0, shape_gc_size = 0;
 };
 
 struct EventRecord {
@@ -108,6 +113,11 @@ struct EventRecord {
     uint64_t tick;  // absolute
     uint32_t class_id, stack_id;
     uint64_t size, gc_size, address;
+    // The shape written in this stack's STACKS entry, when the caller knows it (the runtime's
+    // writer does): lets the first event of a stack in a chunk leave its class and sizes out too.
+    bool knows_stack_shape = false;
+    uint32_t stack_class = 0;
+    uint64_t stack_size = 0, stack_gc_size = 0;
 };
 
 struct AggregateRecord {
@@ -154,6 +164,11 @@ struct FrameRecord {
 // starts a new chunk body (and sets the base tick EVENTS deltas start from).
 class ListEncoder {
 public:
+    ListEncoder() = default;
+    ~ListEncoder();
+    ListEncoder(const ListEncoder &) = delete;
+    ListEncoder &operator=(const ListEncoder &) = delete;
+
     void begin(uint64_t base_tick = 0);
     uint64_t count() const { return count_; }
     size_t bytes() const { return body_.size(); }
@@ -179,6 +194,9 @@ private:
     Buf body_;
     uint64_t count_ = 0;
     Deltas prev_;
+    // EVENTS only (encode_events.cpp): the prediction state, allocated at the first event and
+    // reset by begin(); a failed allocation fails the body like any other lost entry.
+    codec::EventPredict *predict_ = nullptr;
 };
 
 class TraceWriter {

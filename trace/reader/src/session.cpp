@@ -119,9 +119,12 @@ void Session::on_dictionary(uint16_t type, Cursor &c) {
         for (const Class &k : v) visitor_.on_class(k);
         dicts_.classes += v.size();
     } else {
-        auto v = decode_stacks(c, dicts_.stacks);
+        auto v = decode_stacks(c, dicts_.stacks, header_.version);
         c.finish();
-        for (const Stack &s : v) visitor_.on_stack(s);
+        for (const Stack &s : v) {
+            visitor_.on_stack(s);
+            dicts_.stack_shapes.push_back(StackShape{s.shape_class, s.shape_size, s.shape_gc_size});
+        }
         dicts_.stacks += v.size();
     }
 }
@@ -169,7 +172,7 @@ void Session::on_frame_data(uint16_t type, Cursor &c) {
         c.fail("frame_seq " + std::to_string(seq) + " names a frame already committed (next is " +
                std::to_string(frames_.next_seq()) + ")");
     switch (type) {
-    case MT_CHUNK_EVENTS: return append_whole(f->event_list, c, [&](auto &v) { decode_events(c, dicts_, v); });
+    case MT_CHUNK_EVENTS: return append_whole(f->event_list, c, [&](auto &v) { decode_events(c, dicts_, header_.version, v); });
     case MT_CHUNK_AGGREGATES:
         return append_whole(f->aggregates, c, [&](auto &v) { decode_aggregates(c, dicts_, v); });
     case MT_CHUNK_GC: return append_whole(f->gcs, c, [&](auto &v) { decode_gcs(c, v); });

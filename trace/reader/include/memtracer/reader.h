@@ -64,6 +64,10 @@ struct Class {
 struct Stack {
     uint32_t id = 0;
     std::vector<uint64_t> frames;  // innermost first, raw return addresses
+    // Version 3 on: an allocation's class and sizes at this stack (events predict from it; 0 in
+    // older files). Not a figure: what the events say is.
+    uint32_t shape_class = 0;
+    uint64_t shape_size = 0, shape_gc_size = 0;
     bool operator==(const Stack &) const = default;
 };
 
