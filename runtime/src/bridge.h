@@ -43,6 +43,10 @@ uint64_t boehm_size_estimate(uint64_t requested);
 // Collections reported by il2cpp's profiler (no-patch mode): bdwgc's event numbering.
 void gc_hooks_profiler_event(int ev);
 uint32_t gc_hooks_frame_flags();  // MT_FRAME_GC_FROM_PROFILER when that is where they come from
+// Attached before il2cpp set up its GC: Boehm collects before il2cpp's profiler can forward it
+// (gc_hooks.cpp). Frames are flagged MT_FRAME_GC_INCOMPLETE up to the frame end at which
+// `ready` (il2cpp has set up its GC) first holds.
+void gc_hooks_profiler_blind(bool (*ready)());
 
 }  // namespace mt::rt
 

@@ -17,6 +17,15 @@
 // callback still runs), counts it, and records from GC_get_gc_no the collections Boehm completed
 // meanwhile; their frames carry MT_FRAME_GC_INCOMPLETE.
 //
+// No-patch mode attached before il2cpp_init cannot see Boehm's first collection at all: bdwgc's
+// GC_init collects once when incremental mode is on ("get black list set up and/or incremental GC
+// started", misc.c), and il2cpp's Initialize calls GC_enable_incremental (which runs GC_init)
+// before GC_set_on_collection_event installs the callback its profiler forwards. Boehm's count
+// (GC_get_gc_no) is hidden in libil2cpp and il2cpp exports nothing that reads it (the
+// GC.CollectionCount icall is compiled in but not exported, and stripped from the generated code
+// unless a script calls it), so that collection cannot be recorded, only admitted: every frame up
+// to the one in which il2cpp_init set up its GC carries MT_FRAME_GC_INCOMPLETE.
+//
 // The callback runs on the collecting thread with the allocation lock held (for some events the
 // world stopped): it reads counters with the *_unsafe API meant for that context and pushes into
 // a fixed queue. With MT_FLAG_LIFETIMES it also drives the death scan (lifetimes.h): the drain
@@ -75,6 +84,9 @@ std::atomic<bool> g_installed{false};
 std::atomic<bool> g_events{false};  // MT_FLAG_GC_EVENTS: queue GC records (else the hook is for lifetimes only)
 std::atomic<bool> g_from_profiler{false};  // collections arrive through il2cpp's profiler
 std::atomic<uint32_t> g_rechains{0};
+// Non-null while il2cpp's profiler cannot yet forward collections (attached before il2cpp_init):
+// says whether il2cpp has set up its GC since. Not reset by mt_start: the attach outlives captures.
+std::atomic<bool (*)()> g_profiler_ready{nullptr};
 
 struct PushGuard {
     PushGuard() {
@@ -177,7 +189,27 @@ void on_gc_event(int ev) {
     if (mt_gc_event_callback prev = g_prev.load(std::memory_order_acquire)) prev(ev);
 }
 
+// Frame end while il2cpp's profiler may have missed collections: flag the frame, until the one
+// in which il2cpp's GC callback exists (its collections since are forwarded).
+void poll_profiler_blind() {
+    bool (*ready)() = g_profiler_ready.load(std::memory_order_acquire);
+    if (!ready) return;
+    if (recording()) {
+        PushGuard guard;
+        push_locked(GcRecord{}, GC_PENDING_INCOMPLETE);
+    }
+    if (ready()) g_profiler_ready.store(nullptr, std::memory_order_release);
+}
+
+// mt_start after il2cpp set up its GC: this capture missed nothing of it.
+void drop_blind_if_ready() {
+    bool (*ready)() = g_profiler_ready.load(std::memory_order_acquire);
+    if (ready && ready()) g_profiler_ready.store(nullptr, std::memory_order_release);
+}
+
 }  // namespace
+
+void gc_hooks_profiler_blind(bool (*ready)()) { g_profiler_ready.store(ready, std::memory_order_release); }
 
 bool gc_present() { return bridge_connect() && bridge().gc_size != nullptr; }
 
@@ -187,6 +219,7 @@ bool gc_hooks_install(bool events) {
     g_q_tail.store(g_q_head.load(std::memory_order_relaxed), std::memory_order_relaxed);
     g_q_dropped.store(0, std::memory_order_relaxed);
     g_rechains.store(0, std::memory_order_relaxed);
+    drop_blind_if_ready();
     bridge_connect();
     const mt_il2cpp_bridge &b = bridge();
     {
@@ -206,6 +239,7 @@ bool gc_hooks_install(bool events) {
 }
 
 void gc_hooks_poll() {
+    poll_profiler_blind();
     if (!g_installed.load(std::memory_order_acquire)) return;
     const mt_il2cpp_bridge &b = bridge();
     mt_gc_event_callback current = b.gc_get_on_collection_event();  // takes the GC lock

@@ -62,6 +62,10 @@ void on_shutdown(void * /*profiler*/) {}
 // Il2CppGCEvent numbers bdwgc's GC_EventType for the events both have (START .. END).
 void on_gc(void * /*profiler*/, int event, int /*generation*/) { gc_hooks_profiler_event(event); }
 
+// il2cpp_defaults.corlib is set in Runtime::Init after GarbageCollector::Initialize installed the
+// collection callback il2cpp's profiler forwards.
+bool gc_forwarding() { return g_api.get_corlib() != nullptr; }
+
 // Installed with the GC callback: 6000.x calls it whenever a GC callback is installed.
 void on_heap_resize(void * /*profiler*/, int64_t /*new_size*/) {}
 
@@ -135,6 +139,9 @@ extern "C" MT_API mt_status mt_attach_il2cpp(void) {
     if (api.profiler_install_gc) {
         api.profiler_install_gc(on_gc, on_heap_resize);
         events |= kProfileGC;
+        // Before il2cpp_init: Boehm's first collection runs inside il2cpp's GC set-up, before
+        // the callback that would forward it exists (gc_hooks.cpp). Say so rather than flag exact.
+        if (!gc_forwarding()) mt::rt::gc_hooks_profiler_blind(&gc_forwarding);
     }
     // Boehm lives inside libil2cpp, out of reach without the patch: estimate its size classes.
     mt::rt::gc_size_estimate_enable();

@@ -2,7 +2,9 @@
 // (dlopen RTLD_LOCAL each, nothing of either in the global scope, this host exporting nothing):
 // with MEMTRACER_HOOK unset the plug-in tells a patched libil2cpp (its bridge connects: exact GC
 // sizes, counted once) from a shipped one (il2cpp's profiler: estimated GC sizes, collections from
-// the profiler), and records every allocation with its class name.
+// the profiler), and records every allocation with its class name. Loaded before il2cpp_init over
+// a shipped libil2cpp, the frames up to il2cpp's GC set-up say they may miss a collection: Boehm's
+// first one runs before il2cpp installs the callback its profiler forwards.
 #include "unity_host.h"
 
 #include <memtracer/format.h>
@@ -54,6 +56,11 @@ Game load_game(const char *path) {
     return g;
 }
 
+std::string trace_path(const char *name) {
+    return std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") + "/" + name + "." + std::to_string(getpid()) +
+           ".mt";
+}
+
 void run_and_check(const char *game_path, bool patched) {
     REQUIRE(dlsym(RTLD_DEFAULT, "il2cpp_init") == nullptr);  // nothing of il2cpp in the global scope
     Game game = load_game(game_path);
@@ -64,8 +71,7 @@ void run_and_check(const char *game_path, bool patched) {
     std::vector<mtsample_tally_row> rows(1024);
     game.take_tally(rows.data(), static_cast<uint32_t>(rows.size()));  // the startup tally
 
-    const std::string out = std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") + "/unity-il2cpp." +
-                            std::to_string(getpid()) + ".mt";
+    const std::string out = trace_path("unity-il2cpp");
     setenv("MEMTRACER_OUTPUT", out.c_str(), 1);
     setenv("MEMTRACER_FLAGS", "1", 1);  // MT_FLAG_GC_EVENTS
     unsetenv("MEMTRACER_HOOK");         // automatic
@@ -121,4 +127,100 @@ TEST_CASE("Unity plug-in over a patched libil2cpp loaded RTLD_LOCAL: the patch's
 
 TEST_CASE("Unity plug-in over a shipped libil2cpp loaded RTLD_LOCAL: il2cpp's profiler, estimated GC sizes") {
     run_and_check(MT_GAME_PROFILER, false);
+}
+
+TEST_CASE("Unity plug-in loaded before il2cpp_init over a shipped libil2cpp: frames up to il2cpp's GC set-up are "
+          "flagged gc-incomplete") {
+    Game game = load_game(MT_GAME_PROFILER);
+    mtsample_collection_count_fn boehm_count = nullptr;
+    resolve(game.handle, boehm_count, "mtsample_collection_count");
+    const uint64_t boehm_at_load = boehm_count();
+    const std::string out = trace_path("unity-il2cpp-before-init");
+    setenv("MEMTRACER_OUTPUT", out.c_str(), 1);
+    setenv("MEMTRACER_FLAGS", "1", 1);  // MT_FLAG_GC_EVENTS
+    unsetenv("MEMTRACER_HOOK");
+    void *plugin = dlopen(MEMTRACER_UNITY_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+    REQUIRE(plugin != nullptr);
+    auto load = reinterpret_cast<void (*)(IUnityInterfaces *)>(dlsym(plugin, "UnityPluginLoad"));
+    auto unload = reinterpret_cast<void (*)()>(dlsym(plugin, "UnityPluginUnload"));
+    REQUIRE((load && unload));
+    unity_host::Host &host = unity_host::instance();
+    load(&host.interfaces);  // il2cpp not initialised: the plug-in attaches il2cpp's profiler
+
+    host.new_frame();  // frames 0 and 1: before il2cpp_init
+    host.new_frame();
+    REQUIRE(game.init("unity-plugin-il2cpp-before-init") == 1);  // frame 2: Boehm starts, collecting once
+    game.start(11, 8);
+    host.new_frame();
+    std::vector<mtsample_tally_row> rows(1024);
+    for (uint64_t frame = 3; frame < 20; ++frame) {
+        game.update(frame);
+        game.late_update(frame);
+        if (frame % 5 == 4) game.collect(0);
+        game.take_tally(rows.data(), static_cast<uint32_t>(rows.size()));
+        host.new_frame();
+    }
+    const uint64_t boehm_at_end = boehm_count();
+    unload();
+    game.shutdown();
+
+    const mt::reader::Run run = mt::reader::load_file(out);
+    unlink(out.c_str());
+    REQUIRE(run.result.clean());
+    REQUIRE(run.frames.size() >= 20);
+    size_t collections = 0;
+    for (size_t i = 0; i < run.frames.size(); ++i) {
+        INFO("frame " << i);
+        const auto &f = run.frames[i];
+        CHECK((f.flags & MT_FRAME_GC_FROM_PROFILER) != 0);
+        CHECK(((f.flags & MT_FRAME_GC_INCOMPLETE) != 0) == (i <= 2));  // no longer once il2cpp forwards
+        collections += f.gcs.size();
+    }
+    CHECK(boehm_at_end > boehm_at_load + 3);
+    // Every collection il2cpp forwarded is recorded; Boehm's first (inside GC_init, in this process
+    // when nothing started Boehm before) is the one admitted by the flag.
+    CHECK(collections == boehm_at_end - boehm_at_load - (boehm_at_load == 0 ? 1 : 0));
+}
+
+TEST_CASE("Unity plug-in attached before il2cpp_init, next capture after it: no frame flagged gc-incomplete") {
+    Game game = load_game(MT_GAME_PROFILER);
+    setenv("MEMTRACER_FLAGS", "1", 1);  // MT_FLAG_GC_EVENTS
+    unsetenv("MEMTRACER_HOOK");
+    void *plugin = dlopen(MEMTRACER_UNITY_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+    REQUIRE(plugin != nullptr);
+    auto load = reinterpret_cast<void (*)(IUnityInterfaces *)>(dlsym(plugin, "UnityPluginLoad"));
+    auto unload = reinterpret_cast<void (*)()>(dlsym(plugin, "UnityPluginUnload"));
+    REQUIRE((load && unload));
+    unity_host::Host &host = unity_host::instance();
+    const std::string first = trace_path("unity-il2cpp-first"), second = trace_path("unity-il2cpp-second");
+    setenv("MEMTRACER_OUTPUT", first.c_str(), 1);
+    load(&host.interfaces);  // attaches il2cpp's profiler before il2cpp_init (for good: it has no detach)
+    unload();                // this capture ends before il2cpp_init
+    unlink(first.c_str());
+
+    REQUIRE(game.init("unity-plugin-il2cpp-second") == 1);  // Boehm's first collection: no capture running
+    game.start(11, 8);
+    setenv("MEMTRACER_OUTPUT", second.c_str(), 1);
+    load(&host.interfaces);
+    std::vector<mtsample_tally_row> rows(1024);
+    for (uint64_t frame = 0; frame < 10; ++frame) {
+        game.update(frame);
+        game.late_update(frame);
+        if (frame % 5 == 4) game.collect(0);
+        game.take_tally(rows.data(), static_cast<uint32_t>(rows.size()));
+        host.new_frame();
+    }
+    unload();
+    game.shutdown();
+
+    const mt::reader::Run run = mt::reader::load_file(second);
+    unlink(second.c_str());
+    REQUIRE(run.result.clean());
+    REQUIRE(run.frames.size() >= 10);
+    size_t collections = 0;
+    for (const auto &f : run.frames) {
+        CHECK((f.flags & MT_FRAME_GC_INCOMPLETE) == 0);  // nothing of il2cpp's set-up fell in this capture
+        collections += f.gcs.size();
+    }
+    CHECK(collections >= 2);
 }
