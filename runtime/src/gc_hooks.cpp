@@ -197,9 +197,13 @@ void on_gc_event(int ev) {
 // the collections Boehm certainly ran before it.
 void poll_profiler_blind() {
     if (!g_blind_on.load(std::memory_order_acquire)) return;
-    const bool set_up = g_blind.gc_set_up();
-    const uint32_t unseen = set_up ? g_blind.unseen_collections() : 0;
-    if (set_up) g_blind_on.store(false, std::memory_order_release);
+    uint32_t unseen = 0;
+    if (g_blind.gc_set_up()) {
+        // One frame end records it, whichever thread ends a frame first.
+        bool on = true;
+        if (!g_blind_on.compare_exchange_strong(on, false, std::memory_order_acq_rel)) return;
+        unseen = g_blind.unseen_collections();
+    }
     if (!recording()) return;
     const uint64_t now = now_ticks();
     PushGuard guard;
