@@ -62,6 +62,23 @@ std::string trace_path(const char *name) {
            ".mt";
 }
 
+// The plug-in, loaded as Unity loads it; it captures GC events, its hook chosen automatically.
+struct Plugin {
+    void (*load)(IUnityInterfaces *);
+    void (*unload)();
+};
+
+Plugin open_plugin() {
+    setenv("MEMTRACER_FLAGS", "1", 1);  // MT_FLAG_GC_EVENTS
+    unsetenv("MEMTRACER_HOOK");         // automatic
+    void *plugin = dlopen(MEMTRACER_UNITY_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+    REQUIRE(plugin != nullptr);
+    Plugin p{reinterpret_cast<void (*)(IUnityInterfaces *)>(dlsym(plugin, "UnityPluginLoad")),
+             reinterpret_cast<void (*)()>(dlsym(plugin, "UnityPluginUnload"))};
+    REQUIRE((p.load && p.unload));
+    return p;
+}
+
 void run_and_check(const char *game_path, bool patched) {
     REQUIRE(dlsym(RTLD_DEFAULT, "il2cpp_init") == nullptr);  // nothing of il2cpp in the global scope
     Game game = load_game(game_path);
@@ -74,13 +91,7 @@ void run_and_check(const char *game_path, bool patched) {
 
     const std::string out = trace_path("unity-il2cpp");
     setenv("MEMTRACER_OUTPUT", out.c_str(), 1);
-    setenv("MEMTRACER_FLAGS", "1", 1);  // MT_FLAG_GC_EVENTS
-    unsetenv("MEMTRACER_HOOK");         // automatic
-    void *plugin = dlopen(MEMTRACER_UNITY_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-    REQUIRE(plugin != nullptr);
-    auto load = reinterpret_cast<void (*)(IUnityInterfaces *)>(dlsym(plugin, "UnityPluginLoad"));
-    auto unload = reinterpret_cast<void (*)()>(dlsym(plugin, "UnityPluginUnload"));
-    REQUIRE((load && unload));
+    const auto [load, unload] = open_plugin();
     unity_host::Host &host = unity_host::instance();
     load(&host.interfaces);
 
@@ -120,6 +131,28 @@ void run_and_check(const char *game_path, bool patched) {
     CHECK((from_profiler > 0) == !patched);
 }
 
+// The capture at `path`, read whole and removed.
+mt::reader::Run take_run(const std::string &path, size_t min_frames) {
+    mt::reader::Run run = mt::reader::load_file(path);
+    unlink(path.c_str());
+    REQUIRE(run.result.clean());
+    REQUIRE(run.frames.size() >= min_frames);
+    return run;
+}
+
+// Player frames [first, last): a collection every 5th, the tally dropped (these tests count
+// collections, not allocations).
+void play_frames(Game &game, unity_host::Host &host, uint64_t first, uint64_t last) {
+    std::vector<mtsample_tally_row> rows(1024);
+    for (uint64_t frame = first; frame < last; ++frame) {
+        game.update(frame);
+        game.late_update(frame);
+        if (frame % 5 == 4) game.collect(0);
+        game.take_tally(rows.data(), static_cast<uint32_t>(rows.size()));
+        host.new_frame();
+    }
+}
+
 // MemTracer loaded before il2cpp_init; with `boehm_first`, something started Boehm before that
 // (here il2cpp_gc_collect), so nothing of Boehm's start-up falls in the capture.
 void run_before_init(bool boehm_first) {
@@ -131,13 +164,7 @@ void run_before_init(bool boehm_first) {
     REQUIRE((boehm_at_load > 0) == boehm_first);
     const std::string out = trace_path("unity-il2cpp-before-init");
     setenv("MEMTRACER_OUTPUT", out.c_str(), 1);
-    setenv("MEMTRACER_FLAGS", "1", 1);  // MT_FLAG_GC_EVENTS
-    unsetenv("MEMTRACER_HOOK");
-    void *plugin = dlopen(MEMTRACER_UNITY_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-    REQUIRE(plugin != nullptr);
-    auto load = reinterpret_cast<void (*)(IUnityInterfaces *)>(dlsym(plugin, "UnityPluginLoad"));
-    auto unload = reinterpret_cast<void (*)()>(dlsym(plugin, "UnityPluginUnload"));
-    REQUIRE((load && unload));
+    const auto [load, unload] = open_plugin();
     unity_host::Host &host = unity_host::instance();
     load(&host.interfaces);  // il2cpp not initialised: the plug-in attaches il2cpp's profiler
 
@@ -146,22 +173,12 @@ void run_before_init(bool boehm_first) {
     REQUIRE(game.init("unity-plugin-il2cpp-before-init") == 1);  // frame 2: il2cpp sets up Boehm
     game.start(11, 8);
     host.new_frame();
-    std::vector<mtsample_tally_row> rows(1024);
-    for (uint64_t frame = 3; frame < 20; ++frame) {
-        game.update(frame);
-        game.late_update(frame);
-        if (frame % 5 == 4) game.collect(0);
-        game.take_tally(rows.data(), static_cast<uint32_t>(rows.size()));
-        host.new_frame();
-    }
+    play_frames(game, host, 3, 20);
     const uint64_t boehm_at_end = boehm_count();
     unload();
     game.shutdown();
 
-    const mt::reader::Run run = mt::reader::load_file(out);
-    unlink(out.c_str());
-    REQUIRE(run.result.clean());
-    REQUIRE(run.frames.size() >= 20);
+    const mt::reader::Run run = take_run(out, 20);
     size_t collections = 0;
     for (size_t i = 0; i < run.frames.size(); ++i) {
         INFO("frame " << i);
@@ -200,13 +217,7 @@ TEST_CASE("Unity plug-in over a shipped libil2cpp loaded RTLD_LOCAL: il2cpp's pr
 
 TEST_CASE("Unity plug-in attached before il2cpp_init, next capture after it: no frame flagged gc-incomplete") {
     Game game = load_game(MT_GAME_PROFILER);
-    setenv("MEMTRACER_FLAGS", "1", 1);  // MT_FLAG_GC_EVENTS
-    unsetenv("MEMTRACER_HOOK");
-    void *plugin = dlopen(MEMTRACER_UNITY_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-    REQUIRE(plugin != nullptr);
-    auto load = reinterpret_cast<void (*)(IUnityInterfaces *)>(dlsym(plugin, "UnityPluginLoad"));
-    auto unload = reinterpret_cast<void (*)()>(dlsym(plugin, "UnityPluginUnload"));
-    REQUIRE((load && unload));
+    const auto [load, unload] = open_plugin();
     unity_host::Host &host = unity_host::instance();
     const std::string first = trace_path("unity-il2cpp-first"), second = trace_path("unity-il2cpp-second");
     setenv("MEMTRACER_OUTPUT", first.c_str(), 1);
@@ -218,21 +229,11 @@ TEST_CASE("Unity plug-in attached before il2cpp_init, next capture after it: no 
     game.start(11, 8);
     setenv("MEMTRACER_OUTPUT", second.c_str(), 1);
     load(&host.interfaces);
-    std::vector<mtsample_tally_row> rows(1024);
-    for (uint64_t frame = 0; frame < 10; ++frame) {
-        game.update(frame);
-        game.late_update(frame);
-        if (frame % 5 == 4) game.collect(0);
-        game.take_tally(rows.data(), static_cast<uint32_t>(rows.size()));
-        host.new_frame();
-    }
+    play_frames(game, host, 0, 10);
     unload();
     game.shutdown();
 
-    const mt::reader::Run run = mt::reader::load_file(second);
-    unlink(second.c_str());
-    REQUIRE(run.result.clean());
-    REQUIRE(run.frames.size() >= 10);
+    const mt::reader::Run run = take_run(second, 10);
     size_t collections = 0;
     for (const auto &f : run.frames) {
         CHECK((f.flags & MT_FRAME_GC_INCOMPLETE) == 0);  // nothing of il2cpp's set-up fell in this capture
