@@ -43,6 +43,14 @@ uint64_t boehm_size_estimate(uint64_t requested);
 // Collections reported by il2cpp's profiler (no-patch mode): bdwgc's event numbering.
 void gc_hooks_profiler_event(int ev);
 uint32_t gc_hooks_frame_flags();  // MT_FRAME_GC_FROM_PROFILER when that is where they come from
+// Attached before il2cpp set up its GC: Boehm collects before il2cpp's profiler can forward it
+// (gc_hooks.cpp). Frames are flagged MT_FRAME_GC_INCOMPLETE up to the frame end at which
+// gc_set_up() first holds, and that frame records unseen_collections() (asked then) more.
+struct ProfilerBlind {
+    bool (*gc_set_up)();                // il2cpp has installed the callback its profiler forwards
+    uint32_t (*unseen_collections)();   // collections Boehm certainly completed before that
+};
+void gc_hooks_profiler_blind(const ProfilerBlind &blind);  // once, by mt_attach_il2cpp
 
 }  // namespace mt::rt
 

@@ -17,6 +17,17 @@
 // callback still runs), counts it, and records from GC_get_gc_no the collections Boehm completed
 // meanwhile; their frames carry MT_FRAME_GC_INCOMPLETE.
 //
+// No-patch mode attached before il2cpp_init cannot see Boehm's first collection: bdwgc's GC_init
+// collects once ("get black list set up and/or incremental GC started", misc.c), and il2cpp's
+// Initialize calls GC_enable_incremental (which runs GC_init) before GC_set_on_collection_event
+// installs the callback its profiler forwards. Boehm's count (GC_get_gc_no) is hidden in
+// libil2cpp and il2cpp exports nothing that reads it (the GC.CollectionCount icall is compiled in
+// but not exported, and stripped from the generated code unless a script calls it). So it is
+// inferred where it is certain (il2cpp_attach.cpp: Boehm had not started at the attach, and
+// incremental mode is on afterwards) and recorded without timing or number; and every frame up
+// to the one in which il2cpp set up its GC carries MT_FRAME_GC_INCOMPLETE, since a collection
+// that is not certain (Boehm started by something else first) is not recorded.
+//
 // The callback runs on the collecting thread with the allocation lock held (for some events the
 // world stopped): it reads counters with the *_unsafe API meant for that context and pushes into
 // a fixed queue. With MT_FLAG_LIFETIMES it also drives the death scan (lifetimes.h): the drain
@@ -75,6 +86,10 @@ std::atomic<bool> g_installed{false};
 std::atomic<bool> g_events{false};  // MT_FLAG_GC_EVENTS: queue GC records (else the hook is for lifetimes only)
 std::atomic<bool> g_from_profiler{false};  // collections arrive through il2cpp's profiler
 std::atomic<uint32_t> g_rechains{0};
+// Set while il2cpp's profiler cannot yet forward collections (attached before il2cpp_init). Not
+// reset by mt_start: the attach outlives captures.
+ProfilerBlind g_blind{};
+std::atomic<bool> g_blind_on{false};
 
 struct PushGuard {
     PushGuard() {
@@ -177,7 +192,37 @@ void on_gc_event(int ev) {
     if (mt_gc_event_callback prev = g_prev.load(std::memory_order_acquire)) prev(ev);
 }
 
+// Frame end while il2cpp's profiler may have missed collections: flag the frame, until the one
+// in which il2cpp's GC callback exists (its collections since are forwarded); that one also gets
+// the collections Boehm certainly ran before it.
+void poll_profiler_blind() {
+    if (!g_blind_on.load(std::memory_order_acquire)) return;
+    uint32_t unseen = 0;
+    if (g_blind.gc_set_up()) {
+        // One frame end records it, whichever thread ends a frame first.
+        bool on = true;
+        if (!g_blind_on.compare_exchange_strong(on, false, std::memory_order_acq_rel)) return;
+        unseen = g_blind.unseen_collections();
+    }
+    if (!recording()) return;
+    const uint64_t now = now_ticks();
+    PushGuard guard;
+    push_locked(GcRecord{}, GC_PENDING_INCOMPLETE);
+    for (uint32_t i = 0; i < unseen; ++i) push_locked(GcRecord{now, now, 0, 0, 0, 0}, GC_PENDING_COLLECTION_INCOMPLETE);
+}
+
+// mt_start after il2cpp set up its GC: this capture missed nothing of it.
+void drop_blind_if_set_up() {
+    if (g_blind_on.load(std::memory_order_acquire) && g_blind.gc_set_up())
+        g_blind_on.store(false, std::memory_order_release);
+}
+
 }  // namespace
+
+void gc_hooks_profiler_blind(const ProfilerBlind &blind) {
+    g_blind = blind;
+    g_blind_on.store(true, std::memory_order_release);
+}
 
 bool gc_present() { return bridge_connect() && bridge().gc_size != nullptr; }
 
@@ -187,6 +232,7 @@ bool gc_hooks_install(bool events) {
     g_q_tail.store(g_q_head.load(std::memory_order_relaxed), std::memory_order_relaxed);
     g_q_dropped.store(0, std::memory_order_relaxed);
     g_rechains.store(0, std::memory_order_relaxed);
+    drop_blind_if_set_up();
     bridge_connect();
     const mt_il2cpp_bridge &b = bridge();
     {
@@ -206,6 +252,7 @@ bool gc_hooks_install(bool events) {
 }
 
 void gc_hooks_poll() {
+    poll_profiler_blind();
     if (!g_installed.load(std::memory_order_acquire)) return;
     const mt_il2cpp_bridge &b = bridge();
     mt_gc_event_callback current = b.gc_get_on_collection_event();  // takes the GC lock

@@ -62,6 +62,23 @@ void on_shutdown(void * /*profiler*/) {}
 // Il2CppGCEvent numbers bdwgc's GC_EventType for the events both have (START .. END).
 void on_gc(void * /*profiler*/, int event, int /*generation*/) { gc_hooks_profiler_event(event); }
 
+// il2cpp_defaults.corlib is set in Runtime::Init after GarbageCollector::Initialize installed the
+// collection callback il2cpp's profiler forwards.
+bool gc_forwarding() { return g_api.get_corlib() != nullptr; }
+
+// Boehm had not started when the profiler was attached (GC_get_heap_size is 0 until GC_init).
+bool g_boehm_unstarted = false;
+
+// The collection il2cpp's profiler cannot forward, once il2cpp set up its GC: bdwgc's GC_init
+// collects when incremental mode is on, and il2cpp turns it on (GC_enable_incremental, which runs
+// GC_init) before it installs its callback. Certain only when Boehm started after the attach and
+// incremental mode is on with collections enabled; otherwise nothing is claimed, and the frame
+// flag (gc_hooks.cpp) is all there is.
+uint32_t gc_unseen_collections() {
+    if (!g_boehm_unstarted || !g_api.gc_is_incremental || !g_api.gc_is_disabled) return 0;
+    return g_api.gc_is_incremental() && !g_api.gc_is_disabled() ? 1u : 0u;
+}
+
 // Installed with the GC callback: 6000.x calls it whenever a GC callback is installed.
 void on_heap_resize(void * /*profiler*/, int64_t /*new_size*/) {}
 
@@ -114,6 +131,9 @@ extern "C" MT_API mt_status mt_attach_il2cpp(void) {
     find(api.object_header_size, "il2cpp_object_header_size", false, &missing);
     find(api.array_object_header_size, "il2cpp_array_object_header_size", false, &missing);
     find(api.profiler_install_gc, "il2cpp_profiler_install_gc", false, &missing);
+    find(api.gc_get_heap_size, "il2cpp_gc_get_heap_size", false, &missing);
+    find(api.gc_is_incremental, "il2cpp_gc_is_incremental", false, &missing);
+    find(api.gc_is_disabled, "il2cpp_gc_is_disabled", false, &missing);
     if (!missing && !api.class_get_rank && !api.object_get_size)
         missing = "il2cpp_class_get_rank (or il2cpp_object_get_size)";
     if (missing) {
@@ -135,6 +155,12 @@ extern "C" MT_API mt_status mt_attach_il2cpp(void) {
     if (api.profiler_install_gc) {
         api.profiler_install_gc(on_gc, on_heap_resize);
         events |= kProfileGC;
+        // Before il2cpp_init: Boehm's first collection runs inside il2cpp's GC set-up, before
+        // the callback that would forward it exists (gc_hooks.cpp).
+        if (!gc_forwarding()) {
+            g_boehm_unstarted = api.gc_get_heap_size && api.gc_get_heap_size() == 0;
+            mt::rt::gc_hooks_profiler_blind(mt::rt::ProfilerBlind{&gc_forwarding, &gc_unseen_collections});
+        }
     }
     // Boehm lives inside libil2cpp, out of reach without the patch: estimate its size classes.
     mt::rt::gc_size_estimate_enable();

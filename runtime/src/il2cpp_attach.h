@@ -39,6 +39,11 @@ struct Api {
     // optional: collections (il2cpp_profiler_install_gc with IL2CPP_PROFILE_GC)
     void (*profiler_install_gc)(void (*gc)(void *prof, int event, int generation),
                                 void (*heap_resize)(void *prof, int64_t new_size));
+    // optional: Boehm's state as il2cpp reports it (GC_get_heap_size, GC_is_incremental_mode,
+    // GC_is_disabled), to tell the collection its profiler cannot forward (il2cpp_attach.cpp)
+    int64_t (*gc_get_heap_size)();
+    bool (*gc_is_incremental)();
+    bool (*gc_is_disabled)();
 };
 
 // What libil2cpp allocated for obj of klass (see il2cpp_attach.cpp for the formulas).

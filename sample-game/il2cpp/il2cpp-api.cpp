@@ -132,6 +132,8 @@ IL2CPP_EXPORT Il2CppString *il2cpp_string_new(const char *str) { return String::
 IL2CPP_EXPORT void il2cpp_gc_collect(int maxGenerations) { il2cpp::gc::GarbageCollector::Collect(maxGenerations); }
 IL2CPP_EXPORT int64_t il2cpp_gc_get_used_size() { return il2cpp::gc::GarbageCollector::GetUsedHeapSize(); }
 IL2CPP_EXPORT int64_t il2cpp_gc_get_heap_size() { return il2cpp::gc::GarbageCollector::GetAllocatedHeapSize(); }
+IL2CPP_EXPORT bool il2cpp_gc_is_incremental() { return il2cpp::gc::GarbageCollector::IsIncremental(); }
+IL2CPP_EXPORT bool il2cpp_gc_is_disabled() { return il2cpp::gc::GarbageCollector::IsDisabled(); }
 
 // profiler
 IL2CPP_EXPORT void il2cpp_profiler_install(Il2CppProfiler *prof, Il2CppProfileFunc shutdown_callback)

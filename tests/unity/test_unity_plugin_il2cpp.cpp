@@ -2,7 +2,10 @@
 // (dlopen RTLD_LOCAL each, nothing of either in the global scope, this host exporting nothing):
 // with MEMTRACER_HOOK unset the plug-in tells a patched libil2cpp (its bridge connects: exact GC
 // sizes, counted once) from a shipped one (il2cpp's profiler: estimated GC sizes, collections from
-// the profiler), and records every allocation with its class name.
+// the profiler), and records every allocation with its class name. Loaded before il2cpp_init over
+// a shipped libil2cpp, the frames up to il2cpp's GC set-up say they may miss a collection, and
+// Boehm's first one, which runs before il2cpp installs the callback its profiler forwards, is
+// recorded in the frame where il2cpp_init ran.
 #include "unity_host.h"
 
 #include <memtracer/format.h>
@@ -54,6 +57,28 @@ Game load_game(const char *path) {
     return g;
 }
 
+std::string trace_path(const char *name) {
+    return std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") + "/" + name + "." + std::to_string(getpid()) +
+           ".mt";
+}
+
+// The plug-in, loaded as Unity loads it; it captures GC events, its hook chosen automatically.
+struct Plugin {
+    void (*load)(IUnityInterfaces *);
+    void (*unload)();
+};
+
+Plugin open_plugin() {
+    setenv("MEMTRACER_FLAGS", "1", 1);  // MT_FLAG_GC_EVENTS
+    unsetenv("MEMTRACER_HOOK");         // automatic
+    void *plugin = dlopen(MEMTRACER_UNITY_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+    REQUIRE(plugin != nullptr);
+    Plugin p{reinterpret_cast<void (*)(IUnityInterfaces *)>(dlsym(plugin, "UnityPluginLoad")),
+             reinterpret_cast<void (*)()>(dlsym(plugin, "UnityPluginUnload"))};
+    REQUIRE((p.load && p.unload));
+    return p;
+}
+
 void run_and_check(const char *game_path, bool patched) {
     REQUIRE(dlsym(RTLD_DEFAULT, "il2cpp_init") == nullptr);  // nothing of il2cpp in the global scope
     Game game = load_game(game_path);
@@ -64,16 +89,9 @@ void run_and_check(const char *game_path, bool patched) {
     std::vector<mtsample_tally_row> rows(1024);
     game.take_tally(rows.data(), static_cast<uint32_t>(rows.size()));  // the startup tally
 
-    const std::string out = std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") + "/unity-il2cpp." +
-                            std::to_string(getpid()) + ".mt";
+    const std::string out = trace_path("unity-il2cpp");
     setenv("MEMTRACER_OUTPUT", out.c_str(), 1);
-    setenv("MEMTRACER_FLAGS", "1", 1);  // MT_FLAG_GC_EVENTS
-    unsetenv("MEMTRACER_HOOK");         // automatic
-    void *plugin = dlopen(MEMTRACER_UNITY_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-    REQUIRE(plugin != nullptr);
-    auto load = reinterpret_cast<void (*)(IUnityInterfaces *)>(dlsym(plugin, "UnityPluginLoad"));
-    auto unload = reinterpret_cast<void (*)()>(dlsym(plugin, "UnityPluginUnload"));
-    REQUIRE((load && unload));
+    const auto [load, unload] = open_plugin();
     unity_host::Host &host = unity_host::instance();
     load(&host.interfaces);
 
@@ -113,7 +131,81 @@ void run_and_check(const char *game_path, bool patched) {
     CHECK((from_profiler > 0) == !patched);
 }
 
+// The capture at `path`, read whole and removed.
+mt::reader::Run take_run(const std::string &path, size_t min_frames) {
+    mt::reader::Run run = mt::reader::load_file(path);
+    unlink(path.c_str());
+    REQUIRE(run.result.clean());
+    REQUIRE(run.frames.size() >= min_frames);
+    return run;
+}
+
+// Player frames [first, last): a collection every 5th, the tally dropped (these tests count
+// collections, not allocations).
+void play_frames(Game &game, unity_host::Host &host, uint64_t first, uint64_t last) {
+    std::vector<mtsample_tally_row> rows(1024);
+    for (uint64_t frame = first; frame < last; ++frame) {
+        game.update(frame);
+        game.late_update(frame);
+        if (frame % 5 == 4) game.collect(0);
+        game.take_tally(rows.data(), static_cast<uint32_t>(rows.size()));
+        host.new_frame();
+    }
+}
+
+// MemTracer loaded before il2cpp_init; with `boehm_first`, something started Boehm before that
+// (here il2cpp_gc_collect), so nothing of Boehm's start-up falls in the capture.
+void run_before_init(bool boehm_first) {
+    Game game = load_game(MT_GAME_PROFILER);
+    mtsample_collection_count_fn boehm_count = nullptr;
+    resolve(game.handle, boehm_count, "mtsample_collection_count");
+    if (boehm_first) game.collect(0);
+    const uint64_t boehm_at_load = boehm_count();
+    REQUIRE((boehm_at_load > 0) == boehm_first);
+    const std::string out = trace_path("unity-il2cpp-before-init");
+    setenv("MEMTRACER_OUTPUT", out.c_str(), 1);
+    const auto [load, unload] = open_plugin();
+    unity_host::Host &host = unity_host::instance();
+    load(&host.interfaces);  // il2cpp not initialised: the plug-in attaches il2cpp's profiler
+
+    host.new_frame();  // frames 0 and 1: before il2cpp_init
+    host.new_frame();
+    REQUIRE(game.init("unity-plugin-il2cpp-before-init") == 1);  // frame 2: il2cpp sets up Boehm
+    game.start(11, 8);
+    host.new_frame();
+    play_frames(game, host, 3, 20);
+    const uint64_t boehm_at_end = boehm_count();
+    unload();
+    game.shutdown();
+
+    const mt::reader::Run run = take_run(out, 20);
+    size_t collections = 0;
+    for (size_t i = 0; i < run.frames.size(); ++i) {
+        INFO("frame " << i);
+        const auto &f = run.frames[i];
+        if (i > 2) CHECK((f.flags & MT_FRAME_GC_FROM_PROFILER) != 0);  // once il2cpp forwarded one
+        CHECK(((f.flags & MT_FRAME_GC_INCOMPLETE) != 0) == (i <= 2));  // no longer once il2cpp forwards
+        collections += f.gcs.size();
+    }
+    CHECK(boehm_at_end > boehm_at_load + 3);
+    // Every collection il2cpp forwarded, and Boehm's first (inside GC_init, when it starts in the
+    // capture) inferred in frame 2; when Boehm had started before, nothing is inferred.
+    CHECK(collections == boehm_at_end - boehm_at_load);
+    size_t inferred = 0;
+    for (const auto &c : run.frames[2].gcs) inferred += c.start_tick == c.end_tick;
+    CHECK(inferred == (boehm_first ? 0u : 1u));
+}
+
 }  // namespace
+
+TEST_CASE("Unity plug-in loaded before il2cpp_init over a shipped libil2cpp: frames up to il2cpp's GC set-up are "
+          "flagged gc-incomplete, Boehm's first collection recorded") {
+    run_before_init(false);
+}
+
+TEST_CASE("Unity plug-in loaded before il2cpp_init, Boehm started before it: nothing inferred") {
+    run_before_init(true);
+}
 
 TEST_CASE("Unity plug-in over a patched libil2cpp loaded RTLD_LOCAL: the patch's bridge, counted once") {
     run_and_check(MT_GAME_PATCH, true);
@@ -121,4 +213,31 @@ TEST_CASE("Unity plug-in over a patched libil2cpp loaded RTLD_LOCAL: the patch's
 
 TEST_CASE("Unity plug-in over a shipped libil2cpp loaded RTLD_LOCAL: il2cpp's profiler, estimated GC sizes") {
     run_and_check(MT_GAME_PROFILER, false);
+}
+
+TEST_CASE("Unity plug-in attached before il2cpp_init, next capture after it: no frame flagged gc-incomplete") {
+    Game game = load_game(MT_GAME_PROFILER);
+    const auto [load, unload] = open_plugin();
+    unity_host::Host &host = unity_host::instance();
+    const std::string first = trace_path("unity-il2cpp-first"), second = trace_path("unity-il2cpp-second");
+    setenv("MEMTRACER_OUTPUT", first.c_str(), 1);
+    load(&host.interfaces);  // attaches il2cpp's profiler before il2cpp_init (for good: it has no detach)
+    unload();                // this capture ends before il2cpp_init
+    unlink(first.c_str());
+
+    REQUIRE(game.init("unity-plugin-il2cpp-second") == 1);  // Boehm's first collection: no capture running
+    game.start(11, 8);
+    setenv("MEMTRACER_OUTPUT", second.c_str(), 1);
+    load(&host.interfaces);
+    play_frames(game, host, 0, 10);
+    unload();
+    game.shutdown();
+
+    const mt::reader::Run run = take_run(second, 10);
+    size_t collections = 0;
+    for (const auto &f : run.frames) {
+        CHECK((f.flags & MT_FRAME_GC_INCOMPLETE) == 0);  // nothing of il2cpp's set-up fell in this capture
+        collections += f.gcs.size();
+    }
+    CHECK(collections >= 2);
 }

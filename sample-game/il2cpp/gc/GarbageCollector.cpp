@@ -224,6 +224,16 @@ namespace gc
         return static_cast<uint32_t>(GC_get_gc_no());
     }
 
+    bool GarbageCollector::IsIncremental()
+    {
+        return GC_is_incremental_mode() != 0;
+    }
+
+    bool GarbageCollector::IsDisabled()
+    {
+        return GC_is_disabled() != 0;
+    }
+
     void *GarbageCollector::AllocateFixed(size_t size, void *descr)
     {
         IL2CPP_ASSERT(!descr);

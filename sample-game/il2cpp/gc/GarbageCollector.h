@@ -24,6 +24,8 @@ namespace gc
         static int64_t GetUsedHeapSize();
         static int64_t GetAllocatedHeapSize();
         static uint32_t GetCollectionCount();
+        static bool IsIncremental();
+        static bool IsDisabled();
         static void *AllocateFixed(size_t size, void *descr);  // uncollectable, scanned: a root
         static void *MakeDescriptorForObject(size_t *bitmap, int numbits);
         static void *MakeDescriptorForArray();
