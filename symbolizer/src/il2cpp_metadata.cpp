@@ -158,11 +158,17 @@ Il2CppMetadata Il2CppMetadata::parse(std::string_view bytes, const std::string &
     for (size_t i = 0; i < mcount; ++i) {
         size_t at = moff + i * L.method_size;
         m.methods_[i] = Method{r.u32(at), r.i32(at + 4), r.i32(at + L.method_generic_container), r.i32(at + 8),
-                               r.i32(at + L.method_parameter_start), r.u16(at + L.method_size - 2)};
+                               r.i32(at + L.method_parameter_start), r.u16(at + L.method_size - 2),
+                               // flags, iflags, slot, parameterCount end the row in every layout read here.
+                               r.u16(at + L.method_size - 8)};
     }
     auto [paroff, parcount] = r.table(kParameters, kParameterSize, "parameter definition");
     m.parameter_types_.resize(parcount);
-    for (size_t i = 0; i < parcount; ++i) m.parameter_types_[i] = r.i32(paroff + i * kParameterSize + 8);
+    m.parameter_name_strings_.resize(parcount);
+    for (size_t i = 0; i < parcount; ++i) {
+        m.parameter_name_strings_[i] = r.u32(paroff + i * kParameterSize);
+        m.parameter_types_[i] = r.i32(paroff + i * kParameterSize + 8);
+    }
 
     auto [coff, ccount] = r.table(kGenericContainers, 16, "generic container");
     for (size_t i = 0; i < ccount; ++i) m.containers_.emplace_back(r.i32(coff + i * 16 + 4), r.i32(coff + i * 16 + 12));
@@ -384,6 +390,24 @@ std::optional<std::vector<std::string>> Il2CppMetadata::parameter_types(int64_t 
     std::vector<std::string> out;
     for (int32_t t : parameter_type_indices(methods_[static_cast<size_t>(index)])) out.push_back(type_entry_name(t));
     return out;
+}
+
+std::vector<std::string_view> Il2CppMetadata::parameter_names(int64_t index) const {
+    if (index < 0 || static_cast<size_t>(index) >= methods_.size()) return {};
+    const Method &x = methods_[static_cast<size_t>(index)];
+    if (!parameters_known(x) || x.parameter_count == 0 ||
+        static_cast<uint64_t>(x.parameter_start) + x.parameter_count > parameter_name_strings_.size())
+        return {};
+    std::vector<std::string_view> out;
+    for (uint16_t i = 0; i < x.parameter_count; ++i)
+        out.push_back(str(parameter_name_strings_[static_cast<size_t>(x.parameter_start) + i]));  // "" if outside
+    return out;
+}
+
+std::optional<bool> Il2CppMetadata::is_static(int64_t index) const {
+    if (index < 0 || static_cast<size_t>(index) >= methods_.size() || methods_[static_cast<size_t>(index)].flags < 0) return std::nullopt;
+    constexpr int kStatic = 0x0010;  // METHOD_ATTRIBUTE_STATIC (il2cpp-tabledefs.h)
+    return (methods_[static_cast<size_t>(index)].flags & kStatic) != 0;
 }
 
 std::string Il2CppMetadata::return_type(int64_t index) const {

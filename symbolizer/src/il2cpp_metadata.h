@@ -88,6 +88,11 @@ public:
     // entries, described only in the binary). nullopt where the parameters are not read
     // (versions 39 and 107).
     std::optional<std::vector<std::string>> parameter_types(int64_t index) const;
+    // The parameters' names of method `index` ("count" -> {"count"}), as many as it has; empty
+    // where the parameters are not read.
+    std::vector<std::string_view> parameter_names(int64_t index) const;
+    // True for a static method, false for an instance method; nullopt where the flags are not read.
+    std::optional<bool> is_static(int64_t index) const;
     // The return type's name the same way ("" if not named).
     std::string return_type(int64_t index) const;
     // True if an overload of the same type and name has the same parameter type entries: they
@@ -120,6 +125,7 @@ private:
         int32_t return_type = -1;      // an entry of the binary's type table
         int32_t parameter_start = -1;  // -1: not read (versions 39 and 107)
         uint16_t parameter_count = 0;
+        int32_t flags = -1;  // METHOD_ATTRIBUTE_*; -1: not read (versions 39 and 107)
     };
     bool parameters_known(const Method &x) const;
     std::vector<int32_t> parameter_type_indices(const Method &x) const;
@@ -137,6 +143,7 @@ private:
     std::unordered_map<std::string, std::vector<uint32_t>> by_cpp_name_;  // cpp_escape(Type_Method)
     std::vector<bool> overloaded_;
     std::vector<int32_t> parameter_types_;                // each parameter's type table entry
+    std::vector<uint32_t> parameter_name_strings_;        // each parameter's name (Il2CppParameterDefinition.nameIndex)
     std::unordered_map<int32_t, int32_t> type_of_byval_;  // type table entry -> type (-1: claimed twice)
     std::vector<bool> returns_differ_;
     std::vector<uint32_t> overload_number_;

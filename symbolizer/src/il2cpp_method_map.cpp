@@ -1,4 +1,5 @@
 // MethodMap.tsv reading (see il2cpp_symbols.h for the format).
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -213,8 +214,40 @@ bool generic_type(std::string_view full) {
     }
 }
 
+// The C# names of a generated signature's parameters, as il2cpp writes them: `___0_count`
+// (2022.3.2x+) or `___count0` (before) -> "count"; `__this`, `method` and a returned value's
+// pointer are not parameters. A name il2cpp had to escape keeps its escapes (it then matches no
+// metadata name, which only loses the tie-break below).
+std::vector<std::string_view> cpp_parameter_names(std::string_view parameters) {
+    std::vector<std::string_view> out;
+    while (!parameters.empty()) {
+        size_t comma = parameters.find(',');
+        std::string_view p = parameters.substr(0, comma);
+        parameters = comma == std::string_view::npos ? std::string_view() : parameters.substr(comma + 1);
+        while (!p.empty() && p.back() == ' ') p.remove_suffix(1);
+        size_t b = p.size();
+        while (b > 0 && (std::isalnum(static_cast<unsigned char>(p[b - 1])) || p[b - 1] == '_')) --b;
+        std::string_view id = p.substr(b);
+        if (!id.starts_with("___")) continue;
+        id.remove_prefix(3);
+        size_t digits = 0;
+        while (digits < id.size() && std::isdigit(static_cast<unsigned char>(id[digits]))) ++digits;
+        if (digits > 0 && digits < id.size() && id[digits] == '_') {
+            id.remove_prefix(digits + 1);
+        } else {
+            while (!id.empty() && std::isdigit(static_cast<unsigned char>(id.back()))) id.remove_suffix(1);
+        }
+        out.push_back(id);
+    }
+    return out;
+}
+
 // The method of those il2cpp spells `Type_Method` of `native` whose parameters fit the generated
-// signature's best: as many, each fitting, the highest total, alone; -1 if none or a tie. Only
+// signature's best: as many, each fitting, the highest total, alone; -1 if none or a tie. Of
+// overloads that fit alike (Dictionary<TKey, TValue>..ctor(IDictionary<TKey, TValue> dictionary)
+// and ..ctor(IEqualityComparer<TKey> comparer), both `RuntimeObject*`), the one whose parameter
+// names are the signature's wins, and then the one static where the signature has no `__this`
+// (ArraySortHelper<T>.Sort(T[], Int32, Int32, IComparer<T>) and static Sort(..., Comparison<T>)). Only
 // generic methods of as many parameters for a generic method instance (`_Tis<Arg>` per
 // argument), only non-generic ones otherwise, and for shared code (`_gshared`) only a generic
 // type's. For a function no index comment or method pointer table names: a generic type's shared
@@ -228,6 +261,9 @@ int64_t method_fitting(const Il2CppMetadata &md, std::string_view native, const 
     for (size_t at = native.find("_Tis"); at != std::string_view::npos; at = native.find("_Tis", at + 4)) ++instance_arguments;
     bool shared = native.ends_with("_gshared") && instance_arguments == 0;
     std::vector<std::string> cpp = il2cpp_parameter_list(signature.parameters, types);
+    std::vector<std::string_view> cpp_names = cpp_parameter_names(signature.parameters);
+    if (cpp_names.size() != cpp.size()) cpp_names.clear();
+    const bool has_this = signature.parameters.find("* __this") != std::string::npos;
     int64_t found = -1;
     int best = -1;
     bool tie = false;
@@ -240,7 +276,16 @@ int64_t method_fitting(const Il2CppMetadata &md, std::string_view native, const 
             int f = fit((*named)[i], cpp[i]);
             score = f < 0 ? -1 : score + f;
         }
-        if (score < 0 || score < best) continue;
+        if (score < 0) continue;
+        // The types first, then the names: a name alike counts less than any type point.
+        score *= static_cast<int>(cpp.size()) + 2;
+        if (!cpp_names.empty()) {
+            std::vector<std::string_view> names = md.parameter_names(m);
+            for (size_t i = 0; i < names.size() && i < cpp_names.size(); ++i) score += !names[i].empty() && names[i] == cpp_names[i];
+        }
+        std::optional<bool> is_static = md.is_static(m);
+        score += is_static && *is_static != has_this;
+        if (score < best) continue;
         tie = score == best;
         if (score > best) found = m, best = score;
     }

@@ -140,6 +140,10 @@ GeneratedSources GeneratedSources::scan_dir(const std::string &dir) {
         s.add_file(p.string(), read_symbols_file(p.string()));
     }
     s.generics_ = GenericInstances::scan_dir(dir);
+    // Without Il2CppTypeDefinitions.c, instances are linked to their arguments by the methods of
+    // theirs the code references (il2cpp_generic_types.h).
+    for (const auto &file : s.functions_)
+        for (const GeneratedFunction &f : file) s.generics_.add_instance_method(f.name, f.parameters);
     return s;
 }
 

@@ -29,6 +29,8 @@ struct MdMethod {
     uint32_t token_row = 0;  // the MethodDef token's row id (0: junk, no token)
     std::vector<int> params;  // each parameter's entry of the binary's type table
     int ret = -1;             // the return type's entry (-1: junk)
+    std::vector<std::string> param_names;  // each parameter's name (default p0, p1, ...)
+    uint16_t flags = 0x5A5A;  // METHOD_ATTRIBUTE_* (junk by default: static, 0x10, included)
 };
 // An image (assembly) and how many of the types, in order from where the previous one ended, it
 // holds. Written for 2019.1+ layouts only (2018.x has no per-assembly code registration).
@@ -104,14 +106,15 @@ inline std::string write_global_metadata(MetadataLayout layout, const std::vecto
         // parameterStart: -1 for a method without parameters, as il2cpp writes it.
         i32(methoddefs, me.params.empty() ? -1 : static_cast<int32_t>(paramdefs.size() / 12));
         for (size_t k = 0; k < me.params.size(); ++k) {
-            i32(paramdefs, str("p" + std::to_string(k)));  // nameIndex
+            i32(paramdefs, str(k < me.param_names.size() ? me.param_names[k] : "p" + std::to_string(k)));  // nameIndex
             i32(paramdefs, junk);                          // token
             i32(paramdefs, me.params[k]);                  // typeIndex
         }
         i32(methoddefs, container(me.generic, static_cast<int>(m), true));  // genericContainerIndex
         if (v24_2018) for (int k = 0; k < 5; ++k) i32(methoddefs, junk);  // methodIndex, invokerIndex, reversePInvokeWrapperIndex, rgctxStartIndex, rgctxCount
         i32(methoddefs, me.token_row ? static_cast<int32_t>(0x06000000u | me.token_row) : junk);  // token
-        for (int k = 0; k < 3; ++k) u16(methoddefs, 0x5A5A);  // flags, iflags, slot
+        u16(methoddefs, me.flags);  // flags
+        for (int k = 0; k < 2; ++k) u16(methoddefs, 0x5A5A);  // iflags, slot
         u16(methoddefs, static_cast<uint16_t>(me.params.size()));  // parameterCount
     }
 

@@ -69,6 +69,12 @@ std::string metadata(MetadataLayout layout) {
         // 24-25: shared code's overloads, one of entries the metadata does not name (generic
         // instances), one of an interface and a struct.
         {"Make", 14, {}, 0, {202, 203}}, {"Make", 14, {}, 0, {103, 105}},
+        // 26-28: shared code's overloads whose types fit alike (an interface and a generic
+        // instance, both RuntimeObject*): their parameter names differ.
+        {"Fill", 14, {}, 0, {103}, -1, {"item"}}, {"Fill", 14, {}, 0, {202}, -1, {"items"}},
+        {"Fill", 14, {}, 0, {202}, -1, {"items"}},
+        // 29-30: alike in types and names, one static (METHOD_ATTRIBUTE_STATIC 0x10), one not.
+        {"Sort", 14, {}, 0, {202}, -1, {"keys"}, 0x0096}, {"Sort", 14, {}, 0, {202}, -1, {"keys"}, 0x0086},
     };
     return mt::test::write_global_metadata(layout, types, methods, {{"Assembly-CSharp.dll", 6}, {"Game.Core.dll", 1}});
 }
@@ -301,4 +307,38 @@ TEST_CASE("symbolizer: shared generic code without index comments - the overload
     CHECK(s.csharp_name("Pool_1_Put_m4000000000000000000000000000000000000000_gshared") == "Game.Pool<T>.Put");
     CHECK(s.csharp_name("Pool_1_Make_m6000000000000000000000000000000000000000_gshared") == "Game.Pool<T>.Make");
     CHECK(s.csharp_name("Spawner_Spawn_m5000000000000000000000000000000000000000_gshared") == "Game.Spawner.Spawn");
+}
+
+TEST_CASE("symbolizer: shared generic code without index comments - overloads alike in types, apart in parameter names",
+          "[il2cpp][metadata]") {
+    Il2CppSymbols s;
+    s.metadata = Il2CppMetadata::parse(metadata(MetadataLayout::V29), "global-metadata.dat");
+    s.sources.emplace();
+    const std::string pool = "Pool_1_t0000000000000000000000000000000000000014";
+    auto fn = [&](const std::string &name, const std::string &params) {
+        return "IL2CPP_EXTERN_C IL2CPP_METHOD_ATTR void " + name + " (" + pool + "* __this, " + params +
+               "const RuntimeMethod* method) \n{\n\treturn;\n}\n";
+    };
+    const std::string item = "Pool_1_Fill_m7000000000000000000000000000000000000000_gshared",
+                      items = "Pool_1_Fill_m8000000000000000000000000000000000000000_gshared",
+                      older = "Pool_1_Fill_m9000000000000000000000000000000000000000_gshared",
+                      other = "Pool_1_Fill_mA000000000000000000000000000000000000000_gshared";
+    s.sources->add_file("/Users/ci/il2cppOutput/Generics.cpp",
+                        fn(item, "RuntimeObject* ___0_item, ") + fn(items, "RuntimeObject* ___0_items, ") +
+                        // Before 2022.3.2x il2cpp wrote the position after the name.
+                        fn(older, "RuntimeObject* ___item1, ") + fn(other, "RuntimeObject* ___0_thing, "));
+    CHECK(s.csharp_name(item) == "Game.Pool<T>.Fill(IItem)#1");  // 26 may read like 27 (an unnamed entry)
+    CHECK(s.csharp_name(older) == "Game.Pool<T>.Fill(IItem)#1");
+    // Two overloads alike in types and names (27, 28), and a name neither has: no guess.
+    CHECK(s.csharp_name(items) == "Game.Pool<T>.Fill");
+    CHECK(s.csharp_name(other) == "Game.Pool<T>.Fill");
+    // Alike but for `static`: a signature without `__this` is the static one's.
+    const std::string sort_static = "Pool_1_Sort_mB000000000000000000000000000000000000000_gshared",
+                      sort_instance = "Pool_1_Sort_mC000000000000000000000000000000000000000_gshared";
+    s.sources->add_file("/Users/ci/il2cppOutput/Generics__1.cpp",
+                        "IL2CPP_EXTERN_C IL2CPP_METHOD_ATTR void " + sort_static +
+                            " (RuntimeObject* ___0_keys, const RuntimeMethod* method) \n{\n}\n" + fn(sort_instance, "RuntimeObject* ___0_keys, "));
+    CHECK(s.csharp_name(sort_static).starts_with("Game.Pool<T>.Sort(Object)#"));
+    CHECK(s.csharp_name(sort_instance).starts_with("Game.Pool<T>.Sort(Object)#"));
+    CHECK(s.csharp_name(sort_static) != s.csharp_name(sort_instance));
 }
