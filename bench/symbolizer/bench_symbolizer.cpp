@@ -26,8 +26,9 @@
 #include "bench_util.h"
 #include "memtracer/store/schema.h"
 #include "object_info.h"
-#include "store_use.h"
-#include "symbolizer.h"
+#include "memtracer/store/db.h"
+#include "memtracer/store/schema.h"
+#include "memtracer/symbolizer/symbolizer.h"
 
 using namespace mt::sym;
 using namespace mt::bench;
@@ -82,9 +83,9 @@ std::vector<uint64_t> load_addresses(const Args &a) {
 InputResult ingest_one(const std::string &db, const std::string &run, const Config &cfg) {
     Progress quiet(Progress::Style::Off);
     Symbolizer sym(cfg, quiet, [](const std::string &w) { fprintf(stderr, "warning: %s\n", w.c_str()); });
-    auto odb = open_database(db);
+    auto odb = mt::store::open_database(db);
     InputResult r = sym.ingest(odb.db, run);
-    finish_database(odb.db);
+    mt::store::finish_database(odb.db);
     return r;
 }
 

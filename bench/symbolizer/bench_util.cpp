@@ -5,7 +5,6 @@
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <cinttypes>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -18,11 +17,7 @@ namespace mt::bench {
 
 namespace {
 
-std::string hex(uint64_t v) {
-    char b[24];
-    snprintf(b, sizeof b, "0x%" PRIx64, v);
-    return b;
-}
+using mt::sym::hex_address;
 
 mt::sym::SymbolRecord parse_json(const std::string &line) {
     mt::sym::SymbolRecord r;
@@ -175,10 +170,10 @@ std::vector<double> per_process(const std::string &tool, const std::string &lib,
     std::vector<double> secs;
     for (uint64_t a : lookups) {
         double t0 = now_s();
-        auto c = mt::proc::Child::spawn({tool, "--obj=" + lib, "--output-style=JSON", "--no-demangle", hex(a)});
+        auto c = mt::proc::Child::spawn({tool, "--obj=" + lib, "--output-style=JSON", "--no-demangle", hex_address(a)});
         c.close_stdin();
         std::string out = c.read_all();
-        if (c.wait() != 0 || out.empty()) throw std::runtime_error("llvm-symbolizer failed on " + hex(a));
+        if (c.wait() != 0 || out.empty()) throw std::runtime_error("llvm-symbolizer failed on " + hex_address(a));
         secs.push_back(now_s() - t0);
     }
     return secs;
@@ -191,7 +186,7 @@ double streaming(const std::string &tool, const std::string &lib, const std::vec
     std::thread writer([&] {
         std::string chunk;
         for (size_t i = 0; i < lookups.size(); ++i) {
-            chunk += hex(lookups[i]) + "\n";
+            chunk += hex_address(lookups[i]) + "\n";
             if (chunk.size() > (1 << 16) || i + 1 == lookups.size()) {
                 c.write_all(chunk);
                 chunk.clear();

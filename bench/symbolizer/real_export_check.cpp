@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "il2cpp_symbols.h"
 #include "names.h"
 

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 
-#include "store_use.h"
+#include "memtracer/store/batch_insert.h"
+#include "memtracer/store/db.h"
+#include "memtracer/store/writer_sql.h"
 
 namespace mt::sym {
 
-AddressCache::AddressCache(Db &db)
+AddressCache::AddressCache(store::Db &db)
     : db_(db),
       // Served by the unique index alone (it holds addr_id as the rowid): one range scan.
       select_(db.prepare(store::sql::kAddressesOfModule)),
@@ -54,7 +56,7 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
         state_.reset();
     } else {
         // Interleaved with many other builds: one lookup per row.
-        Stmt one = db_.prepare(store::sql::kAddressState);
+        store::Stmt one = db_.prepare(store::sql::kAddressState);
         for (CachedAddress &a : p->rows) {
             one.bind(1, a.addr_id);
             if (one.step()) {
@@ -65,7 +67,6 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
             one.reset();
         }
     }
-    loaded_ += p->rows.size();
     return *p;
 }
 
@@ -110,8 +111,8 @@ void AddressCache::mark_symbolized(Partition &p, uint32_t index, Quality q, uint
 }
 
 void AddressCache::flush() {
-    BatchInsert insert(db_, store::sql::kInsertAddresses, 7);
-    Stmt update = db_.prepare(store::sql::kMarkAddressSymbolized);
+    store::BatchInsert insert(db_, store::sql::kInsertAddresses, 7);
+    store::Stmt update = db_.prepare(store::sql::kMarkAddressSymbolized);
     for (Partition *p : order_) {
         for (CachedAddress &row : p->rows)
             if (row.dirty) {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "record.h"
-#include "store_use.h"
+#include "memtracer/store/db.h"
 
 namespace mt::sym {
 
@@ -41,7 +41,7 @@ bool needs_symbolizing(const CachedAddress &a, Quality file_quality, uint64_t fi
 
 class AddressCache {
 public:
-    explicit AddressCache(Db &db);
+    explicit AddressCache(store::Db &db);
 
     // One cache partition: the rows of one (build id, module path). Loaded from the database on
     // first use, so a warm run costs one indexed range scan per module.
@@ -64,15 +64,13 @@ public:
     void flush();
 
     std::vector<Partition *> partitions();
-    uint64_t loaded_rows() const { return loaded_; }
 
 private:
-    Db &db_;
-    Stmt select_, state_;
+    store::Db &db_;
+    store::Stmt select_, state_;
     std::unordered_map<std::string, std::unique_ptr<Partition>> parts_;
     std::vector<Partition *> order_;
     int64_t next_id_ = 0;
-    uint64_t loaded_ = 0;
 };
 
 }  // namespace mt::sym

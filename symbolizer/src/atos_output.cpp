@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 
 namespace mt::sym {
 

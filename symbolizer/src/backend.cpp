@@ -1,10 +1,12 @@
 #include "backend.h"
 
+#include <cinttypes>
+#include <cstdio>
 #include <exception>
 #include <mutex>
 #include <thread>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 
 namespace mt::sym {
 
@@ -27,6 +29,12 @@ BackendKind parse_backend_kind(const std::string &name) {
     if (name == "llvm-symbolizer") return BackendKind::LlvmSymbolizer;
     if (name == "atos") return BackendKind::Atos;
     throw usage_error("--backend: unknown backend '" + name + "' (builtin, llvm-symbolizer or atos)");
+}
+
+std::string hex_address(uint64_t v) {
+    char b[24];
+    snprintf(b, sizeof b, "0x%" PRIx64, v);
+    return b;
 }
 
 std::vector<std::pair<size_t, size_t>> split_ranges(size_t n, unsigned parts) {

@@ -13,19 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "memtracer/symbolizer/options.h"
 #include "record.h"
 #include "symbol_locator.h"
 
 namespace mt::sym {
-
-enum class BackendKind { Builtin, LlvmSymbolizer, Atos };
-
-struct BackendOptions {
-    BackendKind kind = BackendKind::Builtin;
-    unsigned jobs = 1;
-    std::string llvm_symbolizer;  // executables the external backends run ("" = the default)
-    std::string atos;
-};
 
 struct BackendContext {
     std::atomic<uint64_t> *done = nullptr;                 // addresses finished, for progress
@@ -51,11 +43,24 @@ public:
     }
 };
 
+// A backend that runs an external tool (atos, llvm-symbolizer) in up to `jobs` processes; `tool`
+// is the executable the user named ("" = the backend's default).
+class ToolBackend : public Backend {
+public:
+    ToolBackend(unsigned jobs, std::string tool) : jobs_(jobs), tool_(std::move(tool)) {}
+
+protected:
+    unsigned jobs_;
+    std::string tool_;
+};
+
+// "0x<lower-case hex>": how the external tools take an address, and how llvm-symbolizer echoes it.
+std::string hex_address(uint64_t v);
+
 // Addresses a backend finishes before it says so through BackendContext::ready.
 constexpr size_t kReadyChunk = 512;
 
 std::unique_ptr<Backend> make_backend(const BackendOptions &opts);
-BackendKind parse_backend_kind(const std::string &name);  // throws Error(Usage)
 
 // Splits [0, n) into at most `parts` contiguous ranges of near-equal size. Contiguous, because
 // a thread that owns a run of sorted addresses touches only the compile units under it.

@@ -5,14 +5,12 @@
 // only, so `function` holds the demangled name for this backend, and it prints no columns.
 #include <unistd.h>
 
-#include <cinttypes>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
 #include "atos_output.h"
 #include "backend.h"
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "subprocess.h"
 
 namespace mt::sym {
@@ -37,15 +35,9 @@ private:
     std::string path_;
 };
 
-std::string hex(uint64_t v) {
-    char b[24];
-    snprintf(b, sizeof b, "0x%" PRIx64, v);
-    return b;
-}
-
-class AtosBackend final : public Backend {
+class AtosBackend final : public ToolBackend {
 public:
-    AtosBackend(unsigned jobs, std::string tool) : jobs_(jobs), tool_(std::move(tool)) {}
+    using ToolBackend::ToolBackend;
     const char *name() const override { return "atos"; }
 
     void symbolize(const SymbolFile &file, std::span<const uint64_t> addrs, std::span<SymbolRecord> out,
@@ -60,12 +52,12 @@ public:
             TempFile list;
             {
                 std::ofstream f(list.path());
-                for (size_t i = begin; i < end; ++i) f << hex(addrs[i]) << '\n';
+                for (size_t i = begin; i < end; ++i) f << hex_address(addrs[i]) << '\n';
                 if (!f) throw symbols_error("cannot write " + list.path());
             }
             std::vector<std::string> argv = {exe, "-o", file.path};
             if (!file.arch.empty()) argv.insert(argv.end(), {"-arch", file.arch});
-            argv.insert(argv.end(), {"-l", hex(file.slice.text_vmaddr), "-i", "-fullPath", "-f", list.path()});
+            argv.insert(argv.end(), {"-l", hex_address(file.slice.text_vmaddr), "-i", "-fullPath", "-f", list.path()});
             Child child = spawn_tool(argv);
             child.close_stdin();
             std::string text = child.read_all();
@@ -80,10 +72,6 @@ public:
             if (ctx.ready) ctx.ready(begin, end);
         });
     }
-
-private:
-    unsigned jobs_;
-    std::string tool_;
 };
 
 }  // namespace

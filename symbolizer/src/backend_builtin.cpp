@@ -12,7 +12,7 @@
 #include <llvm/Object/MachOUniversal.h>
 
 #include "backend.h"
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "fast_dwarf_context.h"
 
 namespace mt::sym {

@@ -4,13 +4,11 @@
 // serves any module; llvm-symbolizer answers one JSON line per input line and flushes it.
 #include <llvm/Support/JSON.h>
 
-#include <cinttypes>
-#include <cstdio>
 #include <mutex>
 #include <thread>
 
 #include "backend.h"
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "subprocess.h"
 
 #ifndef MT_LLVM_TOOLS_DIR
@@ -20,12 +18,6 @@
 namespace mt::sym {
 
 namespace {
-
-std::string hex(uint64_t v) {
-    char b[24];
-    snprintf(b, sizeof b, "0x%" PRIx64, v);
-    return b;
-}
 
 // Parses one JSON answer. Returns false (and sets err) when the line is not an answer for `addr`.
 bool parse_answer(const std::string &line, uint64_t addr, SymbolRecord &rec, std::string &err) {
@@ -39,8 +31,8 @@ bool parse_answer(const std::string &line, uint64_t addr, SymbolRecord &rec, std
         err = "output is not a JSON object";
         return false;
     }
-    if (auto a = o->getString("Address"); !a || *a != hex(addr)) {
-        err = "answer out of step: expected " + hex(addr) + ", got " + (a ? a->str() : std::string("no address"));
+    if (auto a = o->getString("Address"); !a || *a != hex_address(addr)) {
+        err = "answer out of step: expected " + hex_address(addr) + ", got " + (a ? a->str() : std::string("no address"));
         return false;
     }
     if (const llvm::json::Object *e = o->getObject("Error")) {
@@ -64,9 +56,9 @@ bool parse_answer(const std::string &line, uint64_t addr, SymbolRecord &rec, std
     return true;
 }
 
-class LlvmSymbolizerBackend final : public Backend {
+class LlvmSymbolizerBackend final : public ToolBackend {
 public:
-    LlvmSymbolizerBackend(unsigned jobs, std::string tool) : jobs_(jobs), tool_(std::move(tool)) {}
+    using ToolBackend::ToolBackend;
     const char *name() const override { return "llvm-symbolizer"; }
 
     // LLVM's warnings about a file (damaged DWARF) go to the tool's stderr, which is captured:
@@ -104,7 +96,7 @@ private:
             std::thread writer([&, begin = begin, end = end] {
                 std::string chunk;
                 for (size_t i = begin; i < end; ++i) {
-                    chunk += "CODE " + module + " " + hex(addrs[i]) + "\n";
+                    chunk += "CODE " + module + " " + hex_address(addrs[i]) + "\n";
                     if (chunk.size() > 1 << 16 || i + 1 == end) {
                         if (!child.write_all(chunk)) return;
                         chunk.clear();
@@ -151,8 +143,6 @@ private:
             if (!children_[i].running()) children_[i] = spawn_tool({exe, "--output-style=JSON", "--no-demangle"}, stderr_[i].fd());
     }
 
-    unsigned jobs_;
-    std::string tool_;
     std::vector<Child> children_;
     std::vector<StderrCapture> stderr_;  // one per child, same index
 };

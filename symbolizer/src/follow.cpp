@@ -12,9 +12,12 @@
 #include <optional>
 #include <thread>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
+#include "memtracer/store/db.h"
+#include "memtracer/store/schema.h"
+#include "memtracer/store/writer_sql.h"
 #include "run_ingest.h"
-#include "symbolizer.h"
+#include "memtracer/symbolizer/symbolizer.h"
 
 namespace mt::sym {
 
@@ -67,13 +70,13 @@ std::string corrupt_at(const std::string &path, const mt::reader::ReadResult &r)
 
 }  // namespace
 
-InputResult Symbolizer::follow(Db &db, const std::string &run_path, const FollowOptions &options) {
+InputResult Symbolizer::follow(store::Db &db, const std::string &run_path, const FollowOptions &options) {
     // Readers (the live viewer) query the database while batches are committed: WAL keeps their
     // snapshots consistent without blocking the writer. finish_database() switches back.
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = NORMAL");
     InputResult res;
-    RunIngest run(db, {run_path, 0}, locator_, config_.force, warn_);
+    RunIngest run(db, {run_path, 0}, *locator_, config_.force, warn_);
     run.split_threads(config_.threads);
     mt::reader::FollowReader reader(run);
     std::optional<AddressCache> cache;
@@ -85,7 +88,7 @@ InputResult Symbolizer::follow(Db &db, const std::string &run_path, const Follow
         std::optional<uint64_t> size = file_size(run_path);
         if (!stopping && (!size || *size == polled_size)) continue;
         polled_size = size.value_or(0);
-        Transaction tx(db);
+        store::Transaction tx(db);
         bool polled = false;
         try {
             polled = reader.poll_file(run_path);
@@ -106,10 +109,10 @@ InputResult Symbolizer::follow(Db &db, const std::string &run_path, const Follow
         symbolize_new_stacks(db, run, *cache, res, config_.resymbolize);
         if (state == LiveState::Live) run.flush_batch(r);
         else run.finish(r);
-        Stmt live = db.prepare(store::sql::kUpdateLiveRun);
+        store::Stmt live = db.prepare(store::sql::kUpdateLiveRun);
         live.bind(1, run.run_id()).bind(2, std::max(file_size(run_path).value_or(0), reader.offset()));
         live.bind(3, live_state_name(state)).run();
-        create_secondary_indexes(db);
+        store::create_secondary_indexes(db);
         tx.commit();
         committed_offset = reader.offset();
 

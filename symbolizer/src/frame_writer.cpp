@@ -5,6 +5,7 @@
 #include <map>
 
 #include "memtracer/format.h"
+#include "memtracer/store/writer_sql.h"
 
 namespace mt::sym {
 
@@ -14,7 +15,7 @@ uint64_t rounded(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(std::llro
 
 }  // namespace
 
-FrameWriter::FrameWriter(Db &db, int64_t run_id, const mt::reader::Header &h, bool split_threads)
+FrameWriter::FrameWriter(store::Db &db, int64_t run_id, const mt::reader::Header &h, bool split_threads)
     : run_id_(run_id),
       ns_per_tick_(1e9 / (h.tick_hz > 0 ? h.tick_hz : 1e9)),
       sample_interval_(static_cast<double>(h.sample_interval_bytes)),
@@ -27,7 +28,7 @@ FrameWriter::FrameWriter(Db &db, int64_t run_id, const mt::reader::Header &h, bo
       survivor_(db.prepare(store::sql::kInsertSurvivor)),
       marker_(db.prepare(store::sql::kInsertMarker)),
       allocs_(db, store::sql::kInsertAllocs, 8) {
-    Stmt split = db.prepare(store::sql::kSetThreadSplit);
+    store::Stmt split = db.prepare(store::sql::kSetThreadSplit);
     split.bind(1, run_id).bind(2, split_ ? 1 : 0).run();
     if (h.flags & MT_FILE_FLAG_LIFETIMES) {
         lifetimes_.emplace();

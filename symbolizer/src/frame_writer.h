@@ -23,19 +23,15 @@
 #include "lifetimes.h"
 #include "site_lifetimes.h"
 #include "memtracer/reader.h"
-#include "store_use.h"
+#include "memtracer/store/batch_insert.h"
+#include "memtracer/store/db.h"
+#include "memtracer/symbolizer/results.h"
 
 namespace mt::sym {
 
-struct RunTotals {
-    uint64_t frames = 0, events = 0, alloc_count = 0, requested_bytes = 0, gc_bytes = 0, dropped = 0, gc_count = 0;
-    uint64_t first_tick = 0, last_tick = 0;
-    bool any_frame = false;
-};
-
 class FrameWriter {
 public:
-    FrameWriter(Db &db, int64_t run_id, const mt::reader::Header &h, bool split_threads = true);
+    FrameWriter(store::Db &db, int64_t run_id, const mt::reader::Header &h, bool split_threads = true);
     bool thread_split() const { return split_; }
     void add(const mt::reader::Frame &f);
     // Writes the pending allocs rows and the run_class_stack rows of the (class, stack) pairs
@@ -77,8 +73,8 @@ private:
     double sample_interval_;
     bool aggregate_mode_;
     bool split_;
-    Stmt frame_, gc_, death_, rcs_, survivor_, marker_;
-    BatchInsert allocs_;
+    store::Stmt frame_, gc_, death_, rcs_, survivor_, marker_;
+    store::BatchInsert allocs_;
     std::unordered_map<Key, Agg, KeyHash> frame_aggs_;  // reused per frame
     std::vector<std::pair<Key, Agg>> sorted_;
     std::unordered_map<Key, RunAgg, KeyHash> run_aggs_;

@@ -9,7 +9,7 @@
 #include <map>
 #include <vector>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "il2cpp_code_registration_walk.h"
 #include "il2cpp_section_image.h"
 #include "object_info.h"

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "il2cpp_symbols.h"
 
 namespace mt::sym {

@@ -15,7 +15,7 @@
 
 #include <cstring>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 
 namespace mt::sym {
 

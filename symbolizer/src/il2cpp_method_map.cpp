@@ -7,7 +7,7 @@
 #include <sstream>
 #include <vector>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "il2cpp_symbols.h"
 
 #include "il2cpp_code_registration.h"

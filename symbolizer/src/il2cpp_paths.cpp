@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 
 namespace mt::sym {
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "il2cpp_paths.h"
 
 namespace mt::sym {

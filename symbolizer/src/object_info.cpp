@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 
 namespace mt::sym {
 namespace obj = llvm::object;

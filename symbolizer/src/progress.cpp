@@ -1,4 +1,4 @@
-#include "progress.h"
+#include "memtracer/symbolizer/progress.h"
 
 #include <unistd.h>
 

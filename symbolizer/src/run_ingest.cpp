@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "store_use.h"
-#include "errors.h"
+#include "memtracer/store/batch_insert.h"
+#include "memtracer/store/db.h"
+#include "memtracer/store/writer_sql.h"
+#include "memtracer/symbolizer/errors.h"
 #include "memtracer/format.h"
 #include "object_info.h"
 
@@ -26,7 +28,7 @@ std::string module_label(const mt::reader::Module &m, uint64_t file_address) {
 
 }  // namespace
 
-RunIngest::RunIngest(Db &db, RunSource source, SymbolLocator &locator, bool force, Warn warn)
+RunIngest::RunIngest(store::Db &db, RunSource source, SymbolLocator &locator, bool force, Warn warn)
     : db_(db), source_(std::move(source)), locator_(locator), force_(force), warn_(std::move(warn)),
       module_(db.prepare(store::sql::kInsertModule)),
       thread_(db.prepare(store::sql::kUpsertThread)),
@@ -34,13 +36,13 @@ RunIngest::RunIngest(Db &db, RunSource source, SymbolLocator &locator, bool forc
 
 void RunIngest::on_header(const mt::reader::Header &h) {
     header_ = h;
-    Stmt dup = db_.prepare(store::sql::kFindSameRun);
+    store::Stmt dup = db_.prepare(store::sql::kFindSameRun);
     dup.bind(1, h.start_unix_ns).bind(2, h.pid).bind(3, source_.size);
     if (dup.step() && !force_)
         throw input_error(source_.path + ": already in the database as run " + std::to_string(dup.i64(0)) +
                           " (same start time, pid and size); --force adds it again");
     bool aggregate = (h.flags & MT_FILE_FLAG_AGGREGATE) != 0;
-    Stmt run = db_.prepare(
+    store::Stmt run = db_.prepare(
         store::sql::kInsertRun);
     run.bind(1, source_.path).bind(2, source_.size).bind(3, unix_now_ns()).bind(4, h.start_unix_ns).bind(5, h.pid);
     run.bind(6, h.info_value("process")).bind(7, h.info_value("device")).bind(8, h.info_value("os"));
@@ -49,7 +51,7 @@ void RunIngest::on_header(const mt::reader::Header &h) {
     run.bind(9, arch).bind(10, h.info_value("session_label")).bind(11, aggregate ? "aggregate" : "events");
     run.bind(12, h.sample_interval_bytes).bind(13, h.tick_hz).bind(14, (h.flags & MT_FILE_FLAG_LIFETIMES) ? 1 : 0).run();
     run_id_ = db_.last_insert_rowid();
-    Stmt info = db_.prepare(store::sql::kInsertRunInfo);
+    store::Stmt info = db_.prepare(store::sql::kInsertRunInfo);
     for (const auto &[k, v] : h.info) info.bind(1, run_id_).bind(2, k).bind(3, v).run();
     writer_ = std::make_unique<FrameWriter>(db_, run_id_, h, split_threads_);
 }
@@ -131,7 +133,7 @@ int64_t RunIngest::addr_id(const FrameRef &r) const {
 }
 
 void RunIngest::write_stack_frames() {
-    BatchInsert ins(db_, store::sql::kInsertStackFrames, 5);
+    store::BatchInsert ins(db_, store::sql::kInsertStackFrames, 5);
     for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
         const StackFrames &s = stacks_[id];
         for (size_t pos = 0; pos < s.raw.size(); ++pos) {
@@ -144,82 +146,34 @@ void RunIngest::write_stack_frames() {
     ins.flush();
 }
 
-// The inline chains of addresses, read on demand: a stack's site is usually among its first
-// frames, so most addresses of a run are never read back.
-class RunIngest::ChainReader {
-public:
-    explicit ChainReader(Db &db)
-        : q_(db.prepare(store::sql::kSymbolChain)) {}
-    const std::vector<SymbolRow> &chain(int64_t addr_id) {
-        auto [it, fresh] = chains_.try_emplace(addr_id);
-        if (fresh) {
-            q_.bind(1, addr_id);
-            while (q_.step())
-                it->second.push_back({q_.str(0), q_.str(1), q_.str(2), q_.str(3), static_cast<uint32_t>(q_.i64(4)),
-                                      static_cast<uint32_t>(q_.i64(5)), q_.str(6), static_cast<uint32_t>(q_.i64(7))});
-            q_.reset();
-        }
-        return it->second;
-    }
-    std::optional<Site> &game_site_memo(int64_t addr_id, bool allow_library) {
-        auto &memo = allow_library ? sites_ : own_sites_;
-        auto [it, fresh] = memo.try_emplace(addr_id);
-        if (fresh) it->second = game_site(chain(addr_id), allow_library);
-        return it->second;
-    }
-
-private:
-    Stmt q_;
-    std::unordered_map<int64_t, std::vector<SymbolRow>> chains_;
-    std::unordered_map<int64_t, std::optional<Site>> sites_;      // library code allowed
-    std::unordered_map<int64_t, std::optional<Site>> own_sites_;  // the game's own code only
-};
-
-// (1) the first frame of the game's own code; (2) else the first non-internal frame, library
-// code included (a stack that is all BCL, e.g. a thread-pool callback); (3) else the first frame
-// in a module that has no name (shown as module+offset: it may be game code without symbols);
-// (4) else the innermost named frame past the allocation machinery (runtime_site); (5) else no
-// site.
-std::optional<Site> RunIngest::site_for(const StackFrames &s, ChainReader &chains) const {
-    for (bool allow_library : {false, true})
-        for (const FrameRef &r : s.refs)
-            if (int64_t id = addr_id(r))
-                if (auto &site = chains.game_site_memo(id, allow_library)) return site;
-    for (const FrameRef &r : s.refs) {
-        int64_t id = addr_id(r);
-        if (!id) continue;
-        bool named = false;
-        for (const auto &row : chains.chain(id)) named |= !row.function.empty();
-        if (!named) return Site{module_label(modules_.modules()[r.module], part_of_[r.module]->rows[r.row].file_address), "", 0};
-    }
-    std::vector<std::span<const SymbolRow>> all;
-    for (const FrameRef &r : s.refs)
-        if (int64_t id = addr_id(r)) all.emplace_back(chains.chain(id));
-    return runtime_site(all);
-}
-
-// The stack's leading allocation machinery, in frames as the views expand them (see sites.h).
-uint32_t RunIngest::machinery_for(const StackFrames &s, ChainReader &chains) const {
-    MachineryTrim trim;
-    static const std::vector<SymbolRow> kNone;
-    for (const FrameRef &r : s.refs) {
-        int64_t id = addr_id(r);
-        if (!trim.add(id ? std::span<const SymbolRow>(chains.chain(id)) : std::span<const SymbolRow>(kNone))) break;
-    }
-    return trim.done() ? trim.frames() : 0;  // all machinery: no other frame to start at
-}
-
 void RunIngest::write_stacks() {
-    ChainReader chains(db_);
+    // Site choice is sites.h's (StackSites); this reads the chains it asks for and stores its answers.
+    store::Stmt chain_q = db_.prepare(store::sql::kSymbolChain);
+    StackSites sites([&](int64_t addr_id) {
+        std::vector<SymbolRow> rows;
+        chain_q.bind(1, addr_id);
+        while (chain_q.step())
+            rows.push_back({chain_q.str(0), chain_q.str(1), chain_q.str(2), chain_q.str(3),
+                            static_cast<uint32_t>(chain_q.i64(4)), static_cast<uint32_t>(chain_q.i64(5)),
+                            chain_q.str(6), static_cast<uint32_t>(chain_q.i64(7))});
+        chain_q.reset();
+        return rows;
+    });
+    std::vector<int64_t> ids;
     std::unordered_map<std::string, int64_t> site_ids;
-    Stmt add_site = db_.prepare(store::sql::kInsertSite);
-    Stmt get_site = db_.prepare(store::sql::kFindSite);
-    BatchInsert ins(db_, store::sql::kInsertStacks, 5);
+    store::Stmt add_site = db_.prepare(store::sql::kInsertSite);
+    store::Stmt get_site = db_.prepare(store::sql::kFindSite);
+    store::BatchInsert ins(db_, store::sql::kInsertStacks, 5);
     for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
         const StackFrames &s = stacks_[id];
-        std::optional<Site> site = site_for(s, chains);
+        ids.clear();
+        for (const FrameRef &r : s.refs) ids.push_back(addr_id(r));
+        std::optional<Site> site = sites.site(ids, [&](size_t pos) {
+            const FrameRef &r = s.refs[pos];
+            return module_label(modules_.modules()[r.module], part_of_[r.module]->rows[r.row].file_address);
+        });
         ins.add(run_id_).add(id).add(static_cast<int64_t>(s.raw.size()));
-        ins.add(static_cast<int64_t>(machinery_for(s, chains)));
+        ins.add(static_cast<int64_t>(sites.machinery(ids)));
         if (site) {
             std::string key = site->function + '\n' + site->file + '\n' + std::to_string(site->line);
             auto [it, fresh] = site_ids.try_emplace(key, 0);
@@ -267,7 +221,7 @@ uint64_t RunIngest::frames_written() const { return writer_ ? writer_->totals().
 void RunIngest::update_run(const mt::reader::ReadResult &r) {
     const RunTotals &t = writer_->totals();
     int main = main_module();
-    Stmt up = db_.prepare(
+    store::Stmt up = db_.prepare(
         store::sql::kFinishRun);
     up.bind(1, run_id_).bind(2, main >= 0 ? hex_id(modules_.modules()[main].build_id) : std::string());
     up.bind(3, t.frames).bind(4, t.any_frame ? writer_->ns(t.last_tick) : 0).bind(5, t.alloc_count);

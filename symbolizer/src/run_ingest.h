@@ -24,7 +24,7 @@
 #include "frame_writer.h"
 #include "memtracer/reader.h"
 #include "sites.h"
-#include "store_use.h"
+#include "memtracer/store/db.h"
 #include "symbol_locator.h"
 #include "symbolize_pass.h"
 
@@ -38,7 +38,7 @@ struct RunSource {
 class RunIngest final : public mt::reader::Visitor {
 public:
     using Warn = std::function<void(const std::string &)>;
-    RunIngest(Db &db, RunSource source, SymbolLocator &locator, bool force, Warn warn);
+    RunIngest(store::Db &db, RunSource source, SymbolLocator &locator, bool force, Warn warn);
 
     void on_header(const mt::reader::Header &h) override;
     void on_module(const mt::reader::Module &m) override;
@@ -81,14 +81,11 @@ private:
         std::vector<uint64_t> raw;
         std::vector<FrameRef> refs;
     };
-    class ChainReader;
     int64_t addr_id(const FrameRef &r) const;
-    std::optional<Site> site_for(const StackFrames &s, ChainReader &chains) const;
-    uint32_t machinery_for(const StackFrames &s, ChainReader &chains) const;  // stacks.machinery
     int main_module() const;
     void update_run(const mt::reader::ReadResult &r);
 
-    Db &db_;
+    store::Db &db_;
     RunSource source_;
     SymbolLocator &locator_;
     bool force_;
@@ -102,7 +99,7 @@ private:
     uint32_t stacks_written_ = 0;                          // stacks_ before it are in the database
     std::vector<AddressCache::Partition *> part_of_;       // by module index
     std::unique_ptr<FrameWriter> writer_;
-    Stmt module_, thread_, class_;
+    store::Stmt module_, thread_, class_;
     std::atomic<uint64_t> frames_read_{0};
     uint64_t frame_addresses_ = 0, outside_modules_ = 0;
     int64_t last_seq_ = -1;

@@ -1,5 +1,7 @@
 #include "site_lifetimes.h"
 
+#include "memtracer/store/writer_sql.h"
+
 namespace mt::sym {
 
 void append_varint(std::string &out, uint64_t v) {
@@ -10,7 +12,7 @@ void append_varint(std::string &out, uint64_t v) {
     out.push_back(static_cast<char>(v));
 }
 
-DeathSites::DeathSites(Db &db, int64_t run_id)
+DeathSites::DeathSites(store::Db &db, int64_t run_id)
     : run_id_(run_id),
       insert_(db.prepare(store::sql::kInsertDeathSite)) {}
 

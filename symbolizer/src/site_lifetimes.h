@@ -12,20 +12,20 @@
 #include <vector>
 
 #include "memtracer/reader.h"
-#include "store_use.h"
+#include "memtracer/store/db.h"
 
 namespace mt::sym {
 
 class DeathSites {
 public:
-    DeathSites(Db &db, int64_t run_id);
+    DeathSites(store::Db &db, int64_t run_id);
     // The deaths of frame f (found by the collections that ended in it); threads[i]: the thread
     // that allocated f.deaths[i] (-1 unknown or not split).
     void add(const mt::reader::Frame &f, const std::vector<int64_t> &threads);
 
 private:
     int64_t run_id_;
-    Stmt insert_;
+    store::Stmt insert_;
     // (class, stack, thread) -> age -> (count, gc bytes); ordered, so rows go in primary-key
     // order and ages ascend in the blob. Reused frame to frame.
     std::map<std::tuple<uint32_t, uint32_t, int64_t>, std::map<uint64_t, std::pair<uint64_t, uint64_t>>> frame_;

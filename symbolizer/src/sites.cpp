@@ -72,4 +72,42 @@ std::optional<Site> runtime_site(std::span<const std::span<const SymbolRow>> sta
     return std::nullopt;
 }
 
+const std::vector<SymbolRow> &StackSites::chain(int64_t addr_id) {
+    auto [it, fresh] = chains_.try_emplace(addr_id);
+    if (fresh) it->second = load_(addr_id);
+    return it->second;
+}
+
+const std::optional<Site> &StackSites::game_site_memo(int64_t addr_id, bool allow_library) {
+    auto &memo = allow_library ? sites_ : own_sites_;
+    auto [it, fresh] = memo.try_emplace(addr_id);
+    if (fresh) it->second = game_site(chain(addr_id), allow_library);
+    return it->second;
+}
+
+std::optional<Site> StackSites::site(std::span<const int64_t> stack,
+                                     const std::function<std::string(size_t)> &unnamed_label) {
+    for (bool allow_library : {false, true})
+        for (int64_t id : stack)
+            if (id)
+                if (const auto &site = game_site_memo(id, allow_library)) return site;
+    for (size_t pos = 0; pos < stack.size(); ++pos) {
+        if (!stack[pos]) continue;
+        bool named = false;
+        for (const SymbolRow &row : chain(stack[pos])) named |= !row.function.empty();
+        if (!named) return Site{unnamed_label(pos), "", 0};
+    }
+    std::vector<std::span<const SymbolRow>> all;
+    for (int64_t id : stack)
+        if (id) all.emplace_back(chain(id));
+    return runtime_site(all);
+}
+
+uint32_t StackSites::machinery(std::span<const int64_t> stack) {
+    MachineryTrim trim;
+    for (int64_t id : stack)
+        if (!trim.add(id ? std::span<const SymbolRow>(chain(id)) : std::span<const SymbolRow>())) break;
+    return trim.done() ? trim.frames() : 0;
+}
+
 }  // namespace mt::sym

@@ -12,10 +12,12 @@
 #define MEMTRACER_SYM_SITES_H
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace mt::sym {
@@ -128,6 +130,35 @@ std::optional<Site> runtime_site(std::span<const std::span<const SymbolRow>> sta
 
 // How a frame reads in a site: C# name, else demangled, else raw; C# file:line when mapped.
 Site site_of(const SymbolRow &row);
+
+// The site and the leading machinery of each stack of a run. A stack is its addresses innermost
+// first, as addr_ids (0: outside every module). Each address's inline chain is read at most once,
+// on demand through `load` (the symbols table): a stack's site is usually among its first frames,
+// so most addresses of a run are never read back.
+class StackSites {
+public:
+    using LoadChain = std::function<std::vector<SymbolRow>(int64_t addr_id)>;
+    explicit StackSites(LoadChain load) : load_(std::move(load)) {}
+
+    // (1) the first frame of the game's own code; (2) else the first non-internal frame, library
+    // code included (a stack that is all BCL, e.g. a thread-pool callback); (3) else the first
+    // address in a module with no named frame, as unnamed_label(its position in the stack) names
+    // it (module+offset: it may be game code without symbols); (4) else the innermost named frame
+    // past the allocation machinery (runtime_site); (5) else no site.
+    std::optional<Site> site(std::span<const int64_t> stack, const std::function<std::string(size_t)> &unnamed_label);
+    // The stack's leading allocation machinery, in frames as the views expand them (MachineryTrim);
+    // 0 when the whole stack is machinery (no other frame to start at). stacks.machinery.
+    uint32_t machinery(std::span<const int64_t> stack);
+
+private:
+    const std::vector<SymbolRow> &chain(int64_t addr_id);
+    const std::optional<Site> &game_site_memo(int64_t addr_id, bool allow_library);
+
+    LoadChain load_;
+    std::unordered_map<int64_t, std::vector<SymbolRow>> chains_;
+    std::unordered_map<int64_t, std::optional<Site>> sites_;      // library code allowed
+    std::unordered_map<int64_t, std::optional<Site>> own_sites_;  // the game's own code only
+};
 
 }  // namespace mt::sym
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 
 namespace mt::sym {
 

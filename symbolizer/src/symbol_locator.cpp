@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "memtracer/format.h"
 
 namespace mt::sym {

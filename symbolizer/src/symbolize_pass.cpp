@@ -9,7 +9,9 @@
 #include <numeric>
 
 #include "address_map.h"
-#include "store_use.h"
+#include "memtracer/store/batch_insert.h"
+#include "memtracer/store/db.h"
+#include "memtracer/store/writer_sql.h"
 #include "names.h"
 
 namespace mt::sym {
@@ -48,7 +50,7 @@ struct Job {
 
 }  // namespace
 
-void symbolize_partitions(Db &db, AddressCache &cache, const std::vector<PartitionWork> &work, Backend &backend,
+void symbolize_partitions(store::Db &db, AddressCache &cache, const std::vector<PartitionWork> &work, Backend &backend,
                           const Enricher &enricher, Progress &progress,
                           const std::function<void(const std::string &)> &warn, SymbolizeStats &stats,
                           bool resymbolize) {
@@ -79,8 +81,8 @@ void symbolize_partitions(Db &db, AddressCache &cache, const std::vector<Partiti
     }
     if (jobs.empty()) return;
 
-    Stmt del = db.prepare(store::sql::kDeleteSymbols);
-    BatchInsert ins(db, store::sql::kInsertSymbols, 10);
+    store::Stmt del = db.prepare(store::sql::kDeleteSymbols);
+    store::BatchInsert ins(db, store::sql::kInsertSymbols, 10);
     std::atomic<uint64_t> done{0};
     Progress::Phase phase(progress, "symbolize", total, done);
     for (Job &job : jobs) {

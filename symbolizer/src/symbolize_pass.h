@@ -12,22 +12,12 @@
 #include "address_cache.h"
 #include "backend.h"
 #include "il2cpp_symbols.h"
-#include "progress.h"
+#include "memtracer/symbolizer/progress.h"
+#include "memtracer/symbolizer/results.h"
 #include "sites.h"
 #include "symbol_locator.h"
 
 namespace mt::sym {
-
-struct SymbolizeStats {
-    uint64_t addresses = 0;        // distinct addresses the run uses inside modules
-    uint64_t cache_hits = 0;       // already answered, and this run's file cannot do better (needs_symbolizing)
-    uint64_t no_symbols = 0;       // in modules without a symbol file (kept as module+offset)
-    uint64_t sent_to_backend = 0;  // addresses the backend was asked about
-    uint64_t backend_calls = 0;    // Backend::symbolize invocations
-    uint64_t unknown = 0;          // answers with no function
-    uint64_t without_debug_info = 0;  // answers from the symbol table only, by files that have debug info
-    double backend_seconds = 0;
-};
 
 // Demangling, IL2CPP C# names and C# lines for one source frame.
 class Enricher {
@@ -44,7 +34,7 @@ struct PartitionWork {
     const SymbolFile *file;  // nullptr: no symbols for this module
 };
 
-void symbolize_partitions(Db &db, AddressCache &cache, const std::vector<PartitionWork> &work, Backend &backend,
+void symbolize_partitions(store::Db &db, AddressCache &cache, const std::vector<PartitionWork> &work, Backend &backend,
                           const Enricher &enricher, Progress &progress,
                           const std::function<void(const std::string &)> &warn, SymbolizeStats &stats,
                           bool resymbolize = false);

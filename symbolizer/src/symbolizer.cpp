@@ -1,14 +1,20 @@
-#include "symbolizer.h"
+#include "memtracer/symbolizer/symbolizer.h"
 
 #include <sys/resource.h>
 
 #include <chrono>
 #include <filesystem>
 
-#include "errors.h"
+#include "address_cache.h"
+#include "backend.h"
+#include "il2cpp_symbols.h"
+#include "memtracer/store/db.h"
+#include "memtracer/store/schema.h"
+#include "memtracer/symbolizer/errors.h"
 #include "object_info.h"
 #include "run_ingest.h"
-#include "store_use.h"
+#include "symbol_locator.h"
+#include "symbolize_pass.h"
 
 namespace mt::sym {
 
@@ -45,11 +51,12 @@ double process_cpu_seconds() {
 }  // namespace
 
 Symbolizer::Symbolizer(const Config &config, Progress &progress, Warn warn)
-    : config_(config), progress_(progress), warn_(std::move(warn)), locator_(warn_) {
-    for (const auto &d : config_.dsyms) locator_.add_dsym(d);
-    for (const auto &e : config_.elfs) locator_.add_elf(e);
-    for (const auto &d : config_.symbol_dirs) locator_.add_dir(d);
-    if (!config_.il2cpp_dir.empty()) il2cpp_ = Il2CppSymbols::load_dir(config_.il2cpp_dir);
+    : config_(config), progress_(progress), warn_(std::move(warn)), locator_(std::make_unique<SymbolLocator>(warn_)) {
+    for (const auto &d : config_.dsyms) locator_->add_dsym(d);
+    for (const auto &e : config_.elfs) locator_->add_elf(e);
+    for (const auto &d : config_.symbol_dirs) locator_->add_dir(d);
+    if (!config_.il2cpp_dir.empty())
+        il2cpp_ = std::make_unique<Il2CppSymbols>(Il2CppSymbols::load_dir(config_.il2cpp_dir));
     // The binaries' method pointer tables link functions to the metadata (il2cpp_code_registration.h)
     // whenever the metadata is there: generated sources exported without source mapping carry no
     // Method Definition Index comments, and those that do still omit them on some functions.
@@ -59,15 +66,20 @@ Symbolizer::Symbolizer(const Config &config, Progress &progress, Warn warn)
 
 Symbolizer::~Symbolizer() = default;
 
-InputResult Symbolizer::ingest(Db &db, const std::string &run_path) {
+Backend &Symbolizer::backend() { return *backend_; }
+void Symbolizer::set_backend(std::unique_ptr<Backend> b) { backend_ = std::move(b); }
+SymbolLocator &Symbolizer::locator() { return *locator_; }
+std::vector<std::string> Symbolizer::unused_symbol_files() const { return locator_->unused_explicit(); }
+
+InputResult Symbolizer::ingest(store::Db &db, const std::string &run_path) {
     InputResult res;
     std::error_code ec;
     uint64_t size = std::filesystem::file_size(run_path, ec);
     if (ec) throw input_error(run_path + ": cannot read: " + ec.message());
 
-    Transaction tx(db);
+    store::Transaction tx(db);
     auto t0 = std::chrono::steady_clock::now();
-    RunIngest run(db, {run_path, size}, locator_, config_.force, warn_);
+    RunIngest run(db, {run_path, size}, *locator_, config_.force, warn_);
     run.split_threads(config_.threads);
     mt::reader::ReadResult r;
     {
@@ -96,7 +108,7 @@ InputResult Symbolizer::ingest(Db &db, const std::string &run_path) {
     AddressCache cache(db);
     auto t3 = symbolize_new_stacks(db, run, cache, res, config_.resymbolize);
     run.finish(r);
-    create_secondary_indexes(db);
+    store::create_secondary_indexes(db);
     tx.commit();
     res.finish_seconds = seconds_since(t3);
     describe(run, r, res);
@@ -105,7 +117,7 @@ InputResult Symbolizer::ingest(Db &db, const std::string &run_path) {
 
 // The stacks defined since the last call: cached addresses, the symbolize pass on what the cache
 // lacks, then stack_frames, sites and stacks rows. Returns when the writing started (timings).
-std::chrono::steady_clock::time_point Symbolizer::symbolize_new_stacks(Db &db, RunIngest &run, AddressCache &cache,
+std::chrono::steady_clock::time_point Symbolizer::symbolize_new_stacks(store::Db &db, RunIngest &run, AddressCache &cache,
                                                                        InputResult &res, bool resymbolize) {
     auto t1 = std::chrono::steady_clock::now();
     double cpu1 = process_cpu_seconds();
@@ -114,7 +126,7 @@ std::chrono::steady_clock::time_point Symbolizer::symbolize_new_stacks(Db &db, R
     double cpu2 = process_cpu_seconds();
     res.resolve_cpu_seconds += cpu2 - cpu1;
     auto t2 = std::chrono::steady_clock::now();
-    Enricher enricher(il2cpp_ ? &*il2cpp_ : nullptr);
+    Enricher enricher(il2cpp_.get());
     symbolize_partitions(db, cache, work, *backend_, enricher, progress_, warn_, res.symbols, resymbolize);
     cache.flush();
     res.symbolize_seconds += seconds_since(t2);

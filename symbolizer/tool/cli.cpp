@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 
 namespace mt::sym {
 

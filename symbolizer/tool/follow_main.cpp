@@ -12,10 +12,10 @@
 #include <mutex>
 #include <thread>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "follow_main.h"
+#include "memtracer/store/db.h"
 #include "memtracer/store/schema.h"
-#include "store_use.h"
 
 namespace mt::sym {
 
@@ -80,7 +80,7 @@ int run_follow(const CliOptions &o, Symbolizer &sym, Progress &progress) {
     auto error = [&](const std::string &m) { progress.message("memtracer-symbolize: error: " + m); };
     ParentWatch parent_watch;
 
-    OpenedDb odb = open_database(o.output);
+    mt::store::OpenedDb odb = mt::store::open_database(o.output);
     FollowOptions opt;
     opt.poll_ms = o.follow_poll_ms;
     opt.stop = &g_stop;
@@ -108,7 +108,7 @@ int run_follow(const CliOptions &o, Symbolizer &sym, Progress &progress) {
         odb.db.close();
         mt::store::remove_database(o.output);  // a database we created for nothing is not left behind
     } else {
-        finish_database(odb.db);
+        mt::store::finish_database(odb.db);
     }
     return status;
 }

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "cli.h"
-#include "progress.h"
-#include "symbolizer.h"
+#include "memtracer/symbolizer/progress.h"
+#include "memtracer/symbolizer/symbolizer.h"
 
 namespace mt::sym {
 

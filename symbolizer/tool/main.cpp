@@ -7,11 +7,11 @@
 #include <string>
 
 #include "cli.h"
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "follow_main.h"
+#include "memtracer/store/db.h"
 #include "memtracer/store/schema.h"
-#include "store_use.h"
-#include "symbolizer.h"
+#include "memtracer/symbolizer/symbolizer.h"
 
 using namespace mt::sym;
 
@@ -41,7 +41,7 @@ int main(int argc, char **argv) {
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     mallopt(M_MMAP_THRESHOLD, 1 << 28);
     CliOptions o;
-    if (auto code = parse_cli(argc, argv, o, kSchemaVersion)) return *code;
+    if (auto code = parse_cli(argc, argv, o, mt::store::kSchemaVersion)) return *code;
 
     Progress progress(Progress::detect(stderr, !o.quiet && !o.no_progress));
     auto warn = [&](const std::string &m) { progress.message("memtracer-symbolize: warning: " + m); };
@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
     try {
         Symbolizer sym(o.config, progress, warn);
         if (o.follow) return run_follow(o, sym, progress);
-        OpenedDb odb = open_database(o.output);
+        mt::store::OpenedDb odb = mt::store::open_database(o.output);
         size_t committed = 0;
         for (const std::string &input : o.inputs) {
             try {
@@ -65,13 +65,13 @@ int main(int argc, char **argv) {
                 if (!status) status = static_cast<int>(database_error(e).code);
             }
         }
-        for (const std::string &f : sym.locator().unused_explicit())
+        for (const std::string &f : sym.unused_symbol_files())
             warn(f + " matched no module of the input(s)");
         if (odb.created && committed == 0) {
             odb.db.close();
             mt::store::remove_database(o.output);  // a database we created for nothing is not left behind
         } else {
-            finish_database(odb.db);
+            mt::store::finish_database(odb.db);
         }
     } catch (const Error &e) {
         error(e.what());

@@ -1,7 +1,7 @@
 // libFuzzer target: Unity's IL2CPP files, MethodMap.tsv, LineNumberMappings.json, the generated
 // C++ and global-metadata.dat. The first byte picks the parser; a malformed file must end in mt::sym::Error naming the place,
 // never in a crash, and a parsed line map must answer lookups for any line.
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "il2cpp_symbols.h"
 
 #include <cstddef>

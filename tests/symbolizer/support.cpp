@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "memtracer/store/db.h"
+#include "memtracer/store/schema.h"
 #include "object_info.h"
 #include "subprocess.h"
 
@@ -295,11 +296,6 @@ int run_tool(const std::vector<std::string> &args, std::string *err, std::string
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-}  // namespace mt::test
-
-#include "store_use.h"
-
-namespace mt::test {
 
 IngestOutcome ingest(const std::string &db, const std::vector<std::string> &runs, const mt::sym::Config &config,
                      std::unique_ptr<mt::sym::Backend> backend) {
@@ -307,9 +303,9 @@ IngestOutcome ingest(const std::string &db, const std::vector<std::string> &runs
     mt::sym::Progress progress(mt::sym::Progress::Style::Off);
     mt::sym::Symbolizer sym(config, progress, [&](const std::string &w) { out.warnings.push_back(w); });
     if (backend) sym.set_backend(std::move(backend));
-    auto odb = mt::sym::open_database(db);
+    auto odb = mt::store::open_database(db);
     for (const auto &r : runs) out.results.push_back(sym.ingest(odb.db, r));
-    mt::sym::finish_database(odb.db);
+    mt::store::finish_database(odb.db);
     return out;
 }
 

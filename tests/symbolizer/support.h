@@ -80,7 +80,8 @@ void write_file(const std::string &path, const std::string &data);
 
 }  // namespace mt::test
 
-#include "symbolizer.h"
+#include "backend.h"
+#include "memtracer/symbolizer/symbolizer.h"
 
 namespace mt::test {
 

@@ -203,7 +203,7 @@ TEST_CASE("symbolizer: an ELF with damaged DWARF is refused by name - no crash -
 }
 
 #include "backend.h"
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 
 TEST_CASE("symbolizer: every single-byte flip of the dSYM DWARF sections - the builtin backend refuses or answers - never crashes",
           "[errors][bad-symbols][flip]") {

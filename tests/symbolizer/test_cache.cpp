@@ -104,15 +104,16 @@ TEST_CASE("symbolizer: A better symbol file re-symbolizes what a symbol table an
 }
 
 #include "address_cache.h"
-#include "store_use.h"
+#include "memtracer/store/db.h"
+#include "memtracer/store/schema.h"
 
 TEST_CASE("symbolizer: the cache loads a build's rows whether its ids are dense or interleaved with other builds", "[cache][partition]") {
     mt::test::TempDir d;
-    auto odb = open_database(d.file("cache.db"));
+    auto odb = mt::store::open_database(d.file("cache.db"));
     // Three "runs": build A gets a few addresses each time, build B thousands, so A's ids end up
     // spread over a range far larger than A itself.
     for (int run = 0; run < 3; ++run) {
-        Transaction tx(odb.db);
+        mt::store::Transaction tx(odb.db);
         AddressCache cache(odb.db);
         auto &a = cache.partition("aaaa", "libA.so");
         auto &b = cache.partition("bbbb", "libB.so");
@@ -125,7 +126,7 @@ TEST_CASE("symbolizer: the cache loads a build's rows whether its ids are dense 
         cache.flush();
         tx.commit();
     }
-    Transaction tx(odb.db);
+    mt::store::Transaction tx(odb.db);
     AddressCache cache(odb.db);
     auto &a = cache.partition("aaaa", "libA.so");
     REQUIRE(a.rows.size() == 30);

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <vector>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "il2cpp_symbols.h"
 #include "support.h"
 

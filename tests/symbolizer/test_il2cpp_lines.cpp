@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "il2cpp_sources.h"
 #include "il2cpp_symbols.h"
 #include "support.h"

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <functional>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "il2cpp_metadata.h"
 #include "il2cpp_symbols.h"
 #include "metadata_writer.h"

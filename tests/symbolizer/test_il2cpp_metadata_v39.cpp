@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <functional>
 
-#include "errors.h"
+#include "memtracer/symbolizer/errors.h"
 #include "il2cpp_metadata.h"
 #include "il2cpp_symbols.h"
 #include "metadata_writer_v39.h"

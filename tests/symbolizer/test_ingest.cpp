@@ -7,7 +7,8 @@
 
 #include "names.h"
 #include "object_info.h"
-#include "store_use.h"
+#include "memtracer/store/db.h"
+#include "memtracer/store/schema.h"
 #include "support.h"
 
 using namespace mt::sym;
@@ -284,24 +285,24 @@ TEST_CASE("symbolizer: journal modes - a new database uses the rollback journal 
     mt::test::TempDir d;
     std::string path = d.file("run.db");
     {
-        auto fresh = open_database(path);
+        auto fresh = mt::store::open_database(path);
         CHECK(fresh.created);
         CHECK(fresh.db.query_int("PRAGMA user_version") == 2);
-        Stmt mode = fresh.db.prepare("PRAGMA journal_mode");
+        mt::store::Stmt mode = fresh.db.prepare("PRAGMA journal_mode");
         REQUIRE(mode.step());
         CHECK(mode.text(0) == "delete");
         CHECK(fresh.db.query_int("PRAGMA synchronous") == 2);  // FULL
     }
     {
         // Appending: a reader (the viewer) may hold the file open, so WAL while ingesting...
-        auto existing = open_database(path);
+        auto existing = mt::store::open_database(path);
         CHECK_FALSE(existing.created);
-        Stmt mode = existing.db.prepare("PRAGMA journal_mode");
+        mt::store::Stmt mode = existing.db.prepare("PRAGMA journal_mode");
         REQUIRE(mode.step());
         CHECK(mode.text(0) == "wal");
         CHECK(existing.db.query_int("PRAGMA synchronous") == 1);  // NORMAL
-        mode = Stmt();
-        finish_database(existing.db);
+        mode = mt::store::Stmt();
+        mt::store::finish_database(existing.db);
     }
     // ...and one self-contained file afterwards.
     CHECK(query1(path, "PRAGMA journal_mode") == "delete");

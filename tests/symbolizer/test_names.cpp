@@ -167,7 +167,7 @@ TEST_CASE("symbolizer: The internal-frame rule skips MemTracer - Boehm and il2cp
 #include <chrono>
 #include <thread>
 
-#include "progress.h"
+#include "memtracer/symbolizer/progress.h"
 
 TEST_CASE("symbolizer: Progress: a redrawn bar with rate and ETA on a terminal - plain lines in a log", "[progress]") {
     auto capture = [](Progress::Style style, auto body) {

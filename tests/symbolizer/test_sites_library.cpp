@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <string>
 #include <vector>
 
 using mt::sym::SymbolRow;
@@ -44,4 +46,50 @@ TEST_CASE("symbolizer: a site skips library frames only when game code is furthe
     CHECK(mt::sym::game_site(bcl, true)->function == "String.FastAllocateString");
     REQUIRE(mt::sym::game_site(game, false).has_value());
     CHECK(mt::sym::game_site(game, false)->function == "Enemy.UpdateLabel");
+}
+
+// StackSites (sites.h) is the whole rule for a stack, each address's chain read once.
+TEST_CASE("symbolizer: a stack's site - game code, else library, else an unnamed module, else the runtime") {
+    std::map<int64_t, std::vector<SymbolRow>> chains = {
+        {1, {frame("GC_malloc", "gc.c")}},
+        {2, {frame("String_FastAllocateString_m5E30EE5A6D660B15B3B6AADAAF00D416B84BFE12", "/o/mscorlib.cpp")}},
+        {3, {frame("Player_Update_m0123456789ABCDEF0123456789ABCDEF01234567", "/o/Assembly-CSharp.cpp")}},
+        {4, {}},  // an address with no symbol rows
+        {5, {frame("_ZN6il2cpp2vm6Object8AllocateEjP11Il2CppClass", "Object.cpp"),
+             frame("il2cpp::vm::Reflection::GetTypeObject(Il2CppType const*)", "Reflection.cpp")}},
+    };
+    for (auto &[id, rows] : chains)
+        for (auto &r : rows) r.demangled = r.function.starts_with("_Z") ? "il2cpp::vm::Object::Allocate(unsigned int, Il2CppClass*)" : "";
+    int loads = 0;
+    mt::sym::StackSites sites([&](int64_t id) {
+        ++loads;
+        return chains.at(id);
+    });
+    auto label = [](size_t pos) { return "lib.so+" + std::to_string(pos); };
+    auto site = [&](std::vector<int64_t> stack) { return sites.site(stack, label); };
+
+    // (1) the game's own frame, past the allocator and the BCL; 0 (outside every module) is skipped.
+    auto s = site({1, 0, 2, 3});
+    REQUIRE(s);
+    CHECK(s->function.find("Player") != std::string::npos);
+    // (2) library code when the stack has no game frame.
+    s = site({1, 2});
+    REQUIRE(s);
+    CHECK(s->function.find("String") != std::string::npos);
+    // (3) an address with no named frame, as the caller labels it (its position in the stack).
+    s = site({1, 4});
+    REQUIRE(s);
+    CHECK(s->function == "lib.so+1");
+    // (4) il2cpp's own allocation: the innermost named frame past the machinery.
+    s = site({5});
+    REQUIRE(s);
+    CHECK(s->function.find("Reflection") != std::string::npos);
+    // (5) nothing named at all, nothing in a module: no site.
+    CHECK_FALSE(site({0, 0}));
+    CHECK(loads == 5);  // each address's chain read once, however many stacks ask
+
+    // The leading machinery: GC_malloc is one frame; a stack all machinery trims nothing.
+    CHECK(sites.machinery(std::vector<int64_t>{1, 3}) == 1);
+    CHECK(sites.machinery(std::vector<int64_t>{1}) == 0);
+    CHECK(loads == 5);
 }

@@ -5,7 +5,7 @@
 #include <functional>
 #include <map>
 
-#include "json.h"
+#include "memtracer/json.h"
 #include "memtracer/viewer/fleet.h"
 
 namespace mt::viewer {
