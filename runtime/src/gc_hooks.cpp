@@ -207,8 +207,8 @@ void poll_profiler_blind() {
     if (!recording()) return;
     const uint64_t now = now_ticks();
     PushGuard guard;
-    push_locked(GcRecord{}, GC_PENDING_INCOMPLETE);
-    for (uint32_t i = 0; i < unseen; ++i) push_locked(GcRecord{now, now, 0, 0, 0, 0}, GC_PENDING_COLLECTION_INCOMPLETE);
+    push_locked(trace::GcRecord{}, GC_PENDING_INCOMPLETE);
+    for (uint32_t i = 0; i < unseen; ++i) push_locked(trace::GcRecord{now, now, 0, 0, 0, 0}, GC_PENDING_COLLECTION_INCOMPLETE);
 }
 
 // mt_start after il2cpp set up its GC: this capture missed nothing of it.
