@@ -11,7 +11,6 @@
 #include "endpoints.h"
 #include "filter.h"
 #include "model.h"
-#include "sqlite.h"
 
 namespace mt::viewer {
 
@@ -62,14 +61,11 @@ struct FuncHit : Hit {
 
 std::vector<ClassHit> find_classes(Database &db, int64_t run, const std::string &q,
                                    const std::unordered_map<int64_t, Totals> &per_class) {
-    auto s = query(db, "SELECT class_id, name, namespace, full_name, flags, element_size FROM classes "
-                       "WHERE run_id=?1 AND instr(lower(full_name), ?2) > 0");
-    s.binds(run, std::string_view(q));
     std::vector<ClassHit> out;
-    while (s.step()) {
+    for (auto &[id, info] : db.backend().classes_matching(run, q)) {
         ClassHit h;
-        h.id = s.i64(0);
-        h.info = {s.str(1), s.str(2), s.str(3), s.i64(4), s.i64(5)};
+        h.id = id;
+        h.info = std::move(info);
         h.name = h.info.full_name;
         h.tier = std::min(tier(h.info.full_name, q), tier(h.info.name, q));
         if (auto it = per_class.find(h.id); it != per_class.end()) h.t = it->second;
@@ -80,30 +76,25 @@ std::vector<ClassHit> find_classes(Database &db, int64_t run, const std::string 
 
 std::vector<FuncHit> find_functions(Database &db, int64_t run, const std::string &q,
                                     const std::unordered_map<int64_t, Totals> &per_stack, Metric by) {
-    auto s = query(db, "SELECT DISTINCT sf.stack_id, s.csharp, s.demangled, s.function, s.file, s.line, s.cs_file, "
-                       "s.cs_line FROM stack_frames sf JOIN symbols s ON s.addr_id=sf.addr_id WHERE sf.run_id=?1 AND "
-                       "(instr(lower(s.csharp), ?2) > 0 OR instr(lower(s.demangled), ?2) > 0 OR "
-                       "instr(lower(s.function), ?2) > 0)");
-    s.binds(run, std::string_view(q));
     std::map<std::string, FuncHit> by_name;
-    while (s.step()) {
+    for (const FunctionMatch &m : db.backend().functions_matching(run, q)) {
         // The name that matched: C# first (what the page shows), else the native one.
-        std::string cs = s.str(1), native = s.str(2).empty() ? s.str(3) : s.str(2);
+        std::string cs = m.csharp, native = m.demangled.empty() ? m.function : m.demangled;
         bool use_cs = !cs.empty() && lower(cs).find(q) != std::string::npos;
         const std::string &name = use_cs ? cs : native;
         auto &h = by_name[name];
         h.name = name;
         h.csharp = use_cs;
         h.tier = tier(name, q);
-        int64_t stack = s.i64(0);
+        int64_t stack = m.stack_id;
         auto it = per_stack.find(stack);
         Totals t = it == per_stack.end() ? Totals{} : it->second;
         if (h.stacks.insert(stack).second) h.t.add(t);
         if (t.get(by) > h.best) {  // the call line of the stack that allocates most under it
             h.best = t.get(by);
-            bool cs_loc = !s.text(6).empty();
-            h.file = cs_loc ? s.str(6) : s.str(4);
-            h.line = cs_loc ? s.i64(7) : s.i64(5);
+            bool cs_loc = !m.cs_file.empty();
+            h.file = cs_loc ? m.cs_file : m.file;
+            h.line = cs_loc ? m.cs_line : m.line;
         }
     }
     std::vector<FuncHit> out;
@@ -125,15 +116,10 @@ Response search(Database &db, const Request &req, int64_t run_id) {
     auto filter = parse_filter(p, db, run);
 
     std::unordered_map<int64_t, Totals> per_class, per_stack;
-    auto t = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM run_class_stack WHERE run_id=?1" +
-                           filter.sql(2));
-    t.binds(run.id);
-    filter.bind(t, 2);
-    while (t.step()) {
-        Totals x{t.i64(2), t.i64(3), t.i64(4)};
-        per_class[t.i64(0)].add(x);
-        per_stack[t.i64(1)].add(x);
-    }
+    db.backend().run_class_stack_rows(run.id, filter.alloc(), [&](const AllocRow &r) {
+        per_class[r.class_id].add(r.t);
+        per_stack[r.stack_id].add(r.t);
+    });
     auto classes = find_classes(db, run.id, q, per_class);
     auto funcs = find_functions(db, run.id, q, per_stack, by);
     rank(classes, by);

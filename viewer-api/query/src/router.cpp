@@ -5,7 +5,8 @@
 #include "endpoints.h"
 #include "json.h"
 #include "model.h"
-#include "sqlite.h"
+#include "memtracer/store/error.h"
+#include "memtracer/viewer/backend.h"
 
 namespace mt::viewer {
 
@@ -64,10 +65,8 @@ Response handle(Database &db, const Request &req) {
     try {
         // One read transaction per request: every query of a response sees the same snapshot,
         // even while the symbolizer commits a new run. Rolled back on any throw.
-        store::ReadTransaction snapshot(db.impl().db);
-        Response r = route(db, req);
-        snapshot.end();
-        return r;
+        SnapshotGuard snapshot(db.backend());
+        return route(db, req);
     } catch (const ApiError &e) {
         return error_response(e.status, e.message, e.param);
     } catch (const store::Error &e) {
