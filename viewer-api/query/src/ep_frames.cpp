@@ -70,84 +70,59 @@ Response frame_series(Database &db, const Request &req, int64_t run_id) {
     return Response{200, render_frames(compute_frames(db, q)), "application/json", ""};
 }
 
-Response frame_detail(Database &db, const Request &req, int64_t run_id, int64_t seq) {
-    Params p(req, {"by", "limit", "offset", MT_FILTER_PARAMS});
-    auto by = metric_param(p);
-    auto pg = page_params(p, 200, 2000);
-    auto run = load_run(db, run_id);
-    auto filter = parse_filter(p, db, run);
-    auto fr = db.backend().frame(run.id, seq);
+FrameDetailResult compute_frame_detail(Database &db, const FrameDetailQuery &q) {
+    SpecParams sp({}, q.filter, q.page);
+    const Page pg = checked_page(sp, 200, 2000);
+    auto run = load_run(db, q.run);
+    auto filter = parse_filter(sp.params(), db, run);
+    auto fr = db.backend().frame(run.id, q.seq);
     if (!fr)
-        throw ApiError{404, "run " + std::to_string(run.id) + " has no frame " + std::to_string(seq) + " (it has " +
+        throw ApiError{404, "run " + std::to_string(run.id) + " has no frame " + std::to_string(q.seq) + " (it has " +
                                 std::to_string(run.frames) + ")", "seq"};
-    const FrameRow &f = *fr;
-    Json j;
-    j.obj().kv("run_id", run.id).obj("frame").kv("seq", seq).kv("frame_index", f.frame_index).kv("start_ns", f.start_ns);
-    j.kv("duration_ns", f.end_ns - f.start_ns).kv("count", f.alloc_count).kv("requested_bytes", f.requested_bytes);
-    j.kv("gc_bytes", f.gc_bytes).kv("dropped", f.dropped).kv("heap_size", f.heap_size).kv("free_bytes", f.free_bytes);
-    j.kv("collections", f.gc_count).kv("gc_ns", f.gc_ns).key("live_bytes");
-    f.live_bytes ? j.val(*f.live_bytes) : j.null();
-    j.kv("flags", f.flags).end_obj();
-
+    FrameDetailResult r;
+    r.run_id = run.id, r.seq = q.seq, r.frame = *fr, r.filter = filter, r.by = q.by, r.page = pg;
     // Group the frame's (class, stack) rows by class, biggest first.
-    struct Cls {
-        int64_t id;
-        Totals t;
-        std::vector<ClassStack> stacks;
-    };
-    std::map<int64_t, Cls> by_class;
-    db.backend().frame_class_stacks(run.id, seq, filter.alloc(), [&](const AllocRow &a) {
-        ClassStack cs{a.class_id, a.stack_id, a.t};
-        auto &c = by_class.try_emplace(cs.class_id, Cls{cs.class_id, {}, {}}).first->second;
-        c.t.add(cs.t);
-        c.stacks.push_back(cs);
+    std::map<int64_t, FrameClass> by_class;
+    db.backend().frame_class_stacks(run.id, q.seq, filter.alloc(), [&](const AllocRow &a) {
+        auto &c = by_class.try_emplace(a.class_id, FrameClass{a.class_id, {}, {}, {}}).first->second;
+        c.t.add(a.t);
+        c.stacks.push_back({a.stack_id, a.t, {}, {}});
     });
-    std::vector<Cls> order;
+    std::vector<FrameClass> order;
     for (auto &[_, c] : by_class) order.push_back(std::move(c));
-    auto bigger = [&](const auto &x, const auto &y) { return x.t.get(by) > y.t.get(by); };
+    auto bigger = [&](const auto &x, const auto &y) { return x.t.get(q.by) > y.t.get(q.by); };
     std::stable_sort(order.begin(), order.end(), bigger);
+    r.total = static_cast<int64_t>(order.size());
     // Per-id lookups, not whole-run dictionaries: a frame touches a few dozen of thousands.
     std::map<int64_t, std::optional<ClassInfo>> classes;
-    auto cls = [&](int64_t id) -> const ClassInfo * {
+    auto cls = [&](int64_t id) {
         auto it = classes.find(id);
         if (it == classes.end()) it = classes.emplace(id, find_class(db, run.id, id)).first;
-        return it->second ? &*it->second : nullptr;
+        return it->second;
     };
-
-    write_filter(j, filter);
-    j.kv("by", metric_name(by)).arr("classes");
-    for (int64_t i = pg.offset; i < static_cast<int64_t>(order.size()) && i < pg.offset + pg.limit; ++i) {
-        auto &c = order[static_cast<size_t>(i)];
-        j.obj();
-        write_class(j, c.id, cls(c.id));
-        write_totals(j, c.t);
+    for (int64_t i = pg.offset; i < r.total && i < pg.offset + pg.limit; ++i) {
+        FrameClass &c = order[static_cast<size_t>(i)];
+        c.info = cls(c.class_id);
         std::stable_sort(c.stacks.begin(), c.stacks.end(), bigger);
-        j.arr("stacks");
-        for (const auto &cs : c.stacks) {
-            j.obj().kv("stack_id", cs.stack_id);
-            write_totals(j, cs.t);
-            j.obj("site");
-            write_site(j, find_stack_site(db, run.id, cs.stack_id));
-            j.end_obj().key("frames");
-            write_frames(j, resolve_stack(db, run.id, cs.stack_id));
-            j.end_obj();
+        for (FrameStack &st : c.stacks) {
+            st.site = find_stack_site(db, run.id, st.stack_id);
+            st.frames = resolve_stack(db, run.id, st.stack_id);
         }
-        j.end_arr().end_obj();
+        r.classes.push_back(std::move(c));
     }
-    j.end_arr();
-    write_page(j, static_cast<int64_t>(order.size()), pg);
+    r.gc = db.backend().gc_events(run.id, q.seq, q.seq, GcOrder::Start);
+    for (const DeathRow &d : db.backend().deaths(run.id, q.seq)) r.deaths.push_back({d.class_id, cls(d.class_id), d.count, d.gc_bytes});
+    return r;
+}
 
-    j.arr("gc");
-    for (const GcRow &g : db.backend().gc_events(run.id, seq, seq, GcOrder::Start)) write_gc(j, g);
-    j.end_arr();
-    j.arr("deaths");
-    for (const DeathRow &d : db.backend().deaths(run.id, seq)) {
-        j.obj();
-        write_class(j, d.class_id, cls(d.class_id));
-        j.kv("count", d.count).kv("gc_bytes", d.gc_bytes).end_obj();
-    }
-    j.end_arr().end_obj();
-    return ok(j);
+Response frame_detail(Database &db, const Request &req, int64_t run_id, int64_t seq) {
+    Params p(req, {"by", "limit", "offset", MT_FILTER_PARAMS});
+    FrameDetailQuery q;
+    q.run = run_id, q.seq = seq;
+    q.by = metric_param(p);
+    q.page = page_params(p, 200, 2000);
+    q.filter = filter_spec(p);
+    return Response{200, render_frame_detail(compute_frame_detail(db, q)), "application/json", ""};
 }
 
 }  // namespace mt::viewer

@@ -11,6 +11,7 @@
 #include "endpoints.h"
 #include "filter.h"
 #include "model.h"
+#include "spec.h"
 
 namespace mt::viewer {
 
@@ -101,19 +102,24 @@ std::vector<FuncHit> find_functions(Database &db, int64_t run, const std::string
     for (auto &[_, h] : by_name) out.push_back(std::move(h));
     return out;
 }
+
+// 400 for a missing or over-long search text, naming q.
+void check_text(const std::string &q) {
+    if (q.empty()) throw ApiError{400, "missing parameter q (the text to find)", "q"};
+    if (q.size() > 256) throw ApiError{400, "q is longer than 256 bytes", "q"};
+}
+
+const char *match_name(int tier) { return tier == 0 ? "exact" : tier == 1 ? "prefix" : "substring"; }
 }  // namespace
 
-Response search(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"q", "limit", "by", MT_FILTER_PARAMS});
-    auto qv = p.get("q");
-    if (!qv || qv->empty()) throw ApiError{400, "missing parameter q (the text to find)", "q"};
-    if (qv->size() > 256) throw ApiError{400, "q is longer than 256 bytes", "q"};
-    const std::string q = lower(*qv);
-    int64_t limit = p.integer("limit", 20, 1, 200);
-    auto by = metric_param(p);
-    auto run = load_run(db, run_id);
+SearchResult compute_search(Database &db, const SearchQuery &sq) {
+    check_text(sq.q);
+    parse_int(std::to_string(sq.limit), 1, 200, "limit");  // the endpoint's check, for typed callers
+    const std::string q = lower(sq.q);
+    SpecParams sp({}, sq.filter);
+    auto run = load_run(db, sq.run);
     // Under a filter (the page's filter bar) the totals shown are of what it keeps.
-    auto filter = parse_filter(p, db, run);
+    auto filter = parse_filter(sp.params(), db, run);
 
     std::unordered_map<int64_t, Totals> per_class, per_stack;
     db.backend().run_class_stack_rows(run.id, filter.alloc(), [&](const AllocRow &r) {
@@ -121,31 +127,55 @@ Response search(Database &db, const Request &req, int64_t run_id) {
         per_stack[r.stack_id].add(r.t);
     });
     auto classes = find_classes(db, run.id, q, per_class);
-    auto funcs = find_functions(db, run.id, q, per_stack, by);
-    rank(classes, by);
-    rank(funcs, by);
-
-    Json j;
-    j.obj().kv("run_id", run.id).kv("q", *qv).kv("by", metric_name(by));
-    write_filter(j, filter);
-    j.arr("classes");
-    for (size_t i = 0; i < classes.size() && static_cast<int64_t>(i) < limit; ++i) {
-        const auto &c = classes[i];
-        j.obj();
-        write_class(j, c.id, &c.info);
-        write_totals(j, c.t);
-        j.kv("match", c.tier == 0 ? "exact" : c.tier == 1 ? "prefix" : "substring").end_obj();
-    }
-    j.end_arr().kv("total_classes", static_cast<int64_t>(classes.size())).arr("functions");
-    for (size_t i = 0; i < funcs.size() && static_cast<int64_t>(i) < limit; ++i) {
+    auto funcs = find_functions(db, run.id, q, per_stack, sq.by);
+    rank(classes, sq.by);
+    rank(funcs, sq.by);
+    SearchResult r;
+    r.run_id = run.id, r.q = sq.q, r.by = sq.by, r.filter = filter;
+    r.total_classes = static_cast<int64_t>(classes.size());
+    r.total_functions = static_cast<int64_t>(funcs.size());
+    for (size_t i = 0; i < classes.size() && static_cast<int64_t>(i) < sq.limit; ++i)
+        r.classes.push_back({classes[i].id, classes[i].info, classes[i].t, match_name(classes[i].tier)});
+    for (size_t i = 0; i < funcs.size() && static_cast<int64_t>(i) < sq.limit; ++i) {
         const auto &f = funcs[i];
-        j.obj().kv("name", f.name).kv("kind", f.csharp ? "csharp" : "native").kv("file", f.file).kv("line", f.line);
-        j.kv("stacks", static_cast<int64_t>(f.stacks.size()));
-        write_totals(j, f.t);
-        j.kv("match", f.tier == 0 ? "exact" : f.tier == 1 ? "prefix" : "substring").end_obj();
+        r.functions.push_back({f.name, f.csharp, f.file, f.line, static_cast<int64_t>(f.stacks.size()), f.t, match_name(f.tier)});
     }
-    j.end_arr().kv("total_functions", static_cast<int64_t>(funcs.size())).end_obj();
-    return ok(j);
+    return r;
+}
+
+Response search(Database &db, const Request &req, int64_t run_id) {
+    Params p(req, {"q", "limit", "by", MT_FILTER_PARAMS});
+    SearchQuery sq;
+    sq.run = run_id;
+    auto qv = p.get("q");
+    sq.q = qv ? std::string(*qv) : "";
+    check_text(sq.q);
+    sq.limit = p.integer("limit", 20, 1, 200);
+    sq.by = metric_param(p);
+    sq.filter = filter_spec(p);
+    return Response{200, render_search(compute_search(db, sq)), "application/json", ""};
+}
+
+std::string render_search(const SearchResult &r) {
+    Json j;
+    j.obj().kv("run_id", r.run_id).kv("q", r.q).kv("by", metric_name(r.by));
+    write_filter(j, r.filter);
+    j.arr("classes");
+    for (const SearchClass &c : r.classes) {
+        j.obj();
+        write_class(j, c.class_id, &c.info);
+        write_totals(j, c.t);
+        j.kv("match", c.match).end_obj();
+    }
+    j.end_arr().kv("total_classes", r.total_classes).arr("functions");
+    for (const SearchFunction &f : r.functions) {
+        j.obj().kv("name", f.name).kv("kind", f.csharp ? "csharp" : "native").kv("file", f.file).kv("line", f.line);
+        j.kv("stacks", f.stacks);
+        write_totals(j, f.t);
+        j.kv("match", f.match).end_obj();
+    }
+    j.end_arr().kv("total_functions", r.total_functions).end_obj();
+    return j.take();
 }
 
 }  // namespace mt::viewer

@@ -8,31 +8,26 @@
 
 namespace mt::viewer {
 
-Response threads_list(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {});
+ThreadsResult compute_threads(Database &db, int64_t run_id) {
     auto run = load_run(db, run_id);
     RunBackend &be = db.backend();
-    bool split = false;
+    ThreadsResult r;
+    r.run_id = run.id;
     if (be.features().alloc_threads && be.features().thread_split) {
         auto st = be.run_state(run.id);
-        split = st && st->thread_split == 1;
+        r.split = st && st->thread_split == 1;
     }
     std::unordered_map<int64_t, Totals> per;
-    if (split)
+    if (r.split)
         for (const auto &[t, tot] : be.thread_totals(run.id)) per[t] = tot;
-    Json j;
-    j.obj().kv("run_id", run.id).kv("split", split).arr("threads");
-    for (const ThreadRow &th : be.threads(run.id)) {
-        j.obj().kv("thread_id", th.thread_id).kv("os_tid", th.os_tid).kv("name", th.name);
-        if (split) {
-            write_totals(j, per[th.thread_id]);
-        } else {
-            j.key("count").null().key("requested_bytes").null().key("gc_bytes").null();
-        }
-        j.end_obj();
-    }
-    j.end_arr().end_obj();
-    return ok(j);
+    for (const ThreadRow &th : be.threads(run.id))
+        r.threads.push_back({th, r.split ? std::optional<Totals>(per[th.thread_id]) : std::nullopt});
+    return r;
+}
+
+Response threads_list(Database &db, const Request &req, int64_t run_id) {
+    Params p(req, {});
+    return Response{200, render_threads(compute_threads(db, run_id)), "application/json", ""};
 }
 
 }  // namespace mt::viewer

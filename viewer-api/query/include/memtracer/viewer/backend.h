@@ -47,33 +47,6 @@ struct RunState {
     int64_t thread_split = 0;     // runs.thread_split (0 when the column is missing)
 };
 
-struct FrameRow {  // one row of `frames`
-    int64_t seq = 0, frame_index = 0, start_ns = 0, end_ns = 0;
-    int64_t alloc_count = 0, requested_bytes = 0, gc_bytes = 0, gc_count = 0, heap_size = 0;
-    int64_t gc_ns = 0, free_bytes = 0, dropped = 0, flags = 0;
-    std::optional<int64_t> live_bytes;
-};
-
-struct FrameStats {  // the summary's frame_stats
-    int64_t rows = 0, first_frame_index = 0, last_frame_index = 0, max_heap_size = 0, gc_ns = 0, dropped = 0;
-    std::optional<int64_t> max_live_bytes;
-};
-struct FigureFlags {  // whether any frame carries each GC-figure flag
-    bool exact = false, estimated = false, profiler = false;
-};
-struct RunCounts {  // the summary's counts
-    int64_t classes = 0, stacks = 0, sites = 0, gc_events = 0, survivors = 0, survivor_bytes = 0;
-};
-struct ThreadRow {
-    int64_t thread_id = 0, os_tid = 0;
-    std::string name;
-};
-struct ModuleRow {
-    int64_t module_id = 0;
-    std::string kind, path, build_id;
-    std::optional<std::string> symbol_file;
-};
-
 // One allocs (or run_class_stack) row: seq is -1 for run_class_stack, thread_id -1 for a
 // database without per-thread rows.
 struct AllocRow {
