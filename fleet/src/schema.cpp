@@ -57,6 +57,8 @@ std::vector<Table> build_tables() {
     // them without joining each run's stacks (ch_fleet.cpp).
     t.push_back(per_run(db, "run_class_stack", "class_id, stack_id", {{"stack_key", "UInt64"}, {"site_key", "UInt64"}}));
     t.push_back(per_run(db, "death_sites", "seq"));
+    // A stack frame's raw address is per run (ASLR): the viewer's stacks show it.
+    t.push_back(per_run(db, "stack_frames", "stack_id, pos"));
     t.push_back(per_run(db, "classes", "class_id", {{"class_key", "UInt64"}}));
     t.push_back(per_run(db, "stacks", "stack_id", {{"stack_key", "UInt64"}, {"site_key", "UInt64"}}));
     t.push_back(dict("class_dict", {{"class_key", "UInt64"}, {"name", "String"}, {"namespace", "String"},

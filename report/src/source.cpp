@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "ch_backend.h"
+#include "clickhouse.h"
 #include "memtracer/store/schema.h"
 
 namespace mt::report {
@@ -29,8 +31,12 @@ Source::Source(const std::string &spec, int64_t run) {
         // The viewer's check (store/): a newer schema (user_version or meta.schema_version), a
         // foreign or damaged file and a locked one are refused here with the same words, before
         // any answer could be read from tables that may mean something else.
-        store::check_readable(path);
-        db_ = std::make_unique<viewer::Database>(path);
+        if (fleet::ClickHouseUrl::is_url(path)) {  // a fleet database: a run by its fleet run id
+            db_ = std::make_unique<viewer::Database>(fleet::open_clickhouse_backend(path));
+        } else {
+            store::check_readable(path);
+            db_ = std::make_unique<viewer::Database>(path);
+        }
     } catch (const std::exception &e) {
         throw ReportError(e.what());
     }

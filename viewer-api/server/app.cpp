@@ -1,4 +1,5 @@
 #include "app.h"
+#include "clickhouse.h"
 
 #include <unistd.h>
 
@@ -19,6 +20,7 @@ fs::path self_dir() {
 Options prepared(Options o) {
     if (o.web.empty()) o.web = default_web_dir();
     if (o.symbolizer.empty()) o.symbolizer = default_symbolizer();
+    if (fleet::ClickHouseUrl::is_url(o.db)) return o;  // served from ClickHouse (docs/clickhouse.md)
     std::error_code ec;
     if (!fs::exists(o.db, ec)) {
         // Serving uploads only: start from an empty database the symbolizer will fill.

@@ -1,4 +1,6 @@
 #include "db_pool.h"
+#include "ch_backend.h"
+#include "clickhouse.h"
 
 #include <memory>
 #include <unordered_map>
@@ -29,6 +31,11 @@ Database &DbPool::local() {
     uint64_t gen = generation_.load();
     if (!c.db || c.generation != gen) {
         c.db.reset();
+        if (fleet::ClickHouseUrl::is_url(path_)) {  // a fleet database: fleet/'s backend
+            c.db = std::make_unique<Database>(fleet::open_clickhouse_backend(path_));
+            c.generation = gen;
+            return *c.db;
+        }
         check_database(path_);  // a newer or foreign database is refused with its reason, not served as 500s
         c.db = std::make_unique<Database>(path_);
         c.generation = gen;

@@ -9,7 +9,6 @@
 #include "endpoints.h"
 #include "filter.h"
 #include "model.h"
-#include "sqlite.h"
 
 namespace mt::viewer {
 

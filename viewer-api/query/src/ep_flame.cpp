@@ -7,7 +7,6 @@
 #include "endpoints.h"
 #include "filter.h"
 #include "model.h"
-#include "sqlite.h"
 #include "stacks.h"
 
 namespace mt::viewer {

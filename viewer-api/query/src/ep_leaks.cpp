@@ -10,7 +10,6 @@
 #include "filter.h"
 #include "lifetimes_model.h"
 #include "spec.h"
-#include "sqlite.h"
 #include "stacks.h"
 
 namespace mt::viewer {

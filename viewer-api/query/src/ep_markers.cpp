@@ -2,30 +2,15 @@
 // range ends: from=marker:level loaded&to=marker:boss spawned (model.cpp's frame_range).
 #include "endpoints.h"
 #include "model.h"
-#include "sqlite.h"
+#include "memtracer/viewer/backend.h"
 
 namespace mt::viewer {
 
 namespace {
 constexpr std::string_view kPrefix = "marker:";
-
-// A database ingested before markers existed has no such table: it has no markers either.
-bool has_markers_table(Database &db) {
-    auto s = query(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='markers'");
-    return s.step();
-}
 }  // namespace
 
-std::vector<MarkerRow> load_markers(Database &db, int64_t run) {
-    std::vector<MarkerRow> out;
-    if (!has_markers_table(db)) return out;
-    auto s = query(db, "SELECT m.seq, f.frame_index, m.ns, m.label FROM markers m "
-                       "LEFT JOIN frames f ON f.run_id = m.run_id AND f.seq = m.seq "
-                       "WHERE m.run_id=?1 ORDER BY m.seq, m.ns, m.rowid");
-    s.binds(run);
-    while (s.step()) out.push_back({s.i64(0), s.null(1) ? -1 : s.i64(1), s.i64(2), s.str(3)});
-    return out;
-}
+std::vector<MarkerRow> load_markers(Database &db, int64_t run) { return db.backend().markers(run); }
 
 std::optional<int64_t> marker_end(const RunRow &run, std::string_view value, const std::string &param) {
     if (value.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;

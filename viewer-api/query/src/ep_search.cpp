@@ -11,7 +11,7 @@
 #include "endpoints.h"
 #include "filter.h"
 #include "model.h"
-#include "sqlite.h"
+#include "spec.h"
 
 namespace mt::viewer {
 
@@ -62,14 +62,11 @@ struct FuncHit : Hit {
 
 std::vector<ClassHit> find_classes(Database &db, int64_t run, const std::string &q,
                                    const std::unordered_map<int64_t, Totals> &per_class) {
-    auto s = query(db, "SELECT class_id, name, namespace, full_name, flags, element_size FROM classes "
-                       "WHERE run_id=?1 AND instr(lower(full_name), ?2) > 0");
-    s.binds(run, std::string_view(q));
     std::vector<ClassHit> out;
-    while (s.step()) {
+    for (auto &[id, info] : db.backend().classes_matching(run, q)) {
         ClassHit h;
-        h.id = s.i64(0);
-        h.info = {s.str(1), s.str(2), s.str(3), s.i64(4), s.i64(5)};
+        h.id = id;
+        h.info = std::move(info);
         h.name = h.info.full_name;
         h.tier = std::min(tier(h.info.full_name, q), tier(h.info.name, q));
         if (auto it = per_class.find(h.id); it != per_class.end()) h.t = it->second;
@@ -80,86 +77,105 @@ std::vector<ClassHit> find_classes(Database &db, int64_t run, const std::string 
 
 std::vector<FuncHit> find_functions(Database &db, int64_t run, const std::string &q,
                                     const std::unordered_map<int64_t, Totals> &per_stack, Metric by) {
-    auto s = query(db, "SELECT DISTINCT sf.stack_id, s.csharp, s.demangled, s.function, s.file, s.line, s.cs_file, "
-                       "s.cs_line FROM stack_frames sf JOIN symbols s ON s.addr_id=sf.addr_id WHERE sf.run_id=?1 AND "
-                       "(instr(lower(s.csharp), ?2) > 0 OR instr(lower(s.demangled), ?2) > 0 OR "
-                       "instr(lower(s.function), ?2) > 0)");
-    s.binds(run, std::string_view(q));
     std::map<std::string, FuncHit> by_name;
-    while (s.step()) {
+    for (const FunctionMatch &m : db.backend().functions_matching(run, q)) {
         // The name that matched: C# first (what the page shows), else the native one.
-        std::string cs = s.str(1), native = s.str(2).empty() ? s.str(3) : s.str(2);
+        std::string cs = m.csharp, native = m.demangled.empty() ? m.function : m.demangled;
         bool use_cs = !cs.empty() && lower(cs).find(q) != std::string::npos;
         const std::string &name = use_cs ? cs : native;
         auto &h = by_name[name];
         h.name = name;
         h.csharp = use_cs;
         h.tier = tier(name, q);
-        int64_t stack = s.i64(0);
+        int64_t stack = m.stack_id;
         auto it = per_stack.find(stack);
         Totals t = it == per_stack.end() ? Totals{} : it->second;
         if (h.stacks.insert(stack).second) h.t.add(t);
         if (t.get(by) > h.best) {  // the call line of the stack that allocates most under it
             h.best = t.get(by);
-            bool cs_loc = !s.text(6).empty();
-            h.file = cs_loc ? s.str(6) : s.str(4);
-            h.line = cs_loc ? s.i64(7) : s.i64(5);
+            bool cs_loc = !m.cs_file.empty();
+            h.file = cs_loc ? m.cs_file : m.file;
+            h.line = cs_loc ? m.cs_line : m.line;
         }
     }
     std::vector<FuncHit> out;
     for (auto &[_, h] : by_name) out.push_back(std::move(h));
     return out;
 }
+
+// 400 for a missing or over-long search text, naming q.
+void check_text(const std::string &q) {
+    if (q.empty()) throw ApiError{400, "missing parameter q (the text to find)", "q"};
+    if (q.size() > 256) throw ApiError{400, "q is longer than 256 bytes", "q"};
+}
+
+const char *match_name(int tier) { return tier == 0 ? "exact" : tier == 1 ? "prefix" : "substring"; }
 }  // namespace
+
+SearchResult compute_search(Database &db, const SearchQuery &sq) {
+    check_text(sq.q);
+    parse_int(std::to_string(sq.limit), 1, 200, "limit");  // the endpoint's check, for typed callers
+    const std::string q = lower(sq.q);
+    SpecParams sp({}, sq.filter);
+    auto run = load_run(db, sq.run);
+    // Under a filter (the page's filter bar) the totals shown are of what it keeps.
+    auto filter = parse_filter(sp.params(), db, run);
+
+    std::unordered_map<int64_t, Totals> per_class, per_stack;
+    db.backend().run_class_stack_rows(run.id, filter.alloc(), [&](const AllocRow &r) {
+        per_class[r.class_id].add(r.t);
+        per_stack[r.stack_id].add(r.t);
+    });
+    auto classes = find_classes(db, run.id, q, per_class);
+    auto funcs = find_functions(db, run.id, q, per_stack, sq.by);
+    rank(classes, sq.by);
+    rank(funcs, sq.by);
+    SearchResult r;
+    r.run_id = run.id, r.q = sq.q, r.by = sq.by, r.filter = filter;
+    r.total_classes = static_cast<int64_t>(classes.size());
+    r.total_functions = static_cast<int64_t>(funcs.size());
+    for (size_t i = 0; i < classes.size() && static_cast<int64_t>(i) < sq.limit; ++i)
+        r.classes.push_back({classes[i].id, classes[i].info, classes[i].t, match_name(classes[i].tier)});
+    for (size_t i = 0; i < funcs.size() && static_cast<int64_t>(i) < sq.limit; ++i) {
+        const auto &f = funcs[i];
+        r.functions.push_back({f.name, f.csharp, f.file, f.line, static_cast<int64_t>(f.stacks.size()), f.t, match_name(f.tier)});
+    }
+    return r;
+}
 
 Response search(Database &db, const Request &req, int64_t run_id) {
     Params p(req, {"q", "limit", "by", MT_FILTER_PARAMS});
+    SearchQuery sq;
+    sq.run = run_id;
     auto qv = p.get("q");
-    if (!qv || qv->empty()) throw ApiError{400, "missing parameter q (the text to find)", "q"};
-    if (qv->size() > 256) throw ApiError{400, "q is longer than 256 bytes", "q"};
-    const std::string q = lower(*qv);
-    int64_t limit = p.integer("limit", 20, 1, 200);
-    auto by = metric_param(p);
-    auto run = load_run(db, run_id);
-    // Under a filter (the page's filter bar) the totals shown are of what it keeps.
-    auto filter = parse_filter(p, db, run);
+    sq.q = qv ? std::string(*qv) : "";
+    check_text(sq.q);
+    sq.limit = p.integer("limit", 20, 1, 200);
+    sq.by = metric_param(p);
+    sq.filter = filter_spec(p);
+    return Response{200, render_search(compute_search(db, sq)), "application/json", ""};
+}
 
-    std::unordered_map<int64_t, Totals> per_class, per_stack;
-    auto t = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM run_class_stack WHERE run_id=?1" +
-                           filter.sql(2));
-    t.binds(run.id);
-    filter.bind(t, 2);
-    while (t.step()) {
-        Totals x{t.i64(2), t.i64(3), t.i64(4)};
-        per_class[t.i64(0)].add(x);
-        per_stack[t.i64(1)].add(x);
-    }
-    auto classes = find_classes(db, run.id, q, per_class);
-    auto funcs = find_functions(db, run.id, q, per_stack, by);
-    rank(classes, by);
-    rank(funcs, by);
-
+std::string render_search(const SearchResult &r) {
     Json j;
-    j.obj().kv("run_id", run.id).kv("q", *qv).kv("by", metric_name(by));
-    write_filter(j, filter);
+    j.obj().kv("run_id", r.run_id).kv("q", r.q).kv("by", metric_name(r.by));
+    write_filter(j, r.filter);
     j.arr("classes");
-    for (size_t i = 0; i < classes.size() && static_cast<int64_t>(i) < limit; ++i) {
-        const auto &c = classes[i];
+    for (const SearchClass &c : r.classes) {
         j.obj();
-        write_class(j, c.id, &c.info);
+        write_class(j, c.class_id, &c.info);
         write_totals(j, c.t);
-        j.kv("match", c.tier == 0 ? "exact" : c.tier == 1 ? "prefix" : "substring").end_obj();
+        j.kv("match", c.match).end_obj();
     }
-    j.end_arr().kv("total_classes", static_cast<int64_t>(classes.size())).arr("functions");
-    for (size_t i = 0; i < funcs.size() && static_cast<int64_t>(i) < limit; ++i) {
-        const auto &f = funcs[i];
+    j.end_arr().kv("total_classes", r.total_classes).arr("functions");
+    for (const SearchFunction &f : r.functions) {
         j.obj().kv("name", f.name).kv("kind", f.csharp ? "csharp" : "native").kv("file", f.file).kv("line", f.line);
-        j.kv("stacks", static_cast<int64_t>(f.stacks.size()));
+        j.kv("stacks", f.stacks);
         write_totals(j, f.t);
-        j.kv("match", f.tier == 0 ? "exact" : f.tier == 1 ? "prefix" : "substring").end_obj();
+        j.kv("match", f.match).end_obj();
     }
-    j.end_arr().kv("total_functions", static_cast<int64_t>(funcs.size())).end_obj();
-    return ok(j);
+    j.end_arr().kv("total_functions", r.total_functions).end_obj();
+    return j.take();
 }
 
 }  // namespace mt::viewer

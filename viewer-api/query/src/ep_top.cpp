@@ -7,7 +7,6 @@
 #include "filter.h"
 #include "model.h"
 #include "spec.h"
-#include "sqlite.h"
 #include "stacks.h"
 
 namespace mt::viewer {

@@ -5,7 +5,6 @@
 #include "endpoints.h"
 #include "filter.h"
 #include "model.h"
-#include "sqlite.h"
 
 namespace mt::viewer {
 
@@ -40,56 +39,47 @@ Response chrome_trace(Database &db, const Request &req, int64_t run_id) {
     auto filter = parse_filter(p, db, run);
     // Under a filter the allocation counters count what it keeps; frames, heap and GCs stay.
     auto ft = filter.active() ? filtered_frame_totals(db, run, r.from, r.to, filter) : std::vector<Totals>{};
-    auto info = query(db, "SELECT process, device, build_id FROM runs WHERE run_id=?");
-    info.binds(run.id);
-    info.step();
-    std::string label = (info.text(0).empty() ? std::string("run") : info.str(0)) + " (run " + std::to_string(run.id) +
-                        (info.text(1).empty() ? "" : ", " + info.str(1)) + ")";
+    auto st = db.backend().run_state(run.id);
+    RunState info = st ? *st : RunState{};
+    std::string label = (info.process.empty() ? std::string("run") : info.process) + " (run " + std::to_string(run.id) +
+                        (info.device.empty() ? "" : ", " + info.device) + ")";
     Json j;
     j.reserve(static_cast<size_t>(r.size()) * 600 + 1024);
-    j.obj().kv("displayTimeUnit", "ms").obj("otherData").kv("run_id", run.id).kv("build_id", info.text(2));
+    j.obj().kv("displayTimeUnit", "ms").obj("otherData").kv("run_id", run.id).kv("build_id", info.build_id);
     j.kv("from", r.from).kv("to", r.to);
     write_filter(j, filter);
     j.end_obj().arr("traceEvents");
     meta(j, "process_name", 0, label);
     meta(j, "thread_name", kFrameTid, "Frames");
     meta(j, "thread_name", kGcTid, "GC");
-    auto f = query(db,
-                   "SELECT seq, frame_index, start_ns, end_ns, alloc_count, requested_bytes, gc_bytes, heap_size, "
-                   "free_bytes, live_bytes FROM frames WHERE run_id=? AND seq BETWEEN ? AND ? ORDER BY seq");
-    f.binds(run.id, r.from, r.to);
-    while (f.step()) {
-        int64_t start = f.i64(2), end = f.i64(3);
-        Totals alloc{f.i64(4), f.i64(5), f.i64(6)};
-        if (filter.active()) alloc = ft[static_cast<size_t>(f.i64(0) - r.from)];
-        j.obj().kv("name", "Frame " + std::to_string(f.i64(1))).kv("cat", "frame").kv("ph", "X");
+    db.backend().frames(run.id, r.from, r.to, [&](const FrameRow &f) {
+        int64_t start = f.start_ns, end = f.end_ns;
+        Totals alloc{f.alloc_count, f.requested_bytes, f.gc_bytes};
+        if (filter.active()) alloc = ft[static_cast<size_t>(f.seq - r.from)];
+        j.obj().kv("name", "Frame " + std::to_string(f.frame_index)).kv("cat", "frame").kv("ph", "X");
         j.kv("pid", kPid).kv("tid", kFrameTid);
         ts(j, "ts", start);
         ts(j, "dur", end > start ? end - start : 0);
-        j.obj("args").kv("seq", f.i64(0)).kv("allocations", alloc.count).kv("requested_bytes", alloc.requested_bytes);
+        j.obj("args").kv("seq", f.seq).kv("allocations", alloc.count).kv("requested_bytes", alloc.requested_bytes);
         j.end_obj().end_obj();
         counter(j, "Allocated bytes", start);
         j.kv("requested", alloc.requested_bytes).kv("gc", alloc.gc_bytes).end_obj().end_obj();
         counter(j, "Allocations", start);
         j.kv("count", alloc.count).end_obj().end_obj();
         counter(j, "Heap", start);
-        j.kv("heap_size", f.i64(7)).kv("free_bytes", f.i64(8)).end_obj().end_obj();
-        if (!f.null(9)) {
+        j.kv("heap_size", f.heap_size).kv("free_bytes", f.free_bytes).end_obj().end_obj();
+        if (f.live_bytes) {
             counter(j, "Live bytes", start);
-            j.kv("live", f.i64(9)).end_obj().end_obj();
+            j.kv("live", *f.live_bytes).end_obj().end_obj();
         }
-    }
-    auto g = query(db,
-                   "SELECT seq, start_ns, end_ns, heap_size, free_bytes, reclaimed_bytes, gc_no FROM gc_events "
-                   "WHERE run_id=? AND seq BETWEEN ? AND ? ORDER BY start_ns");
-    g.binds(run.id, r.from, r.to);
-    while (g.step()) {
-        j.obj().kv("name", "GC #" + std::to_string(g.i64(6))).kv("cat", "gc").kv("ph", "X");
+    });
+    for (const GcRow &g : db.backend().gc_events(run.id, r.from, r.to, GcOrder::Start)) {
+        j.obj().kv("name", "GC #" + std::to_string(g.gc_no)).kv("cat", "gc").kv("ph", "X");
         j.kv("pid", kPid).kv("tid", kGcTid);
-        ts(j, "ts", g.i64(1));
-        ts(j, "dur", g.i64(2) > g.i64(1) ? g.i64(2) - g.i64(1) : 0);
-        j.obj("args").kv("frame_seq", g.i64(0)).kv("heap_size", g.i64(3)).kv("free_bytes", g.i64(4));
-        j.kv("reclaimed_bytes", g.i64(5)).end_obj().end_obj();
+        ts(j, "ts", g.start_ns);
+        ts(j, "dur", g.duration_ns > 0 ? g.duration_ns : 0);
+        j.obj("args").kv("frame_seq", g.seq).kv("heap_size", g.heap_size).kv("free_bytes", g.free_bytes);
+        j.kv("reclaimed_bytes", g.reclaimed_bytes).end_obj().end_obj();
     }
     j.end_arr().end_obj();
     return {200, j.take(), "application/json", "run-" + std::to_string(run.id) + ".trace.json"};

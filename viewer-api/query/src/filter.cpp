@@ -43,22 +43,16 @@ std::string kind_param(const Params &p) {
     return std::string(*v);
 }
 
-bool column_exists(Database &db, const char *table, const char *column) {
-    auto s = query(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name=?2");
-    s.binds(std::string_view(table), std::string_view(column));
-    return s.step();
-}
-
 // Refuses (400) a run whose allocation rows are not split per thread, saying why.
 void require_thread_split(Database &db, const RunRow &run) {
     const std::string head = "run " + std::to_string(run.id) + " cannot be filtered by thread: ";
-    if (!has_thread_column(db) || !column_exists(db, "runs", "thread_split"))
+    const BackendFeatures &feat = db.backend().features();
+    if (!feat.alloc_threads || !feat.thread_split)
         throw ApiError{400, head + "this run was symbolized before per-thread data (database schema version 1); "
                                    "re-symbolize it with this memtracer-symbolize", "thread"};
-    auto s = query(db, "SELECT thread_split, mode FROM runs WHERE run_id=?");
-    s.binds(run.id);
-    if (!s.step() || s.i64(0) == 1) return;
-    if (s.str(1) == "aggregate")
+    auto st = db.backend().run_state(run.id);
+    if (!st || st->thread_split == 1) return;
+    if (st->mode == "aggregate")
         throw ApiError{400, head + "it is an aggregate-mode capture, which records no thread per allocation; "
                                    "capture with events (not MT_FLAG_AGGREGATE) to filter by thread", "thread"};
     throw ApiError{400, head + "this run was symbolized before per-thread data (or with --no-threads); "
@@ -79,9 +73,7 @@ std::vector<int64_t> thread_param(const Params &p, Database &db, const RunRow &r
         std::string name;
     };
     std::vector<T> all;
-    auto s = query(db, "SELECT thread_id, name FROM threads WHERE run_id=? ORDER BY thread_id");
-    s.binds(run.id);
-    while (s.step()) all.push_back({s.i64(0), s.str(1)});
+    for (const ThreadRow &t : db.backend().threads(run.id)) all.push_back({t.thread_id, t.name});
     std::vector<int64_t> out;
     std::string_view rest = *v;
     while (true) {
@@ -116,7 +108,7 @@ std::vector<int64_t> thread_param(const Params &p, Database &db, const RunRow &r
 }
 }  // namespace
 
-bool has_thread_column(Database &db) { return column_exists(db, "allocs", "thread_id"); }
+bool has_thread_column(Database &db) { return db.backend().features().alloc_threads; }
 
 bool AppliedFilter::keeps_thread(int64_t t) const {
     return threads.empty() || std::binary_search(threads.begin(), threads.end(), t);
@@ -132,48 +124,8 @@ Filter parse_filter(const Params &p, Database &db, const RunRow &run) {
     return f;
 }
 
-std::string Filter::sql(int first) const {
-    std::string out;
-    auto n = [&](int k) { return "?" + std::to_string(first + k); };
-    int k = 0;
-    if (!cls.empty()) {
-        out += " AND class_id IN (SELECT c.class_id FROM classes c WHERE c.run_id=" + n(k) +
-               " AND instr(lower(c.full_name), " + n(k + 1) + ") > 0)";
-        k += 2;
-    }
-    if (!function.empty()) {
-        // Any frame of the stack, any level of an inline chain, by C#, demangled or raw name.
-        out += " AND stack_id IN (SELECT sf.stack_id FROM stack_frames sf JOIN symbols s ON s.addr_id=sf.addr_id "
-               "WHERE sf.run_id=" + n(k) + " AND (instr(lower(s.csharp), " + n(k + 1) +
-               ") > 0 OR instr(lower(s.demangled), " + n(k + 1) + ") > 0 OR instr(lower(s.function), " + n(k + 1) +
-               ") > 0))";
-        k += 2;
-    }
-    if (!kind.empty()) {
-        out += " AND class_id IN (SELECT c.class_id FROM classes c WHERE c.run_id=" + n(k) + " AND (c.flags & " +
-               std::to_string(MT_CLASS_NATIVE) + ") " + (kind == "native" ? "!=" : "=") + " 0)";
-        k += 1;
-    }
-    if (!threads.empty()) {
-        out += " AND thread_id IN (";
-        for (size_t i = 0; i < threads.size(); ++i) out += (i ? ", " : "") + n(k++);
-        out += ")";
-    }
-    return out;
-}
-
-int Filter::bind(Stmt &s, int first) const {
-    if (!cls.empty()) {
-        s.bind(first++, run);
-        s.bind(first++, std::string_view(ascii_lower(cls)));
-    }
-    if (!function.empty()) {
-        s.bind(first++, run);
-        s.bind(first++, std::string_view(ascii_lower(function)));
-    }
-    if (!kind.empty()) s.bind(first++, run);
-    for (int64_t t : threads) s.bind(first++, t);
-    return first;
+AllocFilter Filter::alloc() const {
+    return AllocFilter{ascii_lower(cls), ascii_lower(function), kind, threads};
 }
 
 void write_filter(Json &j, const AppliedFilter &f) {
@@ -198,13 +150,7 @@ using Index = std::unordered_map<std::pair<int64_t, int64_t>, size_t, PairHash>;
 using PairSet = std::unordered_set<std::pair<int64_t, int64_t>, PairHash>;
 
 void whole_run(Database &db, const RunRow &run, const Filter &f, std::vector<ClassStack> &out) {
-    // Rows are split per allocating thread: summed per (class, stack), in primary-key order, so
-    // SQLite groups as it scans.
-    auto s = query(db, "SELECT class_id, stack_id, sum(count), sum(requested_bytes), sum(gc_bytes) FROM run_class_stack "
-                       "WHERE run_id=?1" + f.sql(2) + " GROUP BY class_id, stack_id");
-    s.binds(run.id);
-    f.bind(s, 2);
-    while (s.step()) out.push_back({s.i64(0), s.i64(1), {s.i64(2), s.i64(3), s.i64(4)}});
+    db.backend().run_class_stacks(run.id, f.alloc(), [&](const AllocRow &r) { out.push_back({r.class_id, r.stack_id, r.t}); });
 }
 
 // Adds the allocs rows of [from, to] into out, those the filter keeps, or with `allowed` those
@@ -212,21 +158,16 @@ void whole_run(Database &db, const RunRow &run, const Filter &f, std::vector<Cla
 // GROUP BY b-tree.
 void scan(Database &db, const RunRow &run, int64_t from, int64_t to, const Filter &f, std::vector<ClassStack> &out,
           Index &at, const PairSet *allowed = nullptr, int64_t sign = 1) {
-    // With `allowed`, only the thread part of the filter stays SQL: the (class, stack) part is
-    // the set, found once.
-    Filter threads_only;
-    threads_only.threads = f.threads;
-    const Filter &sf = allowed ? threads_only : f;
-    auto s = query(db, "SELECT class_id, stack_id, count, requested_bytes, gc_bytes FROM allocs "
-                       "WHERE run_id=?1 AND seq BETWEEN ?2 AND ?3" + sf.sql(4));
-    s.binds(run.id, from, to);
-    sf.bind(s, 4);
-    while (s.step()) {
-        if (allowed && !allowed->count({s.i64(0), s.i64(1)})) continue;
-        auto [it, fresh] = at.try_emplace({s.i64(0), s.i64(1)}, out.size());
-        if (fresh) out.push_back({s.i64(0), s.i64(1), {}});
-        out[it->second].t.add({sign * s.i64(2), sign * s.i64(3), sign * s.i64(4)});
-    }
+    // With `allowed`, only the thread part of the filter stays in the backend's read: the
+    // (class, stack) part is the set, found once.
+    AllocFilter sf = f.alloc();
+    if (allowed) sf = AllocFilter{{}, {}, {}, f.threads};
+    db.backend().allocs(run.id, from, to, sf, [&](const AllocRow &r) {
+        if (allowed && !allowed->count({r.class_id, r.stack_id})) return;
+        auto [it, fresh] = at.try_emplace({r.class_id, r.stack_id}, out.size());
+        if (fresh) out.push_back({r.class_id, r.stack_id, {}});
+        out[it->second].t.add({sign * r.t.count, sign * r.t.requested_bytes, sign * r.t.gc_bytes});
+    });
 }
 }  // namespace
 
@@ -288,11 +229,8 @@ std::vector<ClassStack> filtered_class_stacks(Database &db, const RunRow &run, c
 std::vector<Totals> filtered_frame_totals(Database &db, const RunRow &run, int64_t from, int64_t to,
                                           const Filter &f) {
     std::vector<Totals> out(static_cast<size_t>(std::max<int64_t>(0, to - from + 1)));
-    auto s = query(db, "SELECT seq, count, requested_bytes, gc_bytes FROM allocs "
-                       "WHERE run_id=?1 AND seq BETWEEN ?2 AND ?3" + f.sql(4));
-    s.binds(run.id, from, to);
-    f.bind(s, 4);
-    while (s.step()) out[static_cast<size_t>(s.i64(0) - from)].add({s.i64(1), s.i64(2), s.i64(3)});
+    db.backend().allocs(run.id, from, to, f.alloc(),
+                        [&](const AllocRow &r) { out[static_cast<size_t>(r.seq - from)].add(r.t); });
     return out;
 }
 

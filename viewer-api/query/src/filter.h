@@ -1,8 +1,8 @@
 // filter.h — the one filter every endpoint that lists allocations takes: class (substring of the
 // full name), "stack contains function" (substring of a frame's C#, demangled or raw name), and
 // thread. Parsed once per request into a struct that renders one SQL condition over a table with
-// `class_id`, `stack_id` and `thread_id` columns (allocs, run_class_stack, death_sites, survivors)
-// and binds its own values. The frame range stays in model.h's Range: every endpoint already reads it.
+// `class_id`, `stack_id` and `thread_id` columns (allocs, run_class_stack, death_sites, survivors):
+// the backend (backend.h) renders it from AllocFilter in its own dialect. The frame range stays in model.h's Range: every endpoint already reads it.
 //
 // thread: a comma-separated list of thread ids or names; a name matches every thread of the run
 // with exactly that name, ASCII case-insensitive (several job workers may share one). A thread the
@@ -19,7 +19,7 @@
 
 #include "memtracer/json.h"
 #include "model.h"
-#include "sqlite.h"
+#include "memtracer/viewer/backend.h"
 
 namespace mt::viewer {
 
@@ -31,12 +31,8 @@ namespace mt::viewer {
 
 struct Filter : AppliedFilter {
     int64_t run = 0;
-    // " AND class_id IN (...) AND stack_id IN (...)" with placeholders ?first, ?first+1, ...;
-    // "" when inactive. Constant per combination of active parts, so the statement cache holds
-    // at most a few variants per query.
-    std::string sql(int first) const;
-    // Binds what sql(first) placed; returns the next free placeholder index.
-    int bind(Stmt &s, int first) const;
+    // What the backend reads with: needles lowercased (ASCII, as SQLite's lower()), thread ids.
+    AllocFilter alloc() const;
 };
 
 // Reads class/function/thread for `run`. 400s name the parameter: an empty or over-long value,

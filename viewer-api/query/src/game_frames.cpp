@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "model.h"
-#include "sqlite.h"
+#include "memtracer/viewer/backend.h"
 
 namespace mt::viewer {
 
@@ -35,15 +35,10 @@ std::shared_ptr<const Merged> merged_frames(Database &db, int64_t run_id, int64_
         if (auto it = g_cache.find(key); it != g_cache.end()) return it->second;
     }
     auto m = std::make_shared<Merged>();
-    auto s = query(db,
-                   "SELECT f.seq, f.frame_index - p.frame_index - 1 FROM frames f "
-                   "JOIN frames p ON p.run_id = f.run_id AND p.seq = f.seq - 1 "
-                   "WHERE f.run_id = ? AND (f.flags & 2) != 0 AND f.frame_index > p.frame_index + 1 ORDER BY f.seq");
-    s.binds(run_id);
     int64_t sum = 0;
-    while (s.step()) {
-        m->seq.push_back(s.i64(0));
-        m->extra.push_back(sum += s.i64(1));
+    for (auto [seq, extra] : db.backend().merged_frames(run_id)) {
+        m->seq.push_back(seq);
+        m->extra.push_back(sum += extra);
     }
     std::lock_guard<std::mutex> lock(g_mu);
     if (g_cache.size() >= kMaxRuns) g_cache.erase(g_cache.begin());

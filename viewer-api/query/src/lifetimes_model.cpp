@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "sqlite.h"
+#include "memtracer/viewer/backend.h"
 
 namespace mt::viewer {
 
@@ -27,12 +27,6 @@ struct CsKeyHash {
     }
 };
 
-bool table_exists(Database &db, std::string_view name) {
-    auto s = query(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?");
-    s.binds(name);
-    return s.step();
-}
-
 int64_t varint(std::string_view b, size_t &i) {
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
@@ -48,14 +42,12 @@ int64_t varint(std::string_view b, size_t &i) {
 
 LifetimeSupport lifetime_support(Database &db, int64_t run) {
     LifetimeSupport s;
-    auto q = query(db, "SELECT has_lifetimes FROM runs WHERE run_id=?");
-    q.binds(run);
-    s.recorded = q.step() && q.i64(0) != 0;
-    s.per_site = s.recorded && table_exists(db, "death_sites");
-    auto c = query(db, "SELECT 1 FROM pragma_table_info('survivors') WHERE name='frames'");
-    s.survivor_frames = c.step();
-    auto t = query(db, "SELECT 1 FROM pragma_table_info('allocs') WHERE name='thread_id'");
-    s.threads = t.step();
+    const BackendFeatures &f = db.backend().features();
+    auto st = db.backend().run_state(run);
+    s.recorded = st && st->has_lifetimes;
+    s.per_site = s.recorded && f.death_sites;
+    s.survivor_frames = f.survivor_frames;
+    s.threads = f.alloc_threads;
     if (!s.recorded)
         s.why = "run " + std::to_string(run) +
                 " recorded no lifetimes: capture with MT_FLAG_LIFETIMES (memtracer-sample-game --lifetimes) to see "
@@ -88,30 +80,25 @@ std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r,
     if (sup.survivor_frames && ((r.whole && !run.growing) || !sup.per_site) && threads.size() <= 1) {
         // The symbolizer's survivors are exactly "alive at the end of the run", a row per
         // allocating thread (in key order: a (class, stack)'s rows are adjacent).
-        auto s = query(db, sup.threads ? "SELECT class_id, stack_id, count, gc_bytes, first_seq, frames, thread_id, "
-                                         "all_frames FROM survivors WHERE run_id=?"
-                                       : "SELECT class_id, stack_id, count, gc_bytes, first_seq, frames, -1, frames "
-                                         "FROM survivors WHERE run_id=?");
-        s.binds(run.id);
-        while (s.step()) {
-            if (!kept(s.i64(6))) continue;
-            int64_t frames = threads.empty() ? s.i64(7) : s.i64(5);
-            if (!out.empty() && out.back().class_id == s.i64(0) && out.back().stack_id == s.i64(1)) {
+        db.backend().survivors(run.id, [&](const SurvivorRow &s) {
+            if (!kept(s.thread_id)) return;
+            int64_t frames = threads.empty() ? s.all_frames : s.frames;
+            if (!out.empty() && out.back().class_id == s.class_id && out.back().stack_id == s.stack_id) {
                 Alive &a = out.back();
-                a.count += s.i64(2);
-                a.gc_bytes += s.i64(3);
-                a.oldest_seq = std::min(a.oldest_seq, s.i64(4));
+                a.count += s.count;
+                a.gc_bytes += s.gc_bytes;
+                a.oldest_seq = std::min(a.oldest_seq, s.first_seq);
                 a.frames = frames;
             } else {
-                out.push_back({s.i64(0), s.i64(1), s.i64(2), s.i64(3), s.i64(4), frames});
+                out.push_back({s.class_id, s.stack_id, s.count, s.gc_bytes, s.first_seq, frames});
             }
-        }
+        });
         return out;
     }
     if (!sup.per_site) {  // a database older than both death_sites and survivors.frames
-        auto s = query(db, "SELECT class_id, stack_id, count, gc_bytes, first_seq FROM survivors WHERE run_id=?");
-        s.binds(run.id);
-        while (s.step()) out.push_back({s.i64(0), s.i64(1), s.i64(2), s.i64(3), s.i64(4), 0});
+        db.backend().survivors(run.id, [&](const SurvivorRow &s) {
+            out.push_back({s.class_id, s.stack_id, s.count, s.gc_bytes, s.first_seq, 0});
+        });
         return out;
     }
     // Net objects per (class, stack, allocation frame) over the range, as the symbolizer's
@@ -125,18 +112,12 @@ std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r,
         int64_t seq, count, gc_bytes;
     };
     std::unordered_map<CsKey, std::vector<Net>, CsKeyHash> net;
-    auto a = query(db, sup.threads ? "SELECT seq, class_id, stack_id, count, gc_bytes, thread_id FROM allocs "
-                                     "WHERE run_id=? AND seq BETWEEN ? AND ?"
-                                   : "SELECT seq, class_id, stack_id, count, gc_bytes, -1 FROM allocs "
-                                     "WHERE run_id=? AND seq BETWEEN ? AND ?");
-    a.binds(run.id, r.from, r.to);
     CsKey last_key{-1, -1, -2};
     std::vector<Net> *cur = nullptr;
-    while (a.step()) {
-        if (!kept(a.i64(5))) continue;
-        // Each column read once: over a long range this loop is most of the request.
-        const int64_t seq = a.i64(0), count = a.i64(3), gc_bytes = a.i64(4);
-        CsKey k{a.i64(1), a.i64(2), a.i64(5)};
+    db.backend().allocs(run.id, r.from, r.to, AllocFilter{}, [&](const AllocRow &a) {
+        if (!kept(a.thread_id)) return;
+        const int64_t seq = a.seq, count = a.t.count, gc_bytes = a.t.gc_bytes;
+        CsKey k{a.class_id, a.stack_id, a.thread_id};
         if (!cur || k != last_key) cur = &net[k], last_key = k;
         if (!cur->empty() && cur->back().seq == seq) {
             cur->back().count += count;
@@ -144,19 +125,14 @@ std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r,
         } else {
             cur->push_back({seq, count, gc_bytes});
         }
-    }
-    auto d = query(db, sup.threads ? "SELECT seq, class_id, stack_id, ages, thread_id FROM death_sites "
-                                     "WHERE run_id=? AND seq BETWEEN ? AND ?"
-                                   : "SELECT seq, class_id, stack_id, ages, -1 FROM death_sites "
-                                     "WHERE run_id=? AND seq BETWEEN ? AND ?");
-    d.binds(run.id, r.from, r.to);
+    });
     std::vector<AgeCount> ages;
-    while (d.step()) {
-        auto it = net.find({d.i64(1), d.i64(2), d.i64(4)});
-        if (it == net.end()) continue;
-        decode_ages(d.blob(3), ages);
+    db.backend().death_sites(run.id, r.from, r.to, [&](const DeathSiteRow &d) {
+        auto it = net.find({d.class_id, d.stack_id, d.thread_id});
+        if (it == net.end()) return;
+        decode_ages(d.ages, ages);
         auto &v = it->second;
-        const int64_t seq = d.i64(0);
+        const int64_t seq = d.seq;
         for (const auto &x : ages) {
             int64_t born = seq - x.age;
             auto at = std::lower_bound(v.begin(), v.end(), born, [](const Net &n, int64_t s) { return n.seq < s; });
@@ -164,10 +140,8 @@ std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r,
             at->count -= x.count;
             at->gc_bytes -= x.gc_bytes;
         }
-    }
-    auto last = query(db, "SELECT max(seq) FROM death_sites WHERE run_id=? AND seq BETWEEN ? AND ?");
-    last.binds(run.id, r.from, r.to);
-    int64_t last_gc = last.step() && !last.null(0) ? last.i64(0) : -1;
+    });
+    int64_t last_gc = db.backend().last_death_seq(run.id, r.from, r.to).value_or(-1);
     // Per (class, stack) over its kept threads; a frame with objects alive counts once.
     struct Sum {
         Alive v;
@@ -199,15 +173,10 @@ std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r,
 std::vector<Temporary> temporaries_in(Database &db, const RunRow &run, const Range &r, int64_t within,
                                       const LifetimeSupport &sup) {
     std::unordered_map<CsKey, Temporary, CsKeyHash> by_cs;
-    auto d = query(db, sup.threads ? "SELECT seq, class_id, stack_id, ages, thread_id FROM death_sites "
-                                     "WHERE run_id=? AND seq BETWEEN ? AND ?"
-                                   : "SELECT seq, class_id, stack_id, ages, -1 FROM death_sites "
-                                     "WHERE run_id=? AND seq BETWEEN ? AND ?");
-    d.binds(run.id, r.from, r.to + within);
     std::vector<AgeCount> ages;
-    while (d.step()) {
-        decode_ages(d.blob(3), ages);
-        const int64_t seq = d.i64(0);
+    db.backend().death_sites(run.id, r.from, r.to + within, [&](const DeathSiteRow &d) {
+        decode_ages(d.ages, ages);
+        const int64_t seq = d.seq;
         Temporary sum;  // this row's (class, stack, thread): one map lookup per row, not per age
         for (const auto &x : ages) {
             int64_t born = seq - x.age;
@@ -215,14 +184,14 @@ std::vector<Temporary> temporaries_in(Database &db, const RunRow &run, const Ran
             sum.count += x.count;
             sum.gc_bytes += x.gc_bytes;
         }
-        if (sum.count == 0 && sum.gc_bytes == 0) continue;
-        Temporary &t = by_cs[{d.i64(1), d.i64(2), d.i64(4)}];
-        t.class_id = d.i64(1);
-        t.stack_id = d.i64(2);
-        t.thread_id = d.i64(4);
+        if (sum.count == 0 && sum.gc_bytes == 0) return;
+        Temporary &t = by_cs[{d.class_id, d.stack_id, d.thread_id}];
+        t.class_id = d.class_id;
+        t.stack_id = d.stack_id;
+        t.thread_id = d.thread_id;
         t.count += sum.count;
         t.gc_bytes += sum.gc_bytes;
-    }
+    });
     std::vector<Temporary> out;
     out.reserve(by_cs.size());
     for (auto &[_, t] : by_cs) out.push_back(t);

@@ -4,7 +4,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "sqlite.h"
+#include "memtracer/viewer/backend.h"
 
 namespace mt::viewer {
 
@@ -12,26 +12,16 @@ constexpr int64_t kMaxId = std::numeric_limits<int64_t>::max();
 
 int64_t parse_id(std::string_view seg, const std::string &what) { return parse_int(seg, 0, kMaxId, what); }
 
-// runs.live_state came with --follow; a database written before it has no such column.
-static bool has_live_state(Database &db) {
-    auto c = query(db, "SELECT count(*) FROM pragma_table_info('runs') WHERE name='live_state'");
-    return c.step() && c.i64(0) > 0;
-}
-
 RunRow load_run(Database &db, int64_t run_id) {
-    auto s = query(db, has_live_state(db) ? "SELECT build_id, frame_count, live_state FROM runs WHERE run_id=?"
-                                          : "SELECT build_id, frame_count, '' FROM runs WHERE run_id=?");
-    s.binds(run_id);
-    if (!s.step()) throw ApiError{404, "no run " + std::to_string(run_id), "run"};
+    auto st = db.backend().run_state(run_id);
+    if (!st) throw ApiError{404, "no run " + std::to_string(run_id), "run"};
     RunRow r;
     r.id = run_id;
-    r.build_id = s.str(0);
-    auto f = query(db, "SELECT max(seq) FROM frames WHERE run_id=?");
-    f.binds(run_id);
-    r.frames = f.step() && !f.null(0) ? f.i64(0) + 1 : 0;
+    r.build_id = st->build_id;
+    r.frames = st->frames;
     // Still followed (memtracer-symbolize --follow: live_state 'live'), or a frame_count behind
     // its frames: a batch committed between those two reads, or a writer without live_state.
-    r.growing = s.i64(1) != r.frames || s.str(2) == "live";
+    r.growing = st->frame_count != r.frames || st->live_state == "live";
     r.markers = load_markers(db, run_id);
     return r;
 }
@@ -71,18 +61,12 @@ void write_totals(Json &j, const Totals &t) {
 
 std::unordered_map<int64_t, ClassInfo> load_classes(Database &db, int64_t run) {
     std::unordered_map<int64_t, ClassInfo> out;
-    auto s = query(db, "SELECT class_id, name, namespace, full_name, flags, element_size FROM classes WHERE run_id=?");
-    s.binds(run);
-    while (s.step()) out[s.i64(0)] = {s.str(1), s.str(2), s.str(3), s.i64(4), s.i64(5)};
+    for (auto &[id, c] : db.backend().classes(run)) out[id] = std::move(c);
     return out;
 }
 
 std::optional<ClassInfo> find_class(Database &db, int64_t run, int64_t class_id) {
-    auto s = query(db,
-                   "SELECT name, namespace, full_name, flags, element_size FROM classes WHERE run_id=? AND class_id=?");
-    s.binds(run, class_id);
-    if (!s.step()) return std::nullopt;
-    return ClassInfo{s.str(0), s.str(1), s.str(2), s.i64(3), s.i64(4)};
+    return db.backend().find_class(run, class_id);
 }
 
 void write_class(Json &j, int64_t class_id, const ClassInfo *c) {
@@ -97,29 +81,18 @@ void write_class(Json &j, int64_t class_id, const ClassInfo *c) {
 
 std::unordered_map<int64_t, int64_t> load_stack_sites(Database &db, int64_t run) {
     std::unordered_map<int64_t, int64_t> out;
-    auto s = query(db, "SELECT stack_id, site_id FROM stacks WHERE run_id=?");
-    s.binds(run);
-    while (s.step()) out[s.i64(0)] = s.null(1) ? kNoSite : s.i64(1);
+    for (auto [stack, site] : db.backend().stack_sites(run)) out[stack] = site;
     return out;
 }
 
 std::unordered_map<int64_t, SiteInfo> load_sites(Database &db, int64_t run) {
     std::unordered_map<int64_t, SiteInfo> out;
-    auto s = query(db,
-                   "SELECT site_id, function, file, line FROM sites WHERE site_id IN "
-                   "(SELECT site_id FROM stacks WHERE run_id=? AND site_id IS NOT NULL)");
-    s.binds(run);
-    while (s.step()) out[s.i64(0)] = {s.i64(0), s.str(1), s.str(2), s.i64(3)};
+    for (auto &s : db.backend().sites(run)) out[s.id] = std::move(s);
     return out;
 }
 
 std::optional<SiteInfo> find_stack_site(Database &db, int64_t run, int64_t stack_id) {
-    auto s = query(db,
-                   "SELECT s.site_id, s.function, s.file, s.line FROM stacks st JOIN sites s ON s.site_id=st.site_id "
-                   "WHERE st.run_id=? AND st.stack_id=?");
-    s.binds(run, stack_id);
-    if (!s.step()) return std::nullopt;
-    return SiteInfo{s.i64(0), s.str(1), s.str(2), s.i64(3)};
+    return db.backend().find_stack_site(run, stack_id);
 }
 
 void write_site(Json &j, const std::optional<SiteInfo> &s) {

@@ -10,7 +10,8 @@
 #include "endpoints.h"
 #include "memtracer/viewer/routes.h"
 #include "model.h"
-#include "sqlite.h"
+#include "memtracer/store/error.h"
+#include "memtracer/viewer/backend.h"
 
 namespace mt::viewer {
 
@@ -35,10 +36,10 @@ struct Call {
     const StoredUpload *upload;
     Args args;
     Database *db_ = nullptr;
-    std::optional<store::ReadTransaction> snapshot;
+    std::optional<SnapshotGuard> snapshot;
 
     // One read transaction per request: every query of a response sees the same snapshot, even
-    // while the symbolizer commits a new run. Rolled back on any throw, committed by dispatch.
+    // while the symbolizer commits a new run. Ended with the call, a throw included.
     Database &db() {
         if (!db_) {
             try {
@@ -46,7 +47,7 @@ struct Call {
             } catch (const std::exception &e) {
                 throw ApiError{503, std::string("database unavailable: ") + e.what(), ""};
             }
-            snapshot.emplace(db_->impl().db);
+            snapshot.emplace(db_->backend());
         }
         return *db_;
     }
@@ -152,9 +153,7 @@ bool is_api_target(std::string_view raw_path) { return raw_path == "/api" || raw
 Response answer(Services &s, const Request &req, std::string_view raw_path, const StoredUpload *upload) {
     try {
         Call c{s, req, raw_path, upload, {}, nullptr, std::nullopt};
-        Response r = pick(c).run(c);
-        if (c.snapshot) c.snapshot->end();
-        return r;
+        return pick(c).run(c);
     } catch (const ApiError &e) {
         return error_response(e.status, e.message, e.param);
     } catch (const store::Error &e) {

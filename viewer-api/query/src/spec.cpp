@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "sqlite.h"
+#include "memtracer/viewer/backend.h"
 
 namespace mt::viewer {
 
@@ -88,9 +88,8 @@ Page checked_page(const SpecParams &sp, int64_t def_limit, int64_t max_limit) {
 }
 
 void in_snapshot(Database &db, const std::function<void()> &fn) {
-    store::ReadTransaction snapshot(db.impl().db);
+    SnapshotGuard snapshot(db.backend());
     fn();
-    snapshot.end();
 }
 
 }  // namespace mt::viewer

@@ -19,6 +19,20 @@ std::optional<int64_t> newest_run_for_source(const std::string &db_path, const s
 // that a file is a MemTracer database before serving it).
 int64_t run_count(Db &db);
 
+// What parts of today's schema a database has: older files lack some columns and tables, and a
+// reader answers without each part rather than failing. Read once per connection (one query per
+// table), replacing a probe per request.
+struct Features {
+    bool markers = false;          // the markers table
+    bool live_state = false;       // runs.live_state (--follow)
+    bool thread_split = false;     // runs.thread_split
+    bool alloc_threads = false;    // allocs.thread_id (schema version 2)
+    bool death_sites = false;      // the death_sites table
+    bool survivor_frames = false;  // survivors.frames
+    bool machinery = false;        // stacks.machinery
+};
+Features read_features(Db &db);
+
 // A long-lived read connection (the viewer's, one per thread): a 64 MiB page cache. Best effort.
 void tune_reader(Db &db);
 

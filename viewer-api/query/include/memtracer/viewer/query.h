@@ -44,23 +44,27 @@ std::string percent_decode(std::string_view s, bool plus_is_space, const std::st
 // Renders the error shape (used by the HTTP layer for its own 404/413/... too).
 Response error_response(int status, const std::string &message, const std::string &param = "");
 
+class RunBackend;  // backend.h: the per-run reads every endpoint goes through
+
 // One read-only connection with its prepared statements. Not thread-safe: the server keeps
 // one per worker thread.
 class Database {
 public:
-    // Opens `path` read-only (through store/). Throws std::runtime_error with SQLite's reason.
+    // Opens `path` read-only (through store/: the SQLite backend). Throws std::runtime_error
+    // with SQLite's reason.
     explicit Database(const std::string &path);
+    // Any other backend (fleet/'s ClickHouse one); `backend` must not be null.
+    explicit Database(std::unique_ptr<RunBackend> backend);
     ~Database();
     Database(const Database &) = delete;
     Database &operator=(const Database &) = delete;
 
     const std::string &path() const { return path_; }
-    struct Impl;
-    Impl &impl() { return *impl_; }
+    RunBackend &backend() { return *backend_; }
 
 private:
     std::string path_;
-    std::unique_ptr<Impl> impl_;
+    std::unique_ptr<RunBackend> backend_;
 };
 
 // Routes a request to its endpoint. Never throws: errors become the error shape.

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "memtracer/viewer/query.h"
@@ -130,6 +131,87 @@ struct RunsResult {
 };
 RunsResult compute_runs(Database &db, const Page &page);
 std::string render_runs(const RunsResult &r);
+
+// ---- GET /api/runs/{run} ----
+struct FrameStats {  // the summary's frame_stats
+    int64_t rows = 0, first_frame_index = 0, last_frame_index = 0, max_heap_size = 0, gc_ns = 0, dropped = 0;
+    std::optional<int64_t> max_live_bytes;
+};
+struct FigureFlags {  // whether any frame carries each GC-figure flag
+    bool exact = false, estimated = false, profiler = false;
+};
+struct RunCounts {  // the summary's counts
+    int64_t classes = 0, stacks = 0, sites = 0, gc_events = 0, survivors = 0, survivor_bytes = 0;
+};
+struct ThreadRow {
+    int64_t thread_id = 0, os_tid = 0;
+    std::string name;
+};
+struct ModuleRow {
+    int64_t module_id = 0;
+    std::string kind, path, build_id;
+    std::optional<std::string> symbol_file;
+};
+
+struct SummaryResult {
+    RunEntry run;
+    std::string gc_sizes, collections;  // where the GC figures came from: "exact"|"estimated"|..., "boehm"|...
+    std::vector<std::pair<std::string, std::string>> info;  // run_info by key
+    FrameStats frame_stats;
+    std::vector<ThreadRow> threads;
+    std::vector<ModuleRow> modules;
+    RunCounts counts;
+};
+SummaryResult compute_summary(Database &db, int64_t run);
+std::string render_summary(const SummaryResult &r);
+
+// ---- GET /api/runs/{run}/threads ----
+struct ThreadEntry {
+    ThreadRow thread;
+    std::optional<Totals> t;  // nullopt when the run is not split per thread
+};
+struct ThreadsResult {
+    int64_t run_id = 0;
+    bool split = false;
+    std::vector<ThreadEntry> threads;
+};
+ThreadsResult compute_threads(Database &db, int64_t run);
+std::string render_threads(const ThreadsResult &r);
+
+// ---- GET /api/runs/{run}/search ----
+struct SearchQuery {
+    int64_t run = 0;
+    std::string q;       // 1..256 bytes, matched ASCII case-insensitively
+    int64_t limit = 20;  // 1..200 of each kind
+    Metric by = Metric::Bytes;
+    FilterSpec filter;
+};
+struct SearchClass {
+    int64_t class_id = 0;
+    ClassInfo info;
+    Totals t;
+    std::string match;  // "exact", "prefix" or "substring"
+};
+struct SearchFunction {
+    std::string name;
+    bool csharp = false;  // named by its C# name (else native)
+    std::string file;     // where it allocates most
+    int64_t line = 0, stacks = 0;
+    Totals t;
+    std::string match;
+};
+struct SearchResult {
+    int64_t run_id = 0;
+    std::string q;
+    Metric by = Metric::Bytes;
+    AppliedFilter filter;
+    std::vector<SearchClass> classes;  // ranked, the first `limit`
+    int64_t total_classes = 0;
+    std::vector<SearchFunction> functions;
+    int64_t total_functions = 0;
+};
+SearchResult compute_search(Database &db, const SearchQuery &q);
+std::string render_search(const SearchResult &r);
 
 // 404 naming the run when `run` is not in the database.
 void require_run(Database &db, int64_t run);
@@ -261,6 +343,51 @@ struct FramesResult {
 };
 FramesResult compute_frames(Database &db, const FramesQuery &q);
 std::string render_frames(const FramesResult &r);
+
+// ---- GET /api/runs/{run}/frames/{seq} ----
+struct FrameRow {  // one row of `frames`
+    int64_t seq = 0, frame_index = 0, start_ns = 0, end_ns = 0;
+    int64_t alloc_count = 0, requested_bytes = 0, gc_bytes = 0, gc_count = 0, heap_size = 0;
+    int64_t gc_ns = 0, free_bytes = 0, dropped = 0, flags = 0;
+    std::optional<int64_t> live_bytes;
+};
+
+struct FrameDetailQuery {
+    int64_t run = 0, seq = 0;
+    Metric by = Metric::Bytes;
+    FilterSpec filter;
+    Page page{200, 0};  // limit 1..2000
+};
+struct FrameStack {
+    int64_t stack_id = 0;
+    Totals t;
+    std::optional<SiteInfo> site;
+    std::vector<SymFrame> frames;
+};
+struct FrameClass {  // biggest first, its stacks too
+    int64_t class_id = 0;
+    std::optional<ClassInfo> info;
+    Totals t;
+    std::vector<FrameStack> stacks;
+};
+struct FrameDeath {
+    int64_t class_id = 0;
+    std::optional<ClassInfo> info;
+    int64_t count = 0, gc_bytes = 0;
+};
+struct FrameDetailResult {
+    int64_t run_id = 0, seq = 0;
+    FrameRow frame;
+    AppliedFilter filter;
+    Metric by = Metric::Bytes;
+    std::vector<FrameClass> classes;  // the page
+    int64_t total = 0;                // classes over every page
+    Page page;
+    std::vector<GcRow> gc;
+    std::vector<FrameDeath> deaths;  // biggest first
+};
+FrameDetailResult compute_frame_detail(Database &db, const FrameDetailQuery &q);
+std::string render_frame_detail(const FrameDetailResult &r);
 
 // Runs `fn` as handle() runs an endpoint: inside one read snapshot of the database, so every
 // query it makes sees the same state. Exceptions pass through (ApiError included).

@@ -1,0 +1,115 @@
+// ch_backend_impl.h — ClickHouseBackend's parts (ch_backend.h): per-call SQL over the per-frame
+// tables (ch_backend.cpp) and a run's dictionaries held in memory (ch_backend_dicts.cpp).
+#ifndef MEMTRACER_FLEET_CH_BACKEND_IMPL_H
+#define MEMTRACER_FLEET_CH_BACKEND_IMPL_H
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "ch_backend.h"
+#include "clickhouse.h"
+
+namespace mt::fleet {
+
+using namespace mt::viewer;
+using Rows = std::vector<std::vector<std::string>>;
+
+int64_t to_i64(const std::string &s);
+
+// What a run's dictionaries say, read once (ch_backend_dicts.cpp).
+struct RunDicts {
+    std::map<int64_t, ClassInfo> classes;  // by class_id
+    struct Stack {
+        int64_t site_id = kNoSite, machinery = 0;
+        uint64_t site_key = 0;
+        std::vector<SymFrame> frames;  // pos, then inline depth
+    };
+    std::map<int64_t, Stack> stacks;                  // by stack_id
+    std::unordered_map<uint64_t, SiteInfo> sites;     // by site_key (id: the run's site_id)
+};
+
+class ClickHouseBackend : public RunBackend {
+public:
+    explicit ClickHouseBackend(ClickHouseUrl url);
+    const std::string &name() const override { return name_; }
+    const BackendFeatures &features() override { return features_; }
+    // Exported runs never change once their runs row exists: every read sees the same run.
+    void begin_snapshot() override {}
+    void end_snapshot() override {}
+
+    int64_t run_count() override;
+    std::vector<RunEntry> runs(const Page &page) override;
+    std::optional<RunEntry> run(int64_t run) override;
+    std::optional<RunState> run_state(int64_t run) override;
+    std::vector<std::pair<std::string, std::string>> run_info(int64_t run) override;
+    std::vector<ThreadRow> threads(int64_t run) override;
+    std::vector<ModuleRow> modules(int64_t run) override;
+    RunCounts counts(int64_t run) override;
+    FrameStats frame_stats(int64_t run) override;
+    FigureFlags figure_flags(int64_t run) override;
+    std::vector<MarkerRow> markers(int64_t run) override;
+
+    void frames(int64_t run, int64_t from, int64_t to, RowFn<FrameRow> fn) override;
+    std::optional<FrameRow> frame(int64_t run, int64_t seq) override;
+    std::optional<Peak> live_peak(int64_t run, int64_t from, int64_t to) override;
+    std::optional<Peak> heap_peak(int64_t run, int64_t from, int64_t to) override;
+    std::vector<GcRow> gc_events(int64_t run, int64_t from, int64_t to, GcOrder order) override;
+    std::vector<std::pair<int64_t, int64_t>> merged_frames(int64_t run) override;
+    std::vector<DeathRow> deaths(int64_t run, int64_t seq) override;
+
+    std::vector<std::pair<int64_t, ClassInfo>> classes(int64_t run) override;
+    std::optional<ClassInfo> find_class(int64_t run, int64_t class_id) override;
+    std::vector<std::pair<int64_t, ClassInfo>> classes_matching(int64_t run, const std::string &lower) override;
+    std::vector<std::pair<int64_t, int64_t>> stack_sites(int64_t run) override;
+    std::vector<SiteInfo> sites(int64_t run) override;
+    std::optional<SiteInfo> find_stack_site(int64_t run, int64_t stack_id) override;
+    std::vector<SymFrame> stack_frames(int64_t run, int64_t stack_id) override;
+    void all_stack_frames(int64_t run, const std::function<void(int64_t, const SymFrame &)> &fn) override;
+    std::vector<std::pair<int64_t, int64_t>> machinery(int64_t run) override;
+    std::vector<FunctionMatch> functions_matching(int64_t run, const std::string &lower) override;
+
+    void allocs(int64_t run, int64_t from, int64_t to, const AllocFilter &f, RowFn<AllocRow> fn) override;
+    void frame_class_stacks(int64_t run, int64_t seq, const AllocFilter &f, RowFn<AllocRow> fn) override;
+    void run_class_stacks(int64_t run, const AllocFilter &f, RowFn<AllocRow> fn) override;
+    void run_class_stack_rows(int64_t run, const AllocFilter &f, RowFn<AllocRow> fn) override;
+    std::vector<std::pair<int64_t, Totals>> thread_totals(int64_t run) override;
+
+    void survivors(int64_t run, RowFn<SurvivorRow> fn) override;
+    void death_sites(int64_t run, int64_t from, int64_t to, RowFn<DeathSiteRow> fn) override;
+    std::optional<int64_t> last_death_seq(int64_t run, int64_t from, int64_t to) override;
+
+private:
+    // "run_key = K AND export_id = E" of a run that is there (its runs row); nullopt otherwise.
+    std::optional<std::string> where(int64_t run);
+    std::string where_or_none(int64_t run);  // a condition no row meets for a run not there
+    Rows rows(const std::string &sql) { return ch_.rows(sql); }
+    const RunDicts &dicts(int64_t run);  // ch_backend_dicts.cpp
+    // The (class, stack) part of a filter, answered from the dictionaries: whether it keeps them.
+    struct Keep {
+        bool all = true;
+        std::unordered_set<int64_t> classes, stacks;
+        bool cls_filter = false, stack_filter = false;
+        bool operator()(int64_t c, int64_t s) const {
+            return all || ((!cls_filter || classes.count(c)) && (!stack_filter || stacks.count(s)));
+        }
+    };
+    Keep keep(int64_t run, const AllocFilter &f);
+    static std::string thread_sql(const AllocFilter &f);
+    void grouped(const std::string &table, int64_t run, const std::string &extra, const AllocFilter &f,
+                 RowFn<AllocRow> fn);
+
+    ClickHouse ch_;
+    std::string name_;
+    BackendFeatures features_;
+    std::map<int64_t, std::string> where_;                  // run -> its keys condition
+    std::map<int64_t, std::unique_ptr<RunDicts>> dicts_;    // a few runs per connection
+};
+
+}  // namespace mt::fleet
+
+#endif
