@@ -47,12 +47,6 @@ std::vector<std::string> build_order(const std::vector<FleetRun> &runs) {
     return out;
 }
 
-Totals totals_of(const std::vector<Totals> &v) {
-    Totals t;
-    for (const Totals &x : v) t.add(x);
-    return t;
-}
-
 int64_t frames_of(const std::vector<FleetRun> &runs) {
     int64_t f = 0;
     for (const FleetRun &r : runs) f += r.frames;
