@@ -6,8 +6,9 @@
 #include <map>
 #include <stdexcept>
 
+#include "memtracer/viewer/backend.h"
 #include "memtracer/viewer/fleet_backend.h"
-#include "sqlite.h"
+#include "memtracer/viewer/results.h"
 #include "stacks.h"
 
 namespace mt::viewer {
@@ -82,10 +83,9 @@ public:
             Database &db = *dbs_[i].db;
             snapshot(db, [&] {
                 auto paths = stack_paths(db, run);
-                auto s = query(db, "SELECT stack_id, sum(count), sum(requested_bytes), sum(gc_bytes) FROM run_class_stack "
-                                   "WHERE run_id=? GROUP BY stack_id");
-                s.binds(run);
-                while (s.step()) out.push_back({paths[s.i64(0)], {s.i64(1), s.i64(2), s.i64(3)}});
+                std::map<int64_t, Totals> by_stack;  // by stack_id, as GROUP BY stack_id gave them
+                db.backend().run_class_stacks(run, AllocFilter{}, [&](const AllocRow &a) { by_stack[a.stack_id].add(a.t); });
+                for (const auto &[stack, t] : by_stack) out.push_back({paths[stack], t});
             });
         }
         return out;

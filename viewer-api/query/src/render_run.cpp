@@ -1,6 +1,6 @@
 // render_run.cpp — a run's summary and its threads (results.h) as their endpoints' JSON
 // (docs/api.md). Knows nothing of the database.
-#include "json.h"
+#include "memtracer/json.h"
 #include "filter.h"
 #include "model.h"
 #include "stacks.h"
