@@ -9,6 +9,7 @@
 #include "endpoints.h"
 #include "filter.h"
 #include "model.h"
+#include "spec.h"
 
 namespace mt::viewer {
 
@@ -75,18 +76,91 @@ std::string_view status(const Entry &e) {
     return "changed";
 }
 
-void write_side(Json &j, std::string_view name, const Side &s) {
-    j.obj(name).kv("run_id", s.run.id).kv("from", s.range.from).kv("to", s.range.to);
-    j.kv("frames", s.range.size()).kv("game_frames", s.game_frames).kv("build_id", s.run.build_id).obj("totals");
-    write_totals(j, s.total);
-    j.end_obj().end_obj();
+// The Params the typed query stands for: the two ranges under their own names (a_from, ...) and
+// the filter, so compute checks them with the endpoint's own code and 400s.
+Request side_request(const CompareQuery &q) {
+    Request req;
+    auto add = [&](const char *k, const std::optional<std::string> &v) {
+        if (v) req.params.emplace_back(k, *v);
+    };
+    add("a_from", q.a_range.from);
+    add("a_to", q.a_range.to);
+    add("b_from", q.b_range.from);
+    add("b_to", q.b_range.to);
+    add("class", q.filter.cls);
+    add("function", q.filter.function);
+    add("thread", q.filter.thread);
+    add("kind", q.filter.kind);
+    return req;
 }
 
-void write_delta(Json &j, const Totals &a, const Totals &b) {
-    j.obj("delta").kv("count", b.count - a.count).kv("requested_bytes", b.requested_bytes - a.requested_bytes);
-    j.kv("gc_bytes", b.gc_bytes - a.gc_bytes).end_obj();
+CompareSide side_result(const Side &s) {
+    return {s.run.id, s.range.from, s.range.to, s.range.size(), s.game_frames, s.run.build_id, s.total};
+}
+
+bool keeps(CompareOnly only, std::string_view st, double g) {
+    switch (only) {
+    case CompareOnly::All: return true;
+    case CompareOnly::New: return st == "new";
+    case CompareOnly::Vanished: return st == "vanished";
+    case CompareOnly::Changed: return st == "changed";
+    case CompareOnly::Grown: return g > 0;
+    case CompareOnly::Shrunk: return g < 0;
+    }
+    return true;
 }
 }  // namespace
+
+CompareResult compute_compare(Database &db, const CompareQuery &q) {
+    if (q.group == Group::Stack) throw ApiError{400, "group must be one of class, site, got stack", "group"};
+    Request req = side_request(q);
+    Params p(req, {"a_from", "a_to", "b_from", "b_to", MT_FILTER_PARAMS});
+    Side a, b;
+    a.run = load_run(db, q.a);
+    b.run = load_run(db, q.b);
+    a.range = frame_range(p, a.run, "a_from", "a_to");
+    b.range = frame_range(p, b.run, "b_from", "b_to");
+    a.game_frames = game_frames(db, a.run, a.range);
+    b.game_frames = game_frames(db, b.run, b.range);
+    a.filter = parse_filter(p, db, a.run);
+    b.filter = parse_filter(p, db, b.run);
+    CompareResult res;
+    res.group = q.group;
+    res.by = q.by;
+    res.per_frame = q.per_frame;
+    const bool by_class = q.group == Group::Class;
+    bool same_build = !a.run.build_id.empty() && a.run.build_id == b.run.build_id;
+    res.full_key = q.match == CompareMatch::Location || (q.match == CompareMatch::Auto && same_build);
+
+    Entries entries;
+    collect(db, a, false, by_class, res.full_key, entries);
+    collect(db, b, true, by_class, res.full_key, entries);
+
+    // Growth in the chosen metric; per game frame when the two sides have different lengths.
+    double fa = q.per_frame ? std::max<int64_t>(1, a.game_frames) : 1, fb = q.per_frame ? std::max<int64_t>(1, b.game_frames) : 1;
+    auto growth = [&](const Entry &e) { return e.b.get(q.by) / fb - e.a.get(q.by) / fa; };
+    std::vector<const Entry *> order;
+    for (const auto &[_, e] : entries) {
+        auto st = status(e);
+        res.n_new += st == "new";
+        res.n_vanished += st == "vanished";
+        res.n_changed += st == "changed";
+        res.n_same += st == "same";
+        if (keeps(q.only, st, growth(e))) order.push_back(&e);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](auto *x, auto *y) { return growth(*x) > growth(*y); });
+
+    res.filter = a.filter;
+    res.a = side_result(a);
+    res.b = side_result(b);
+    res.total = static_cast<int64_t>(order.size());
+    res.page = q.page;
+    for (int64_t i = q.page.offset; i < res.total && i < q.page.offset + q.page.limit; ++i) {
+        const Entry &e = *order[static_cast<size_t>(i)];
+        res.entries.push_back({status(e), e.cls, e.site, e.a, e.b, growth(e)});
+    }
+    return res;
+}
 
 Response compare(Database &db, const Request &req) {
     Params p(req, {"a", "b", "a_from", "a_to", "b_from", "b_to", "group", "by", "match", "normalize", "only",
@@ -96,76 +170,30 @@ Response compare(Database &db, const Request &req) {
         if (!v) throw ApiError{400, std::string("missing parameter ") + name + " (a run id)", name};
         return parse_id(*v, name);
     };
-    Side a, b;
-    a.run = load_run(db, need("a"));
-    b.run = load_run(db, need("b"));
-    a.range = frame_range(p, a.run, "a_from", "a_to");
-    b.range = frame_range(p, b.run, "b_from", "b_to");
-    a.game_frames = game_frames(db, a.run, a.range);
-    b.game_frames = game_frames(db, b.run, b.range);
-    a.filter = parse_filter(p, db, a.run);
-    b.filter = parse_filter(p, db, b.run);
-    bool by_class = p.choice("group", {"class", "site"}, "class") == "class";
-    auto by = metric_param(p);
-    bool same_build = !a.run.build_id.empty() && a.run.build_id == b.run.build_id;
+    CompareQuery q;
+    q.a = need("a");
+    q.b = need("b");
+    auto opt = [&](const char *name) {
+        auto v = p.get(name);
+        return v ? std::optional<std::string>(*v) : std::nullopt;
+    };
+    q.a_range = {opt("a_from"), opt("a_to")};
+    q.b_range = {opt("b_from"), opt("b_to")};
+    q.filter = filter_spec(p);
+    q.group = p.choice("group", {"class", "site"}, "class") == "class" ? Group::Class : Group::Site;
+    q.by = metric_param(p);
     auto match = p.choice("match", {"auto", "function", "location"}, "auto");
-    bool full_key = match == "location" || (match == "auto" && same_build);
-    bool per_frame = p.choice("normalize", {"none", "per_frame"}, "none") == "per_frame";
+    q.match = match == "location" ? CompareMatch::Location : match == "function" ? CompareMatch::Function : CompareMatch::Auto;
+    q.per_frame = p.choice("normalize", {"none", "per_frame"}, "none") == "per_frame";
     auto only = p.choice("only", {"all", "new", "vanished", "changed", "grown", "shrunk"}, "all");
-    auto pg = page_params(p, 50, 1000);
-
-    Entries entries;
-    collect(db, a, false, by_class, full_key, entries);
-    collect(db, b, true, by_class, full_key, entries);
-
-    // Growth in the chosen metric; per game frame when the two sides have different lengths.
-    double fa = per_frame ? std::max<int64_t>(1, a.game_frames) : 1, fb = per_frame ? std::max<int64_t>(1, b.game_frames) : 1;
-    auto growth = [&](const Entry &e) { return e.b.get(by) / fb - e.a.get(by) / fa; };
-    std::vector<const Entry *> order;
-    int64_t n_new = 0, n_gone = 0, n_changed = 0, n_same = 0;
-    for (const auto &[_, e] : entries) {
-        auto st = status(e);
-        n_new += st == "new";
-        n_gone += st == "vanished";
-        n_changed += st == "changed";
-        n_same += st == "same";
-        double g = growth(e);
-        bool keep = only == "all" || only == st || (only == "grown" && g > 0) || (only == "shrunk" && g < 0);
-        if (keep) order.push_back(&e);
-    }
-    std::stable_sort(order.begin(), order.end(), [&](auto *x, auto *y) { return growth(*x) > growth(*y); });
-
-    Json j;
-    j.obj().kv("group", by_class ? "class" : "site").kv("by", metric_name(by));
-    j.kv("match", by_class ? "full_name" : full_key ? "function_file_line" : "function");
-    j.kv("normalize", per_frame ? "per_frame" : "none");
-    write_filter(j, a.filter);
-    write_side(j, "a", a);
-    write_side(j, "b", b);
-    write_delta(j, a.total, b.total);
-    j.obj("counts").kv("new", n_new).kv("vanished", n_gone).kv("changed", n_changed).kv("same", n_same).end_obj();
-    j.arr("entries");
-    for (int64_t i = pg.offset; i < static_cast<int64_t>(order.size()) && i < pg.offset + pg.limit; ++i) {
-        const Entry &e = *order[static_cast<size_t>(i)];
-        j.obj().kv("status", status(e));
-        if (by_class) {
-            j.kv("full_name", e.cls.full_name).kv("name", e.cls.name).kv("namespace", e.cls.ns);
-        } else {
-            j.kv("function", e.site.function).kv("file", e.site.file).kv("line", e.site.line);
-        }
-        j.obj("a");
-        write_totals(j, e.a);
-        j.end_obj().obj("b");
-        write_totals(j, e.b);
-        j.end_obj();
-        write_delta(j, e.a, e.b);
-        j.kv("growth", growth(e));
-        j.end_obj();
-    }
-    j.end_arr();
-    write_page(j, static_cast<int64_t>(order.size()), pg);
-    j.end_obj();
-    return ok(j);
+    q.only = only == "new"        ? CompareOnly::New
+             : only == "vanished" ? CompareOnly::Vanished
+             : only == "changed"  ? CompareOnly::Changed
+             : only == "grown"    ? CompareOnly::Grown
+             : only == "shrunk"   ? CompareOnly::Shrunk
+                                  : CompareOnly::All;
+    q.page = page_params(p, 50, 1000);
+    return Response{200, render_compare(compute_compare(db, q)), "application/json", ""};
 }
 
 }  // namespace mt::viewer

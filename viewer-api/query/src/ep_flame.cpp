@@ -1,5 +1,6 @@
-// ep_flame.cpp — bytes (or counts) by call tree over a frame range: a nested tree for the
-// page's flame graph, and the same as collapsed-stack text for flamegraph.pl / speedscope.
+// ep_flame.cpp — bytes (or counts) by call tree over a frame range: compute for the page's
+// flame graph (a nested tree), collapsed-stack text for flamegraph.pl and speedscope's file, and
+// their endpoints; render_flame.cpp writes them.
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -7,6 +8,7 @@
 #include "endpoints.h"
 #include "filter.h"
 #include "model.h"
+#include "spec.h"
 #include "stacks.h"
 
 namespace mt::viewer {
@@ -29,12 +31,14 @@ struct Input {
     std::vector<Weighted> rows;
 };
 
-void load(Database &db, const Params &p, int64_t run_id, Input &in) {
-    in.by = metric_param(p);
-    in.run = load_run(db, run_id);
-    in.range = frame_range(p, in.run);
-    in.filter = parse_filter(p, db, in.run);
-    in.csharp_only = p.choice("frames", {"all", "csharp"}, "all") == "csharp";
+void load(Database &db, const StacksQuery &q, Input &in) {
+    in.by = q.by;
+    SpecParams sp(q.range, q.filter);
+    Scope sc = open_scope(db, q.run, sp);
+    in.run = sc.run;
+    in.range = sc.range;
+    in.filter = sc.filter;
+    in.csharp_only = q.csharp_only;
     in.paths = stack_paths_located(db, in.run.id, in.csharp_only);
     for (auto &[id, c] : load_classes(db, in.run.id)) in.class_names[id] = c.full_name.empty() ? c.name : c.full_name;
     static const std::vector<PathFrame> kNoFrames;
@@ -94,11 +98,10 @@ void insert(std::vector<Node> &t, const Weighted &w, bool classes, bool invert) 
     }
 }
 
-void write_node(Json &j, const std::vector<Node> &t, size_t n, int64_t min_value, int64_t &budget) {
+// The tree as written: children at or over min_value, heaviest first, until `budget` nodes.
+FlameNode written(const std::vector<Node> &t, size_t n, int64_t min_value, int64_t &budget) {
     --budget;
-    j.obj().kv("name", t[n].name).kv("value", t[n].value);
-    if (t[n].is_class) j.kv("class", true);
-    if (!t[n].location.empty()) j.kv("location", t[n].location);
+    FlameNode out{t[n].name, t[n].value, t[n].is_class, t[n].location, std::nullopt};
     std::vector<size_t> kids;
     for (auto &[_, k] : t[n].kids)
         if (t[k].value >= min_value) kids.push_back(k);
@@ -106,46 +109,61 @@ void write_node(Json &j, const std::vector<Node> &t, size_t n, int64_t min_value
         return t[a].value != t[b].value ? t[a].value > t[b].value : t[a].name < t[b].name;
     });
     if (!kids.empty()) {
-        j.arr("children");
+        out.children.emplace();
         for (size_t k : kids)
-            if (budget > 0) write_node(j, t, k, min_value, budget);
-        j.end_arr();
+            if (budget > 0) out.children->push_back(written(t, k, min_value, budget));
     }
-    j.end_obj();
+    return out;
+}
+
+// Reads the options the three views share, in the endpoints' order.
+StacksQuery stacks_query(const Params &p, int64_t run_id) {
+    StacksQuery q;
+    q.run = run_id;
+    q.classes = p.flag("classes", true);
+    q.by = metric_param(p);
+    q.range = range_spec(p);
+    q.filter = filter_spec(p);
+    q.csharp_only = p.choice("frames", {"all", "csharp"}, "all") == "csharp";
+    return q;
 }
 }  // namespace
 
-Response flame(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"from", "to", "by", "min_share", "classes", "max_nodes", "invert", "frames", MT_FILTER_PARAMS});
-    double min_share = p.opt_real("min_share", 0, 1).value_or(0.001);
-    bool classes = p.flag("classes", true);
-    bool invert = p.flag("invert", false);
-    int64_t max_nodes = p.integer("max_nodes", 20000, 1, 200000);
+FlameResult compute_flame(Database &db, const FlameQuery &q) {
     Input in;
-    load(db, p, run_id, in);
+    load(db, q, in);
     std::vector<Node> t{{"all", 0, false, {}, "", 0}};
-    for (const auto &w : in.rows) insert(t, w, classes, invert);
+    for (const auto &w : in.rows) insert(t, w, q.classes, q.invert);
+    FlameResult res;
+    res.run_id = in.run.id;
+    res.range = in.range;
+    res.filter = in.filter;
+    res.inverted = q.invert;
+    res.csharp_only = in.csharp_only;
+    res.by = in.by;
     // Nodes under min_share of the total are left out; their parent's value still counts them,
     // so a renderer shows the gap as the parent's own width.
-    int64_t min_value = std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(t[0].value) * min_share));
-    Json j;
-    j.obj().kv("run_id", in.run.id).obj("range").kv("from", in.range.from).kv("to", in.range.to);
-    j.kv("whole", in.range.whole).end_obj();
-    write_filter(j, in.filter);
-    j.kv("inverted", invert).kv("frames", in.csharp_only ? "csharp" : "all");
-    j.kv("by", metric_name(in.by)).kv("min_value", min_value);
-    j.kv("nodes", static_cast<int64_t>(t.size())).key("root");
-    int64_t budget = max_nodes;
-    write_node(j, t, 0, min_value, budget);
-    j.kv("truncated", budget <= 0).end_obj();
-    return ok(j);
+    res.min_value = std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(t[0].value) * q.min_share));
+    res.nodes = static_cast<int64_t>(t.size());
+    int64_t budget = q.max_nodes;
+    res.root = written(t, 0, res.min_value, budget);
+    res.truncated = budget <= 0;
+    return res;
 }
 
-Response collapsed(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"from", "to", "by", "classes", "frames", MT_FILTER_PARAMS});
-    bool classes = p.flag("classes", true);
+Response flame(Database &db, const Request &req, int64_t run_id) {
+    Params p(req, {"from", "to", "by", "min_share", "classes", "max_nodes", "invert", "frames", MT_FILTER_PARAMS});
+    FlameQuery q;
+    q.min_share = p.opt_real("min_share", 0, 1).value_or(0.001);
+    q.invert = p.flag("invert", false);
+    q.max_nodes = p.integer("max_nodes", 20000, 1, 200000);
+    static_cast<StacksQuery &>(q) = stacks_query(p, run_id);
+    return Response{200, render_flame(compute_flame(db, q)), "application/json", ""};
+}
+
+CollapsedResult compute_collapsed(Database &db, const StacksQuery &q) {
     Input in;
-    load(db, p, run_id, in);
+    load(db, q, in);
     // flamegraph.pl splits frames on ';' and the count off the last space.
     auto clean = [](std::string s) {
         for (char &c : s)
@@ -156,64 +174,47 @@ Response collapsed(Database &db, const Request &req, int64_t run_id) {
     for (const auto &w : in.rows) {
         std::string line;
         for (const auto &f : *w.path) line += (line.empty() ? "" : ";") + clean(f.name);
-        if (classes) line += (line.empty() ? "" : ";") + clean(*w.cls);
+        if (q.classes) line += (line.empty() ? "" : ";") + clean(*w.cls);
         if (line.empty()) line = "(no frames)";
         lines[line] += w.value;
     }
-    std::string body;
-    for (const auto &[l, v] : lines) body += l + " " + std::to_string(v) + "\n";
-    return {200, std::move(body), "text/plain; charset=utf-8", "run-" + std::to_string(in.run.id) + ".collapsed.txt"};
+    return {in.run.id, {lines.begin(), lines.end()}};
+}
+
+Response collapsed(Database &db, const Request &req, int64_t run_id) {
+    Params p(req, {"from", "to", "by", "classes", "frames", MT_FILTER_PARAMS});
+    CollapsedResult r = compute_collapsed(db, stacks_query(p, run_id));
+    return {200, render_collapsed(r), "text/plain; charset=utf-8", "run-" + std::to_string(r.run_id) + ".collapsed.txt"};
 }
 
 // speedscope's file format (https://www.speedscope.app/file-format-schema.json): one "sampled"
 // profile whose samples are the (class, stack) rows, root first, weighted by the metric.
-Response speedscope(Database &db, const Request &req, int64_t run_id) {
-    Params p(req, {"from", "to", "by", "classes", "frames", MT_FILTER_PARAMS});
-    bool classes = p.flag("classes", true);
+SpeedscopeResult compute_speedscope(Database &db, const StacksQuery &q) {
     Input in;
-    load(db, p, run_id, in);
+    load(db, q, in);
+    SpeedscopeResult res;
+    res.run_id = in.run.id;
+    res.by = in.by;
     std::map<std::pair<std::string, std::string>, int64_t> index;  // (name, location) -> frame
-    std::vector<const std::pair<const std::pair<std::string, std::string>, int64_t> *> frames;
     auto frame = [&](const std::string &name, const std::string &loc) {
-        auto [it, fresh] = index.try_emplace({name, loc}, static_cast<int64_t>(frames.size()));
-        if (fresh) frames.push_back(&*it);
+        auto [it, fresh] = index.try_emplace({name, loc}, static_cast<int64_t>(res.frames.size()));
+        if (fresh) res.frames.push_back({name, loc});
         return it->second;
     };
-    std::vector<std::vector<int64_t>> samples;
-    int64_t total = 0;
     for (const auto &w : in.rows) {
-        auto &s = samples.emplace_back();
+        auto &s = res.samples.emplace_back();
         for (const auto &f : *w.path) s.push_back(frame(f.name, f.location));
-        if (classes) s.push_back(frame(*w.cls, ""));
-        total += w.value;
+        if (q.classes) s.push_back(frame(*w.cls, ""));
+        res.weights.push_back(w.value);
+        res.total += w.value;
     }
-    Json j;
-    j.obj().kv("$schema", "https://www.speedscope.app/file-format-schema.json").kv("exporter", "memtracer-viewer");
-    std::string name = "run " + std::to_string(in.run.id) + " " + std::string(metric_name(in.by));
-    j.kv("name", name).kv("activeProfileIndex", 0).obj("shared").arr("frames");
-    for (const auto *f : frames) {
-        const auto &[fname, loc] = f->first;
-        j.obj().kv("name", fname);
-        auto colon = loc.rfind(':');
-        if (colon != std::string::npos) {
-            j.kv("file", loc.substr(0, colon));
-            int64_t line = 0;
-            for (char c : loc.substr(colon + 1)) line = c >= '0' && c <= '9' ? line * 10 + (c - '0') : line;
-            j.kv("line", line);
-        }
-        j.end_obj();
-    }
-    j.end_arr().end_obj().arr("profiles").obj().kv("type", "sampled").kv("name", name);
-    j.kv("unit", in.by == Metric::Count ? "none" : "bytes").kv("startValue", 0).kv("endValue", total).arr("samples");
-    for (const auto &s : samples) {
-        j.arr();
-        for (int64_t k : s) j.val(k);
-        j.end_arr();
-    }
-    j.end_arr().arr("weights");
-    for (const auto &w : in.rows) j.val(w.value);
-    j.end_arr().end_obj().end_arr().end_obj();
-    return {200, j.take(), "application/json", "run-" + std::to_string(in.run.id) + ".speedscope.json"};
+    return res;
+}
+
+Response speedscope(Database &db, const Request &req, int64_t run_id) {
+    Params p(req, {"from", "to", "by", "classes", "frames", MT_FILTER_PARAMS});
+    SpeedscopeResult r = compute_speedscope(db, stacks_query(p, run_id));
+    return {200, render_speedscope(r), "application/json", "run-" + std::to_string(r.run_id) + ".speedscope.json"};
 }
 
 }  // namespace mt::viewer

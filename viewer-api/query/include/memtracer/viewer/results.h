@@ -389,6 +389,123 @@ struct FrameDetailResult {
 FrameDetailResult compute_frame_detail(Database &db, const FrameDetailQuery &q);
 std::string render_frame_detail(const FrameDetailResult &r);
 
+// ---- GET /api/compare ----
+enum class CompareMatch { Auto, Function, Location };  // sites: auto = by location within one build
+enum class CompareOnly { All, New, Vanished, Changed, Grown, Shrunk };
+struct CompareQuery {
+    int64_t a = 0, b = 0;          // the two runs (may be the same run)
+    RangeSpec a_range, b_range;    // sent as a_from/a_to and b_from/b_to
+    FilterSpec filter;             // applied to both sides
+    Group group = Group::Class;    // class | site
+    Metric by = Metric::Bytes;
+    CompareMatch match = CompareMatch::Auto;
+    bool per_frame = false;        // normalize=per_frame
+    CompareOnly only = CompareOnly::All;
+    Page page{50, 0};              // limit 1..1000
+};
+struct CompareSide {
+    int64_t run_id = 0, from = 0, to = -1, frames = 0, game_frames = 0;
+    std::string build_id;
+    Totals totals;
+};
+struct CompareEntry {
+    std::string_view status;  // "new", "vanished", "changed" or "same"
+    ClassInfo cls;            // group class
+    SiteInfo site;            // group site: where the newer side (b) allocates
+    Totals a, b;
+    double growth = 0;        // in `by`, per game frame when per_frame
+};
+struct CompareResult {
+    Group group = Group::Class;
+    Metric by = Metric::Bytes;
+    bool full_key = false;  // sites matched by function/file/line (else by function alone)
+    bool per_frame = false;
+    AppliedFilter filter;
+    CompareSide a, b;
+    int64_t n_new = 0, n_vanished = 0, n_changed = 0, n_same = 0;
+    std::vector<CompareEntry> entries;  // the page, biggest growth first
+    int64_t total = 0;                  // entries over every page (after `only`)
+    Page page;
+};
+CompareResult compute_compare(Database &db, const CompareQuery &q);
+std::string render_compare(const CompareResult &r);
+
+// ---- GET /api/runs/{run}/flame, .../collapsed, .../speedscope ----
+struct StacksQuery {  // what the three call-tree views share
+    int64_t run = 0;
+    Metric by = Metric::Bytes;
+    RangeSpec range;
+    FilterSpec filter;
+    bool csharp_only = false;  // frames=csharp
+    bool classes = true;       // the class as the innermost frame
+};
+struct FlameQuery : StacksQuery {
+    bool invert = false;
+    double min_share = 0.001;  // 0..1: nodes under this share of the total are left out
+    int64_t max_nodes = 20000;  // 1..200000 nodes written
+};
+struct FlameNode {
+    std::string name;
+    int64_t value = 0;
+    bool is_class = false;
+    std::string location;  // of the heaviest stack through the node; "" for none
+    // Heaviest first; nullopt when no child reaches min_value, empty when the node budget ran out.
+    std::optional<std::vector<FlameNode>> children;
+};
+struct FlameResult {
+    int64_t run_id = 0;
+    Range range;
+    AppliedFilter filter;
+    bool inverted = false, csharp_only = false;
+    Metric by = Metric::Bytes;
+    int64_t min_value = 1, nodes = 0;  // nodes: in the whole tree, before min_value and max_nodes
+    FlameNode root;
+    bool truncated = false;
+};
+FlameResult compute_flame(Database &db, const FlameQuery &q);
+std::string render_flame(const FlameResult &r);
+
+struct CollapsedResult {  // flamegraph.pl's folded stacks, sorted
+    int64_t run_id = 0;
+    std::vector<std::pair<std::string, int64_t>> lines;  // "a;b;Class", value
+};
+CollapsedResult compute_collapsed(Database &db, const StacksQuery &q);
+std::string render_collapsed(const CollapsedResult &r);
+
+struct SpeedscopeFrame {
+    std::string name, location;  // location "file:line" or ""
+};
+struct SpeedscopeResult {  // one sampled profile: a sample per (class, stack) row
+    int64_t run_id = 0;
+    Metric by = Metric::Bytes;
+    std::vector<SpeedscopeFrame> frames;
+    std::vector<std::vector<int64_t>> samples;  // frame indexes, root first
+    std::vector<int64_t> weights;
+    int64_t total = 0;
+};
+SpeedscopeResult compute_speedscope(Database &db, const StacksQuery &q);
+std::string render_speedscope(const SpeedscopeResult &r);
+
+// ---- GET /api/runs/{run}/trace ----
+struct TraceQuery {
+    int64_t run = 0;
+    RangeSpec range;
+    FilterSpec filter;
+};
+struct TraceFrame {
+    FrameRow row;
+    Totals alloc;  // what the filter keeps (the row's own figures without a filter)
+};
+struct TraceResult {
+    int64_t run_id = 0, from = 0, to = -1;
+    std::string build_id, label;  // label: "process (run N, device)"
+    AppliedFilter filter;
+    std::vector<TraceFrame> frames;
+    std::vector<GcRow> gc;  // by start time
+};
+TraceResult compute_trace(Database &db, const TraceQuery &q);
+std::string render_trace(const TraceResult &r);  // Chrome trace event JSON
+
 // Runs `fn` as handle() runs an endpoint: inside one read snapshot of the database, so every
 // query it makes sees the same state. Exceptions pass through (ApiError included).
 void in_snapshot(Database &db, const std::function<void()> &fn);
