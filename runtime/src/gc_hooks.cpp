@@ -119,7 +119,6 @@ void push_locked(const trace::GcRecord &r, uint32_t kind) {
 // timing (start = end = now) and no reclaimed figure; their frame says so. Caller holds the lock.
 void infer_locked(uint64_t upto, uint64_t heap, uint64_t free_bytes) {
     if (!g_gc_no_known || upto <= g_last_gc_no) return;
-    lifetimes_collections_missed();
     // Far more than a queue holds means the baseline is wrong (a GC_deinit/re-init): resync.
     if (upto - g_last_gc_no > kGcQueue) {
         g_last_gc_no = upto;
@@ -258,7 +257,6 @@ void gc_hooks_poll() {
     mt_gc_event_callback current = b.gc_get_on_collection_event();  // takes the GC lock
     const bool replaced = current != on_gc_event;
     if (replaced) {
-        lifetimes_collections_missed();  // before re-chaining: the next scan is ours
         // Keep what replaced us (il2cpp's callback, from Initialize): we call it from ours. Not
         // atomic with the set; a collection in between runs the new one directly, and gc_no
         // below catches it.

@@ -39,9 +39,6 @@ uint32_t *g_dead = nullptr;
 uint32_t g_dead_cap = 0, g_dead_n = 0;
 std::atomic<bool> g_active{false};
 std::atomic<bool> g_any_dead{false};  // g_dead_n > 0: lets an idle writer skip the mutex
-// A collection ran without our callback (lifetimes_collections_missed): objects it freed are
-// still in the table, and their blocks may be free or reused, where GC_is_marked must not look.
-std::atomic<bool> g_validate{false};
 std::atomic<uint64_t> g_req{0}, g_done{0};
 std::atomic<uint64_t> g_total_deaths{0}, g_collections{0}, g_timeouts{0}, g_not_heap{0}, g_last_scan_ns{0},
     g_total_scan_ns{0};
@@ -262,22 +259,25 @@ void lifetimes_on_gc_start() {
     }
 }
 
-void lifetimes_collections_missed() { g_validate.store(true, std::memory_order_release); }
-
 void lifetimes_on_reclaim_start(uint64_t epoch) {
     if (!g_active.load(std::memory_order_acquire)) return;
     uint64_t t0 = mono_ns();
     pthread_mutex_lock(&g_mu);
     uint64_t found = 0;
-    const bool validate = g_validate.exchange(false, std::memory_order_acq_rel);
     if (g_active.load(std::memory_order_relaxed)) {
         for (uint32_t i = 0; i < g_cap; ++i) {
             Entry &e = g_tab[i];
             // Tombstones and entries already found dead have the low bit set.
             if ((e.address & kDead) || e.address == kEmpty) continue;
             void *obj = reinterpret_cast<void *>(e.address);
-            // After a missed collection: no longer an object's start, so it died in that one.
-            const bool gone = validate && bridge().gc_base(obj) != obj;
+            // An entry can name memory that is no longer an object's start: a collection our
+            // callback never saw (it had been replaced), or one whose cycle began before the
+            // object's event reached the table (incremental cycles raise no START, and the
+            // drain at PRE_STOP_WORLD gives up under load). Its block may be free or the middle of
+            // a large object, where GC_is_marked reads a forwarding count as a header and
+            // faults. GC_base is exact there: not a start means the object died, in a collection
+            // up to this one.
+            const bool gone = bridge().gc_base(obj) != obj;
             if (!gone && bridge().gc_is_marked(obj)) continue;
             if (g_dead_n == g_dead_cap) break;  // cannot happen: the writer keeps room for all
             e.address |= kDead;

@@ -56,9 +56,6 @@ LifetimesStats lifetimes_stats();
 // GC side (gc_hooks.cpp), allocation lock held.
 void lifetimes_on_gc_start();
 void lifetimes_on_reclaim_start(uint64_t epoch);
-// Collections may have run without the callback (it had been replaced): the next scan checks
-// each entry is still an object (GC_base) before asking for its mark bit.
-void lifetimes_collections_missed();
 
 }  // namespace mt::rt
 
