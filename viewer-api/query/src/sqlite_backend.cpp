@@ -220,20 +220,22 @@ std::optional<FrameRow> SqliteBackend::frame(int64_t run, int64_t seq) {
     return out;
 }
 
-std::optional<Peak> SqliteBackend::live_peak(int64_t run, int64_t from, int64_t to) {
-    auto l = query("SELECT seq, live_bytes FROM frames WHERE run_id=? AND seq BETWEEN ? AND ? AND live_bytes IS NOT NULL "
-                   "ORDER BY live_bytes DESC, seq LIMIT 1");
-    l.binds(run, from, to);
-    if (l.step()) return Peak{l.i64(0), l.i64(1)};
+// The first frame (seq, value) a peak query finds: [run, from, to] bound in that order.
+std::optional<Peak> SqliteBackend::peak(std::string_view sql, int64_t run, int64_t from, int64_t to) {
+    auto s = query(sql);
+    s.binds(run, from, to);
+    if (s.step()) return Peak{s.i64(0), s.i64(1)};
     return std::nullopt;
 }
 
+std::optional<Peak> SqliteBackend::live_peak(int64_t run, int64_t from, int64_t to) {
+    return peak("SELECT seq, live_bytes FROM frames WHERE run_id=? AND seq BETWEEN ? AND ? AND live_bytes IS NOT NULL "
+                "ORDER BY live_bytes DESC, seq LIMIT 1", run, from, to);
+}
+
 std::optional<Peak> SqliteBackend::heap_peak(int64_t run, int64_t from, int64_t to) {
-    auto h = query("SELECT seq, heap_size FROM frames WHERE run_id=? AND seq BETWEEN ? AND ? "
-                   "ORDER BY heap_size DESC, seq LIMIT 1");
-    h.binds(run, from, to);
-    if (h.step()) return Peak{h.i64(0), h.i64(1)};
-    return std::nullopt;
+    return peak("SELECT seq, heap_size FROM frames WHERE run_id=? AND seq BETWEEN ? AND ? "
+                "ORDER BY heap_size DESC, seq LIMIT 1", run, from, to);
 }
 
 std::vector<GcRow> SqliteBackend::gc_events(int64_t run, int64_t from, int64_t to, GcOrder order) {

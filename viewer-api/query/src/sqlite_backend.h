@@ -68,6 +68,7 @@ private:
     // A statement from the connection's cache. The SQL must be one of a few texts per call site:
     // the cache is keyed by it.
     Stmt query(std::string_view sql) { return db_.cached(sql); }
+    std::optional<Peak> peak(std::string_view sql, int64_t run, int64_t from, int64_t to);
 
     std::string path_;
     store::Db db_;
