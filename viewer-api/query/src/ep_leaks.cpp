@@ -180,7 +180,7 @@ LifetimeResult temporaries_of(Database &db, const Common &c, int64_t within) {
     res.within = within;
     std::unordered_map<int64_t, Row> groups;
     if (available) {
-        for (const auto &t : temporaries_in(db, c.run, c.r, within, c.support)) {
+        for (const auto &t : temporaries_in(db, c.run, c.r, within)) {
             if (!c.kept(t.class_id, t.stack_id, t.thread_id)) continue;
             Row &g = groups[c.g.key(t.class_id, t.stack_id)];
             g.key = c.g.key(t.class_id, t.stack_id);

@@ -170,8 +170,7 @@ std::vector<Alive> alive_at_end(Database &db, const RunRow &run, const Range &r,
     return out;
 }
 
-std::vector<Temporary> temporaries_in(Database &db, const RunRow &run, const Range &r, int64_t within,
-                                      const LifetimeSupport &sup) {
+std::vector<Temporary> temporaries_in(Database &db, const RunRow &run, const Range &r, int64_t within) {
     std::unordered_map<CsKey, Temporary, CsKeyHash> by_cs;
     std::vector<AgeCount> ages;
     db.backend().death_sites(run.id, r.from, r.to + within, [&](const DeathSiteRow &d) {

@@ -55,8 +55,7 @@ struct Temporary {
 };
 // Objects allocated in [r.from, r.to] that died at most `within` frames after (0: in the frame
 // they were allocated in).
-std::vector<Temporary> temporaries_in(Database &db, const RunRow &run, const Range &r, int64_t within,
-                                      const LifetimeSupport &sup);
+std::vector<Temporary> temporaries_in(Database &db, const RunRow &run, const Range &r, int64_t within);
 
 }  // namespace mt::viewer
 

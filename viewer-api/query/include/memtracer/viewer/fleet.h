@@ -90,7 +90,6 @@ struct GrowthEntry {
     std::string key;
     Totals a, b;
     double a_per_frame = 0, b_per_frame = 0, delta = 0, change_pct = 0;  // change: +inf when new
-    bool operator==(const GrowthEntry &) const = default;
 };
 struct GrowthResult {
     GrowthQuery q;
