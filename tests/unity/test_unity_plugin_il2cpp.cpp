@@ -6,6 +6,10 @@
 // a shipped libil2cpp, the frames up to il2cpp's GC set-up say they may miss a collection, and
 // Boehm's first one, which runs before il2cpp installs the callback its profiler forwards, is
 // recorded in the frame where il2cpp_init ran.
+//
+// Each case needs a process of its own, as a player has: il2cpp cannot be initialised again after
+// il2cpp_shutdown (Unity's cannot either), and a second dlopen of the game returns the first one.
+// ctest runs every case on its own (catch_discover_tests); running the binary whole fails by design.
 #include "unity_host.h"
 
 #include <memtracer/format.h>
