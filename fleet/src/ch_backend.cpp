@@ -2,6 +2,7 @@
 // per-frame tables, one SELECT per call, sorted as SQLite's primary keys sort (backend.h's
 // order contract), in the SQL subset docs/clickhouse.md lists.
 #include "ch_backend_impl.h"
+#include "ch_fleet.h"
 
 #include <memtracer/format.h>
 
@@ -55,8 +56,22 @@ ClickHouseBackend::ClickHouseBackend(ClickHouseUrl url) : ch_(url), name_(url.te
         throw std::runtime_error(url.text + " is not a MemTracer fleet database (no runs table; memtracer-export creates it)");
 }
 
+namespace {
+// The viewer's clickhouse:// database answers the cross-run endpoints (/api/trend, /api/fleet/*)
+// from ClickHouse itself (ch_fleet.cpp: the export's labels, the per-run summaries), not run by
+// run through the per-run reads above.
+class ClickHouseWithFleet final : public ClickHouseBackend, public FleetSource {
+public:
+    explicit ClickHouseWithFleet(const ClickHouseUrl &url) : ClickHouseBackend(url), url_(url) {}
+    std::unique_ptr<FleetBackend> open_fleet() override { return open_clickhouse_fleet(url_); }
+
+private:
+    ClickHouseUrl url_;
+};
+}  // namespace
+
 std::unique_ptr<RunBackend> open_clickhouse_backend(const std::string &url) {
-    return std::make_unique<ClickHouseBackend>(ClickHouseUrl::parse(url));
+    return std::make_unique<ClickHouseWithFleet>(ClickHouseUrl::parse(url));
 }
 
 std::optional<std::string> ClickHouseBackend::where(int64_t run) {

@@ -17,6 +17,12 @@ using viewer::Totals;
 
 Totals totals(const std::vector<std::string> &r, size_t at) { return {std::stoll(r[at]), std::stoll(r[at + 1]), std::stoll(r[at + 2])}; }
 
+std::set<std::string> column(const std::vector<std::vector<std::string>> &rows) {
+    std::set<std::string> out;
+    for (auto &r : rows) out.insert(r.at(0));
+    return out;
+}
+
 std::string key_list(const std::set<std::string> &keys) {
     std::string s;
     for (const std::string &k : keys) s += (s.empty() ? "" : ", ") + k;
@@ -42,20 +48,24 @@ public:
         return out;
     }
 
+    // From the per-run site and class summaries (schema.cpp), tens of rows a run.
     std::vector<Totals> run_sums(const std::vector<FleetRun> &runs, const Selection &sel) override {
-        std::string in = in_runs(runs), cond;
+        std::string table = "run_site_sums", cond;
         if (sel.what == Selection::What::Class) {
-            cond = " AND (run_key, export_id, class_id) GLOBAL IN (SELECT run_key, export_id, class_id FROM classes WHERE full_name = " +
-                   sql_quote(sel.name) + " AND " + in + ")";
+            table = "run_class_sums";
+            cond = " AND class_key IN (" + key_list(column(c_.rows("SELECT DISTINCT class_key FROM class_dict WHERE full_name = " +
+                                                                  sql_quote(sel.name)))) + ")";
         } else if (sel.what == Selection::What::Site) {
             std::set<std::string> keys;
-            for (auto &[k, s] : sites())
-                if (s.second && viewer::fleet_site_matches(sel.name, s.first.first, s.first.second)) keys.insert(k);
+            const std::string n = sql_quote(sel.name);
+            for (auto &r : c_.rows("SELECT DISTINCT site_key, function, file FROM site_dict WHERE function = " + n +
+                                   " OR concat(function, ' (', file, ')') = " + n))
+                if (viewer::fleet_site_matches(sel.name, r[1], r[2])) keys.insert(r[0]);
             cond = " AND site_key IN (" + key_list(keys) + ")";
         }
         std::map<std::string, Totals> by;
-        for (auto &r : c_.rows("SELECT run_key, export_id, sum(count), sum(requested_bytes), sum(gc_bytes) FROM run_class_stack WHERE " +
-                               in + cond + " GROUP BY run_key, export_id"))
+        for (auto &r : c_.rows("SELECT run_key, export_id, sum(count), sum(requested_bytes), sum(gc_bytes) FROM " + table + " WHERE " +
+                               in_runs(runs) + cond + " GROUP BY run_key, export_id"))
             by[r[0] + "," + r[1]] = totals(r, 2);
         std::vector<Totals> out;
         for (const FleetRun &r : runs) out.push_back(by[r.id]);
@@ -63,26 +73,31 @@ public:
     }
 
     std::vector<GroupSum> group_sums(const std::vector<FleetRun> &runs, viewer::Group g) override {
-        std::string in = in_runs(runs);
-        std::vector<GroupSum> out;
-        if (g == viewer::Group::Class) {
-            // A class id the run's classes never named shows as "<class N>", as the files' answer has it.
-            for (auto &r : c_.rows("SELECT if(known = 1, full_name, concat('<class ', toString(class_id), '>')) AS k, sum(c), sum(b), sum(g) "
-                                   "FROM " + per_run_sums(in, "class_id") +
-                                   " GLOBAL ANY LEFT JOIN (SELECT run_key, export_id, class_id, full_name, toUInt8(1) AS known FROM classes WHERE " +
-                                   in + ") USING (run_key, export_id, class_id) GROUP BY k"))
-                out.push_back({r[0], totals(r, 1)});
-            return out;
+        if (g != viewer::Group::Class && g != viewer::Group::Site) throw std::invalid_argument("group_sums: class or site");
+        const bool by_class = g == viewer::Group::Class;
+        auto rows = c_.rows(by_class ? "SELECT class_key, class_id, sum(count), sum(requested_bytes), sum(gc_bytes) FROM run_class_sums WHERE " +
+                                           in_runs(runs) + " GROUP BY class_key, class_id"
+                                     : "SELECT site_key, 0, sum(count), sum(requested_bytes), sum(gc_bytes) FROM run_site_sums WHERE " +
+                                           in_runs(runs) + " GROUP BY site_key");
+        std::set<std::string> keys;
+        for (auto &r : rows) keys.insert(r[0]);
+        std::map<std::string, std::string> names;  // the group's name per content key
+        if (by_class) {
+            for (auto &r : c_.rows("SELECT DISTINCT class_key, full_name FROM class_dict WHERE class_key IN (" + key_list(keys) + ")"))
+                names[r[0]] = r[1];
+        } else {
+            for (auto &r : c_.rows("SELECT DISTINCT site_key, function, file FROM site_dict WHERE site_key IN (" + key_list(keys) + ")"))
+                names[r[0]] = viewer::fleet_site_key(r[1], r[2]);
         }
-        if (g != viewer::Group::Site) throw std::invalid_argument("group_sums: class or site");
-        const auto &names = sites();
-        for (auto &r : c_.rows("SELECT site_key, sum(count), sum(requested_bytes), sum(gc_bytes) FROM run_class_stack WHERE " + in +
-                               " GROUP BY site_key")) {
+        std::vector<GroupSum> out;
+        for (auto &r : rows) {
             auto it = names.find(r[0]);
-            std::string key = it == names.end() || !it->second.second
-                                  ? viewer::fleet_site_key(viewer::site_or_none(std::nullopt).function, "")
-                                  : viewer::fleet_site_key(it->second.first.first, it->second.first.second);
-            out.push_back({key, totals(r, 1)});
+            // A class id the run's classes never named shows as "<class N>", a stack without game
+            // code as the no-site name: as the files' answer has them.
+            std::string key = it != names.end() ? it->second
+                              : by_class        ? "<class " + r[1] + ">"
+                                                : viewer::fleet_site_key(viewer::site_or_none(std::nullopt).function, "");
+            out.push_back({key, totals(r, 2)});
         }
         return out;
     }
@@ -121,26 +136,17 @@ public:
 
 private:
     ClickHouse c_;
-    // site_key -> ((function, file), known)
-    std::map<std::string, std::pair<std::pair<std::string, std::string>, bool>> sites_;
-    bool have_sites_ = false;
     std::string last_where_ = "1";                                // runs()'s last filter
     std::map<std::string, std::set<std::string>> last_runs_;      // and its runs by build
 
-    const std::map<std::string, std::pair<std::pair<std::string, std::string>, bool>> &sites() {
-        if (!have_sites_) {
-            for (auto &r : c_.rows("SELECT DISTINCT site_key, function, file FROM site_dict"))
-                sites_[r[0]] = {{r[1], r[2]}, true};
-            have_sites_ = true;
-        }
-        return sites_;
-    }
-
-    // The runs as a condition on (run_key, export_id). When they are every run the last runs()
-    // call kept in some builds (what a build range is), the condition names the builds and the
-    // runs' own rows answer it on the server: ClickHouse 18.16 is slow to build a set from
-    // thousands of literal tuples. Otherwise a list of literal pairs. Either way only the rows
-    // of the run row's export are read (another attempt's are not).
+    // The runs as a condition on a per-run table. It leads with the labels and builds on the
+    // table's own columns (its sorting key: project, platform, build, device), so the server
+    // reads only those builds' granules; then (run_key, export_id) names the runs themselves,
+    // so only rows of a run whose row exists, of that row's export, are read (never a
+    // half-exported run's or a failed attempt's). When the runs are every run the last runs()
+    // call kept in some builds (what a build range is), the runs' own rows answer that on the
+    // server: ClickHouse 18.16 is slow to build a set from thousands of literal tuples.
+    // Otherwise a list of literal pairs.
     std::string in_runs(const std::vector<FleetRun> &runs) const {
         std::map<std::string, std::set<std::string>> by_build;
         for (const FleetRun &r : runs) by_build[r.build].insert(r.id);
@@ -149,23 +155,17 @@ private:
             auto it = last_runs_.find(b);
             whole = whole && it != last_runs_.end() && it->second == ids;
         }
+        std::string builds;
+        for (auto &[b, _] : by_build) builds += (builds.empty() ? "" : ", ") + sql_quote(b);
+        const std::string in_builds = builds.empty() ? "" : " AND build IN (" + builds + ")";
         if (whole) {
-            std::string builds;
-            if (by_build.size() != last_runs_.size())
-                for (auto &[b, _] : by_build) builds += (builds.empty() ? "" : ", ") + sql_quote(b);
-            return "(run_key, export_id) GLOBAL IN (SELECT run_key, export_id FROM runs WHERE " + last_where_ +
-                   (builds.empty() ? "" : " AND build IN (" + builds + ")") + ")";
+            const std::string labels = last_where_ + (by_build.size() == last_runs_.size() ? "" : in_builds);
+            return labels + " AND (run_key, export_id) GLOBAL IN (SELECT run_key, export_id FROM runs WHERE " + labels + ")";
         }
         std::string s;
         for (const FleetRun &r : runs) s += (s.empty() ? "(" : ", (") + r.id + ")";
         if (runs.size() == 1) s += ", (" + runs[0].id + ")";  // one pair would read as a tuple, not a list
-        return "(run_key, export_id) IN (" + (s.empty() ? "(0, 0), (0, 0)" : s) + ")";
-    }
-
-    // run_class_stack summed per run and `col` over the runs, as a subquery.
-    static std::string per_run_sums(const std::string &in, const std::string &col) {
-        return "(SELECT run_key, export_id, " + col + ", sum(count) AS c, sum(requested_bytes) AS b, sum(gc_bytes) AS g FROM run_class_stack WHERE " +
-               in + " GROUP BY run_key, export_id, " + col + ")";
+        return "1" + in_builds + " AND (run_key, export_id) IN (" + (s.empty() ? "(0, 0), (0, 0)" : s) + ")";
     }
 
     // Each stack's frame names, innermost first, each address's inline chain innermost first

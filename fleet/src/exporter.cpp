@@ -4,6 +4,7 @@
 #include <memtracer/viewer/fleet_backend.h>
 
 #include <chrono>
+#include <map>
 #include <ctime>
 #include <random>
 #include <unordered_map>
@@ -139,11 +140,14 @@ int64_t copy_table(store::Db &db, ClickHouse &c, const Table &t, const std::stri
 std::string key_text(uint64_t k) { return std::to_string(k); }
 
 // Classes: the run's ids with their content key, and the class once per key in class_dict.
-int64_t export_classes(store::Db &db, ClickHouse &c, int64_t run, const std::string &prefix) {
+// `keys`: each class_id's content key, for the run's class sums.
+int64_t export_classes(store::Db &db, ClickHouse &c, int64_t run, const std::string &prefix,
+                       std::unordered_map<int64_t, uint64_t> &keys) {
     Batch dict(c, table("class_dict"), "");
     // class_id, klass, name, namespace, full_name, flags, element_size (store/'s order)
     int64_t n = copy_table(db, c, table("classes"), prefix, run, [&](std::string &out, const store::Stmt &s) {
         uint64_t k = content_key({s.text(4), s.text(2), s.text(3), num(s.i64(5)), num(s.i64(6))});
+        keys[s.i64(0)] = k;
         out += '\t' + key_text(k);
         std::string &d = dict.row();
         d += key_text(k);
@@ -253,25 +257,51 @@ int64_t export_stacks(store::Db &db, ClickHouse &c, int64_t run, const std::stri
     return n + addrs.rows() + syms.rows() + sites.rows() + stacks.rows() + sframes.rows();
 }
 
+struct Sums {
+    int64_t count = 0, requested_bytes = 0, gc_bytes = 0;
+};
+
+// The run's summaries (schema.cpp: run_site_sums, run_class_sums) from its run_class_stack rows:
+// key columns as text, then the three sums.
+int64_t write_sums(ClickHouse &c, const std::string &name, const std::string &prefix, const std::map<std::string, Sums> &sums) {
+    Batch b(c, table(name), prefix);
+    for (const auto &[key, v] : sums) {
+        b.row() += key + '\t' + num(v.count) + '\t' + num(v.requested_bytes) + '\t' + num(v.gc_bytes);
+        b.end_row();
+    }
+    b.flush();
+    return b.rows();
+}
+
 int64_t export_run_rows(store::Db &db, ClickHouse &c, int64_t run, const std::string &prefix) {
     int64_t rows = 0;
     for (const Table &t : tables())
-        if (t.per_run && t.name != "runs" && t.name != "classes" && t.name != "stacks" && t.name != "run_class_stack")
+        if (t.per_run && t.from_store && t.name != "runs" && t.name != "classes" && t.name != "stacks" && t.name != "run_class_stack")
             rows += copy_table(db, c, t, prefix, run);
     std::unordered_map<int64_t, std::pair<uint64_t, uint64_t>> keys;
-    rows += export_classes(db, c, run, prefix) + export_stacks(db, c, run, prefix, keys);
+    std::unordered_map<int64_t, uint64_t> class_keys;
+    rows += export_classes(db, c, run, prefix, class_keys) + export_stacks(db, c, run, prefix, keys);
     // run_class_stack with its stack's keys: store/'s columns, then stack_key, site_key.
     const Table &rcs = table("run_class_stack");
-    int stack_col = 0;
-    for (const Column &col : rcs.columns) {
-        if (col.name == "stack_id") break;
-        if (col.name != "stack_key" && col.name != "site_key" && col.name != "run_id") ++stack_col;
-    }
-    return rows + copy_table(db, c, rcs, prefix, run, [&](std::string &out, const store::Stmt &s) {
-               auto it = keys.find(s.i64(stack_col));
-               auto k = it == keys.end() ? std::pair<uint64_t, uint64_t>{0, 0} : it->second;
-               out += '\t' + key_text(k.first) + '\t' + key_text(k.second);
-           });
+    std::map<std::string, int> col;  // store/'s column -> its place in the SELECT
+    for (const Column &cc : rcs.columns)
+        if (cc.name != "stack_key" && cc.name != "site_key" && cc.name != "run_id") col.emplace(cc.name, static_cast<int>(col.size()));
+    std::map<std::string, Sums> by_site, by_class;
+    rows += copy_table(db, c, rcs, prefix, run, [&](std::string &out, const store::Stmt &s) {
+        auto it = keys.find(s.i64(col.at("stack_id")));
+        auto k = it == keys.end() ? std::pair<uint64_t, uint64_t>{0, 0} : it->second;
+        out += '\t' + key_text(k.first) + '\t' + key_text(k.second);
+        // A class id the run's classes never named keeps class key 0 and its id ("<class N>").
+        int64_t cls = s.i64(col.at("class_id"));
+        auto ck = class_keys.find(cls);
+        std::string class_key = ck == class_keys.end() ? "0\t" + num(cls) : key_text(ck->second) + "\t0";
+        for (Sums *v : {&by_site[key_text(k.second)], &by_class[class_key]}) {
+            v->count += s.i64(col.at("count"));
+            v->requested_bytes += s.i64(col.at("requested_bytes"));
+            v->gc_bytes += s.i64(col.at("gc_bytes"));
+        }
+    });
+    return rows + write_sums(c, "run_site_sums", prefix, by_site) + write_sums(c, "run_class_sums", prefix, by_class);
 }
 
 }  // namespace

@@ -36,13 +36,19 @@ std::vector<Column> store_columns(store::Db &db, const std::string &name) {
 
 Table per_run(store::Db &db, const std::string &name, const std::string &order_tail, std::vector<Column> extra = {}) {
     Table t{name, store_columns(db, name), "MergeTree()", "toYYYYMM(night)",
-            std::string(kOrder) + (order_tail.empty() ? "" : ", " + order_tail), true};
+            std::string(kOrder) + (order_tail.empty() ? "" : ", " + order_tail), true, true};
     t.columns.insert(t.columns.end(), extra.begin(), extra.end());
     return t;
 }
 
+// A per-run table of the fleet's own (not store/'s): `keys`, then the three sums.
+Table summary(const std::string &name, std::vector<Column> keys, const std::string &order_tail) {
+    for (const char *m : {"count", "requested_bytes", "gc_bytes"}) keys.push_back({m, "Int64"});
+    return Table{name, std::move(keys), "MergeTree()", "toYYYYMM(night)", std::string(kOrder) + ", " + order_tail, true, false};
+}
+
 Table dict(const std::string &name, std::vector<Column> cols, const std::string &order) {
-    return Table{name, std::move(cols), "ReplacingMergeTree()", "", order, false};
+    return Table{name, std::move(cols), "ReplacingMergeTree()", "", order, false, false};
 }
 
 std::vector<Table> build_tables() {
@@ -56,6 +62,12 @@ std::vector<Table> build_tables() {
     // The stack's content and site keys on every row: the cross-run answers group and filter by
     // them without joining each run's stacks (ch_fleet.cpp).
     t.push_back(per_run(db, "run_class_stack", "class_id, stack_id", {{"stack_key", "UInt64"}, {"site_key", "UInt64"}}));
+    // Per-run summaries, written at export from the run's run_class_stack (exporter.cpp): one
+    // row per run and site, per run and class. The trend and the fleet top read these (tens of
+    // rows a run) instead of run_class_stack (thousands); like every per-run table they are
+    // invisible until the run row exists.
+    t.push_back(summary("run_site_sums", {{"site_key", "UInt64"}}, "site_key"));
+    t.push_back(summary("run_class_sums", {{"class_key", "UInt64"}, {"class_id", "Int64"}}, "class_key, class_id"));
     t.push_back(per_run(db, "death_sites", "seq"));
     // A stack frame's raw address is per run (ASLR): the viewer's stacks show it.
     t.push_back(per_run(db, "stack_frames", "stack_id, pos"));

@@ -26,6 +26,7 @@ struct Table {
     std::string engine;           // MergeTree() or ReplacingMergeTree()
     std::string partition, order;
     bool per_run = true;  // leads with the run's label and key columns
+    bool from_store = true;  // store/'s table of the same name (not a fleet summary or dictionary)
 };
 
 // Every table the exporter writes, the run's own `runs` row last in the list.

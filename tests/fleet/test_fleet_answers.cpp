@@ -6,9 +6,11 @@
 
 #include <memtracer/store/db.h>
 #include <memtracer/viewer/fleet.h>
+#include <memtracer/viewer/query.h>
 
 #include <filesystem>
 
+#include "ch_backend.h"
 #include "ch_fleet.h"
 #include "clickhouse_server.h"
 #include "process.h"
@@ -148,6 +150,49 @@ TEST_CASE("fleet answers: ClickHouse (two shards) and the run.db files agree, a 
     }
     CHECK(saw_cache);
     CHECK(saw_flat);
+}
+
+TEST_CASE("fleet answers: the viewer serves the cross-run endpoints from its own history, ClickHouse or SQLite", "[fleet]") {
+    Fleet f;
+    // Two nights exported again with a project label no capture has: only ClickHouse's own
+    // answer (the export's labels) knows it; read run by run through the per-run backend, the
+    // runs would carry the capture's process as their project and the filter would keep none.
+    const std::string labelled = f.s1.url("labelled");
+    auto r = test::run_process({MT_EXPORT_BIN, f.dbs[0], f.dbs[1], "--to", labelled, "--project", "Nightly"});
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    // The viewer's database on a clickhouse:// URL, as its server opens one (db_pool.cpp).
+    viewer::Database ch(fleet::open_clickhouse_backend(labelled));
+    auto own = fleet::open_clickhouse_fleet(fleet::ClickHouseUrl::parse(labelled));
+    viewer::TrendQuery q;
+    q.sel = {Selection::What::Site, "Cache.Put"};
+    q.labels.project = "Nightly";
+    auto trend = viewer::compute_trend(*own, q);
+    REQUIRE(trend.points.size() == 2);
+    CHECK(trend.points[1].t.requested_bytes == 2 * trend.points[0].t.requested_bytes);
+    auto got = viewer::handle_target(ch, "/api/trend?site=Cache.Put&project=Nightly");
+    CHECK(got.status == 200);
+    CHECK(got.body == viewer::render_trend(trend));
+    viewer::FleetTopQuery top{viewer::Group::Site, {"Nightly", "", ""}, {}, viewer::Metric::Bytes, 50};
+    auto top_ch = viewer::compute_fleet_top(*own, top);
+    CHECK(top_ch.runs == 4);
+    CHECK(viewer::handle_target(ch, "/api/fleet/top?group=site&project=Nightly").body == viewer::render_fleet_top(top_ch));
+
+    // The cluster's history through the viewer: the files' answers, byte for byte.
+    viewer::Database cluster(fleet::open_clickhouse_backend(f.url));
+    auto files = viewer::open_run_files(f.dbs);
+    viewer::GrowthQuery g{viewer::Group::Class, {}, viewer::BuildRange::parse("build-0..build-1"),
+                          viewer::BuildRange::parse("build-2..build-3"), viewer::Metric::Bytes, 50};
+    CHECK(viewer::handle_target(cluster, "/api/fleet/growth?group=class&a=build-0..build-1&b=build-2..build-3").body ==
+          viewer::render_growth(viewer::compute_growth(*files, g)));
+
+    // The viewer on a run.db serves its own runs from SQLite.
+    viewer::Database lite(f.dbs[0]);
+    viewer::TrendQuery mine;
+    mine.sel = {Selection::What::Site, "Cache.Put"};
+    auto from_file = viewer::compute_trend(*viewer::open_run_files({f.dbs[0]}), mine);
+    REQUIRE(from_file.points.size() == 1);
+    CHECK(viewer::handle_target(lite, "/api/trend?site=Cache.Put").body == viewer::render_trend(from_file));
 }
 
 TEST_CASE("fleet answers: memtracer-report prints the same tables from ClickHouse and from files", "[fleet]") {

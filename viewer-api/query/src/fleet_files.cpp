@@ -168,6 +168,9 @@ std::unique_ptr<FleetBackend> open_run_files(const std::vector<std::string> &pat
     return std::make_unique<RunFiles>(paths);
 }
 
-std::unique_ptr<FleetBackend> borrow_run_database(Database &db) { return std::make_unique<RunFiles>(db); }
+std::unique_ptr<FleetBackend> borrow_run_database(Database &db) {
+    if (auto *own = dynamic_cast<FleetSource *>(&db.backend())) return own->open_fleet();
+    return std::make_unique<RunFiles>(db);
+}
 
 }  // namespace mt::viewer

@@ -70,9 +70,20 @@ public:
     virtual std::vector<StackSum> stack_sums(const std::vector<FleetRun> &runs) = 0;
 };
 
+// A per-run backend (backend.h) whose store answers the cross-run questions itself (ClickHouse:
+// fleet/'s ch_fleet.cpp, from its per-run summaries and export labels), rather than run by run
+// through the per-run reads.
+class FleetSource {
+public:
+    virtual ~FleetSource() = default;
+    virtual std::unique_ptr<FleetBackend> open_fleet() = 0;
+};
+
 // run.db files through this layer (SQLite); a file that cannot be opened is an ApiError naming it.
 std::unique_ptr<FleetBackend> open_run_files(const std::vector<std::string> &paths);
-// The runs of one open database (the viewer's), used inside a request's read snapshot.
+// The runs of one open database (the viewer's): its backend's own cross-run answers when it is
+// a FleetSource (a clickhouse:// history), else its runs read through this layer inside the
+// request's read snapshot (a run.db).
 std::unique_ptr<FleetBackend> borrow_run_database(Database &db);
 
 }  // namespace mt::viewer
