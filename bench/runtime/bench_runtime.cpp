@@ -2,7 +2,11 @@
 // same run. Real Boehm GC (GC_MALLOC, GC_INIT), allocations at the end of a ~20-frame noinline
 // call chain, as in the sample game. Prints medians and ratios; asserts nothing.
 //
-//   bench_runtime [--reps N] [--allocs N]
+//   bench_runtime [--reps N] [--allocs N] [--phase all|gc|alone|writer] [--clock wall|thread]
+//
+// --phase picks the cells (for `perf record` of one of them); --clock thread times each thread's
+// own CPU (CLOCK_THREAD_CPUTIME_ID) instead of the wall clock: on a loaded machine the wall clock
+// also counts the time other processes held the core.
 //
 // Variants (ns per allocation, median over reps):
 //   bare       GC_MALLOC only
@@ -49,6 +53,8 @@ struct Ctx {
 };
 
 int g_klass;  // stands in for an Il2CppClass*
+
+clockid_t g_cell_clock = CLOCK_MONOTONIC;  // --clock thread: CLOCK_THREAD_CPUTIME_ID
 
 uint64_t now_ns(clockid_t clk = CLOCK_MONOTONIC) {
     timespec ts;
@@ -98,9 +104,9 @@ void stack_bounds(uintptr_t *lo, uintptr_t *hi) {
 double run_one(Variant v, size_t n) {
     Ctx c{v, 0, 0, 0, nullptr, 0};
     stack_bounds(&c.lo, &c.hi);
-    uint64_t t0 = now_ns();
+    uint64_t t0 = now_ns(g_cell_clock);
     for (c.i = 0; c.i < n; ++c.i) chain(kChainDepth, c);
-    return static_cast<double>(now_ns() - t0) / static_cast<double>(n);
+    return static_cast<double>(now_ns(g_cell_clock) - t0) / static_cast<double>(n);
 }
 
 // Mean per-thread ns per allocation with `threads` threads running at once.
@@ -166,11 +172,12 @@ uint64_t g_frame = 0;
 
 struct Cells {
     double bare, walk, paused, traced;
+    double d_walk, d_paused, d_traced;  // medians of (variant - bare) within one rep
 };
 
 // One capture, variants interleaved rep by rep so drift hits all of them alike.
 Cells measure_all(const char *path, mt_unwinder u, size_t n, int threads, int reps) {
-    Cells out{0, 0, 0, 0};
+    Cells out{0, 0, 0, 0, 0, 0, 0};
     if (start_capture(path, u, MT_MODE_EVENTS) != MT_OK) return out;
     std::vector<double> res[4];
     for (int r = -1; r < reps; ++r) {  // r = -1: warm-up, not counted
@@ -185,7 +192,11 @@ Cells measure_all(const char *path, mt_unwinder u, size_t n, int threads, int re
     mt_resume();
     mt_stop();
     unlink(path);
-    return Cells{median(res[BARE]), median(res[WALK]), median(res[PAUSED_CALL]), median(res[TRACED])};
+    std::vector<double> d[4];
+    for (size_t r = 0; r < res[BARE].size(); ++r)
+        for (int v : {WALK, PAUSED_CALL, TRACED}) d[v].push_back(res[v][r] - res[BARE][r]);
+    return Cells{median(res[BARE]), median(res[WALK]), median(res[PAUSED_CALL]), median(res[TRACED]),
+                 median(d[WALK]),   median(d[PAUSED_CALL]), median(d[TRACED])};
 }
 
 struct WriterCost {
@@ -240,6 +251,71 @@ bool writer_table(const std::string &base) {
     return true;
 }
 
+void row(const char *name, double a, double b) { printf("%-34s %10.1f %10.1f\n", name, a, b); }
+
+// The same overheads as medians of differences within a rep (each variant against the bare run of
+// the same rep, seconds apart): slow drift of the machine's load cancels out of each difference.
+void paired(const Cells &c) {
+    printf("           paired medians: walk %.1f ns, traced overhead %.1f ns -> %.2fx the walk; paused %.1f ns\n",
+           c.d_walk, c.d_traced, c.d_walk > 0 ? c.d_traced / c.d_walk : 0.0, c.d_paused);
+}
+
+// With GC_MALLOC in the loop: frame-pointer and libunwind unwinders, 1 and 2 threads.
+void gc_phase(const std::string &path, size_t n, int reps) {
+    Cells fp[2], lu[2];
+    for (int t = 0; t < 2; ++t) {
+        fp[t] = measure_all(path.c_str(), MT_UNWIND_FRAME_POINTER, n, t + 1, reps);
+        lu[t] = measure_all(path.c_str(), MT_UNWIND_LIBUNWIND, n / 4, t + 1, reps);
+    }
+    printf("%-34s %10s %10s\n", "ns per allocation (median)", "1 thread", "2 threads");
+    row("bare GC_MALLOC", fp[0].bare, fp[1].bare);
+    row("GC_MALLOC + fp walk (floor)", fp[0].walk, fp[1].walk);
+    row("traced, frame pointers", fp[0].traced, fp[1].traced);
+    row("paused", fp[0].paused, fp[1].paused);
+    row("bare GC_MALLOC (libunwind phase)", lu[0].bare, lu[1].bare);
+    row("traced, libunwind", lu[0].traced, lu[1].traced);
+
+    printf("\nratios (each against the bare GC_MALLOC measured in the same phase)\n");
+    for (int t = 0; t < 2; ++t) {
+        double walk_cost = fp[t].walk - fp[t].bare, over = fp[t].traced - fp[t].bare;
+        printf("%d thread%s: fp walk %.1f ns, traced-fp overhead %.1f ns -> %.2fx the walk (target <= 1.5)\n", t + 1,
+               t ? "s" : " ", walk_cost, over, walk_cost > 0 ? over / walk_cost : 0.0);
+        printf("           paused overhead %.1f ns (target < 2); libunwind overhead %.1f ns\n",
+               fp[t].paused - fp[t].bare, lu[t].traced - lu[t].bare);
+        paired(fp[t]);
+    }
+    printf("per-thread time, 2 threads / 1 thread: traced-fp %.2fx (target <= 1.20), bare GC_MALLOC %.2fx, "
+           "tracing overhead alone %.2fx\n",
+           fp[1].traced / fp[0].traced, fp[1].bare / fp[0].bare,
+           (fp[1].traced - fp[1].bare) / (fp[0].traced - fp[0].bare));
+
+}
+
+// The tracer's own cost: objects preallocated, no GC_MALLOC in the loop.
+void alone_phase(const std::string &path, size_t n, int reps) {
+    // The same without GC_MALLOC in the loop (objects preallocated): the tracer's own cost, free
+    // of the collector's variance.
+    g_use_pool = true;
+    Cells np[2];
+    for (int t = 0; t < 2; ++t) np[t] = measure_all(path.c_str(), MT_UNWIND_FRAME_POINTER, n, t + 1, reps);
+    g_use_pool = false;
+    printf("\ntracer alone (same chain and stacks, objects preallocated, no GC_MALLOC in the loop)\n");
+    printf("%-34s %10s %10s\n", "ns per allocation (median)", "1 thread", "2 threads");
+    row("call chain only", np[0].bare, np[1].bare);
+    row("chain + fp walk (floor)", np[0].walk, np[1].walk);
+    row("chain + mt_on_alloc, traced", np[0].traced, np[1].traced);
+    row("chain + mt_on_alloc, paused", np[0].paused, np[1].paused);
+    for (int t = 0; t < 2; ++t) {
+        double walk_cost = np[t].walk - np[t].bare, over = np[t].traced - np[t].bare;
+        printf("%d thread%s: fp walk %.1f ns, traced overhead %.1f ns -> %.2fx the walk; paused overhead %.1f ns\n", t + 1,
+               t ? "s" : " ", walk_cost, over, walk_cost > 0 ? over / walk_cost : 0.0, np[t].paused - np[t].bare);
+        paired(np[t]);
+    }
+    printf("tracing overhead per thread, 2 threads / 1 thread: %.2fx\n",
+           (np[1].traced - np[1].bare) / (np[0].traced - np[0].bare));
+
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -248,9 +324,18 @@ int main(int argc, char **argv) {
     cli.app().add_option("--reps", o.reps, "runs per timing (median)")->check(mt::cli::range(1, 1000000));
     cli.app().add_option("--allocs", o.allocs, "allocations per run")->check(mt::cli::range(1, 1ull << 40));
     bool writer_only = false;
-    cli.app().add_flag("--writer-only", writer_only, "only the writer's cost and bytes per allocation");
+    cli.app().add_flag("--writer-only", writer_only, "only the writer's cost and bytes per allocation (--phase writer)");
+    std::string phase = "all", clock = "wall";
+    cli.app()
+        .add_option("--phase", phase, "cells to run: all, gc (with GC_MALLOC), alone (tracer alone), writer")
+        ->check(CLI::IsMember({"all", "gc", "alone", "writer"}));
+    cli.app()
+        .add_option("--clock", clock, "per-thread cell timing: wall (CLOCK_MONOTONIC) or thread (the thread's CPU time)")
+        ->check(CLI::IsMember({"wall", "thread"}));
     cli.app().add_flag("--keep-trace", g_keep_trace, "keep the writer's captures (their paths are printed)");
     if (auto code = cli.parse(argc, argv)) return *code;
+    if (writer_only) phase = "writer";
+    if (clock == "thread") g_cell_clock = CLOCK_THREAD_CPUTIME_ID;
     setenv("GC_MARKERS", "1", 0);  // no parallel markers: their CPU would blur the writer's
     GC_INIT();
     GC_allow_register_threads();
@@ -266,55 +351,11 @@ int main(int argc, char **argv) {
     std::string path = "/tmp/bench_runtime_" + std::to_string(getpid()) + ".mt";
     const size_t n = o.allocs;
 
-    printf("bench_runtime: %zu allocations x %d reps per cell, chain depth %d, GC_MALLOC of 16-256 B\n", n, o.reps,
-           kChainDepth);
-    Cells fp[2], lu[2];
-    if (writer_only) return writer_table(path) ? 0 : 1;
-    for (int t = 0; t < 2; ++t) {
-        fp[t] = measure_all(path.c_str(), MT_UNWIND_FRAME_POINTER, n, t + 1, o.reps);
-        lu[t] = measure_all(path.c_str(), MT_UNWIND_LIBUNWIND, n / 4, t + 1, o.reps);
-    }
-    printf("%-34s %10s %10s\n", "ns per allocation (median)", "1 thread", "2 threads");
-    auto row = [](const char *name, double a, double b) { printf("%-34s %10.1f %10.1f\n", name, a, b); };
-    row("bare GC_MALLOC", fp[0].bare, fp[1].bare);
-    row("GC_MALLOC + fp walk (floor)", fp[0].walk, fp[1].walk);
-    row("traced, frame pointers", fp[0].traced, fp[1].traced);
-    row("paused", fp[0].paused, fp[1].paused);
-    row("bare GC_MALLOC (libunwind phase)", lu[0].bare, lu[1].bare);
-    row("traced, libunwind", lu[0].traced, lu[1].traced);
-
-    printf("\nratios (each against the bare GC_MALLOC measured in the same phase)\n");
-    for (int t = 0; t < 2; ++t) {
-        double walk_cost = fp[t].walk - fp[t].bare, over = fp[t].traced - fp[t].bare;
-        printf("%d thread%s: fp walk %.1f ns, traced-fp overhead %.1f ns -> %.2fx the walk (target <= 1.5)\n", t + 1,
-               t ? "s" : " ", walk_cost, over, walk_cost > 0 ? over / walk_cost : 0.0);
-        printf("           paused overhead %.1f ns (target < 2); libunwind overhead %.1f ns\n",
-               fp[t].paused - fp[t].bare, lu[t].traced - lu[t].bare);
-    }
-    printf("per-thread time, 2 threads / 1 thread: traced-fp %.2fx (target <= 1.20), bare GC_MALLOC %.2fx, "
-           "tracing overhead alone %.2fx\n",
-           fp[1].traced / fp[0].traced, fp[1].bare / fp[0].bare,
-           (fp[1].traced - fp[1].bare) / (fp[0].traced - fp[0].bare));
-
-    // The same without GC_MALLOC in the loop (objects preallocated): the tracer's own cost, free
-    // of the collector's variance.
-    g_use_pool = true;
-    Cells np[2];
-    for (int t = 0; t < 2; ++t) np[t] = measure_all(path.c_str(), MT_UNWIND_FRAME_POINTER, n, t + 1, o.reps);
-    g_use_pool = false;
-    printf("\ntracer alone (same chain and stacks, objects preallocated, no GC_MALLOC in the loop)\n");
-    printf("%-34s %10s %10s\n", "ns per allocation (median)", "1 thread", "2 threads");
-    row("call chain only", np[0].bare, np[1].bare);
-    row("chain + fp walk (floor)", np[0].walk, np[1].walk);
-    row("chain + mt_on_alloc, traced", np[0].traced, np[1].traced);
-    row("chain + mt_on_alloc, paused", np[0].paused, np[1].paused);
-    for (int t = 0; t < 2; ++t) {
-        double walk_cost = np[t].walk - np[t].bare, over = np[t].traced - np[t].bare;
-        printf("%d thread%s: fp walk %.1f ns, traced overhead %.1f ns -> %.2fx the walk; paused overhead %.1f ns\n", t + 1,
-               t ? "s" : " ", walk_cost, over, walk_cost > 0 ? over / walk_cost : 0.0, np[t].paused - np[t].bare);
-    }
-    printf("tracing overhead per thread, 2 threads / 1 thread: %.2fx\n",
-           (np[1].traced - np[1].bare) / (np[0].traced - np[0].bare));
-
-    return writer_table(path) ? 0 : 1;
+    printf("bench_runtime: %zu allocations x %d reps per cell, chain depth %d, GC_MALLOC of 16-256 B, %s clock\n", n,
+           o.reps, kChainDepth, clock == "thread" ? "thread CPU" : "wall");
+    if (phase == "writer") return writer_table(path) ? 0 : 1;
+    if (phase != "alone") gc_phase(path, n, o.reps);
+    if (phase != "gc") alone_phase(path, n, o.reps);
+    return phase == "all" ? (writer_table(path) ? 0 : 1) : 0;
 }
+

@@ -117,18 +117,19 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
         redraw_sample_point(s);
     }
     uint64_t epoch = g.epoch.load(std::memory_order_acquire);
-    uint64_t tick = now_ticks();  // early: its latency overlaps the walk
     uint64_t frames[MT_MAX_STACK_DEPTH];
-    uint64_t h;
+    uint64_t key;
     uint32_t depth;
     if (g.unwinder == MT_UNWIND_FRAME_POINTER) {
-        depth = fp_walk(ra, fp, s->stack_lo, s->stack_hi, frames, g.max_depth, &h);
+        depth = fp_walk(ra, fp, s->stack_lo, s->stack_hi, frames, g.max_depth, &key);
     } else {
         depth = libunwind_capture(ra, frames, g.max_depth);
-        h = hash_frames(frames, depth);
+        key = hash_frames_key(frames, depth);
     }
-    uint64_t &cached = s->dedup[(h >> 3) & (kDedupEntries - 1)];
-    bool known = cached == h;
+    // The dedup entry holds the stack's key (unwind.h); 0 marks an empty entry, so a key of 0
+    // is never "known".
+    uint64_t &cached = s->dedup[key >> (64 - kDedupBits)];
+    bool known = (cached == key) & (key != 0);
     uint64_t gc_size = size;
     if (!kNative) {
         if (auto gc_size_fn = g_gc_size.load(std::memory_order_relaxed); gc_size_fn && obj)
@@ -138,6 +139,11 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
     }
     bool large = (size | (gc_size - size)) > UINT32_MAX;  // also catches gc_size < size
     uint32_t len = sizeof(AllocRec) + (large ? sizeof(AllocLarge) : 0u) + (known ? 0 : depth * 8u);
+    // The tick after the walk, not before it: rdtsc is microcoded (it holds up the dispatch of
+    // what follows it), and at the hook's start nothing else is in flight to hide that behind;
+    // here the walk's load chain and the hash's multiplies still are. Same event, same
+    // information: the tick is read inside the hook either way (docs/benchmarks.md, issue 22).
+    uint64_t tick = now_ticks();
     uint64_t next;
     uint8_t *w = s->ring.reserve(len, &next);
     if (__builtin_expect(!w, 0)) {
@@ -159,7 +165,7 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
     r->klass = reinterpret_cast<uint64_t>(klass);
     r->size = static_cast<uint32_t>(size);
     r->gc_extra = static_cast<uint32_t>(gc_size - size);
-    r->hash = h;
+    r->hash = stack_hash_mix(key);
     uint8_t *tail = w + sizeof(AllocRec);
     if (large) {
         AllocLarge big{size, gc_size};
@@ -171,7 +177,7 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
     s->ring.publish(next);
     // Only after the full frames are in the ring: a later short record can never reach the
     // writer ahead of (or without) the frames it refers to.
-    if (!known) cached = h;
+    if (!known) cached = key;
     bump(s->counters.recorded);
 }
 
@@ -238,10 +244,13 @@ using namespace mt::rt;
 
 // The entry point the GC hook calls. noinline with a frame of its own, so its return address and
 // saved frame pointer are exactly the caller's: the first recorded frame is the call site.
+//
+// Laid out for the paused case (a load, a branch not taken, ret): a running capture's taken branch
+// costs nothing next to its walk, a paused one's would be a third of what it pays.
 extern "C" MT_API __attribute__((noinline)) void mt_on_alloc(void *obj, void *klass, size_t requested_size) {
-    if (__builtin_expect(!g.enabled.load(std::memory_order_relaxed), 0)) return;
-    on_alloc_enabled<OP_ALLOC>(obj, klass, requested_size, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
-                               *static_cast<uintptr_t *>(__builtin_frame_address(0)));
+    if (__builtin_expect(g.enabled.load(std::memory_order_relaxed) != 0, 0))
+        on_alloc_enabled<OP_ALLOC>(obj, klass, requested_size, reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
+                                   *static_cast<uintptr_t *>(__builtin_frame_address(0)));
 }
 
 // The same for a native heap (native_heaps.cpp hands out the handles). skip_frames: frames of the

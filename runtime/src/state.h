@@ -20,7 +20,8 @@
 
 namespace mt::rt {
 
-constexpr uint32_t kDedupEntries = 256;  // per-thread "stack already sent" cache (2 KiB)
+constexpr uint32_t kDedupBits = 8;
+constexpr uint32_t kDedupEntries = 1u << kDedupBits;  // per-thread "stack already sent" cache (2 KiB)
 constexpr uint32_t kNameMax = 64;
 
 // RELEASING: mt_stop is unmapping the ring of a slot no thread owns (nobody may bind it meanwhile).

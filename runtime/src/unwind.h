@@ -28,11 +28,17 @@ inline uintptr_t strip_pac(uintptr_t ra) {
 }
 
 // Stack hash: one multiply-xor step per frame, folded into the walk so it runs in the shadow of
-// the walk's load chain, then a final avalanche (fmix64) so the dedup table and the writer's map
-// see well-spread bits. Never 0 (0 marks an empty dedup entry).
+// the walk's load chain, then the depth and a final avalanche (fmix64) so the writer's map sees
+// well-spread bits. Never 0.
+//
+// The hot path decides "stack already sent" on the key (the state before the avalanche), not on
+// the hash: fmix64 is a bijection, so equal keys mean equal hashes, and the avalanche's three
+// dependent multiplies then feed only the record's hash field, off the path that picks the
+// record's length. A key's top bits are a multiply's, well spread, for the dedup index.
 inline uint64_t stack_hash_step(uint64_t h, uint64_t pc) { return (h ^ pc) * 0x9E3779B97F4A7C15ull; }
-inline uint64_t stack_hash_final(uint64_t h, uint32_t depth) {
-    h ^= depth;
+inline uint64_t stack_hash_key(uint64_t h, uint32_t depth) { return h ^ depth; }
+inline uint64_t stack_hash_mix(uint64_t key) {
+    uint64_t h = key;
     h ^= h >> 33;
     h *= 0xFF51AFD7ED558CCDull;
     h ^= h >> 33;
@@ -40,17 +46,20 @@ inline uint64_t stack_hash_final(uint64_t h, uint32_t depth) {
     h ^= h >> 33;
     return h | 1;
 }
+inline uint64_t stack_hash_final(uint64_t h, uint32_t depth) { return stack_hash_mix(stack_hash_key(h, depth)); }
 constexpr uint64_t kStackHashSeed = 0x2545F4914F6CDD1Dull;
 
-inline uint64_t hash_frames(const uint64_t *f, uint32_t n) {
+inline uint64_t hash_frames_key(const uint64_t *f, uint32_t n) {
     uint64_t h = kStackHashSeed;
     for (uint32_t i = 0; i < n; ++i) h = stack_hash_step(h, f[i]);
-    return stack_hash_final(h, n);
+    return stack_hash_key(h, n);
 }
+inline uint64_t hash_frames(const uint64_t *f, uint32_t n) { return stack_hash_mix(hash_frames_key(f, n)); }
 
-// Walks from (ra0, fp) into out[0..max) and hashes as it goes. Returns the depth (>= 1).
+// Walks from (ra0, fp) into out[0..max) and hashes as it goes (*key: stack_hash_key of the
+// frames, stack_hash_mix of it is hash_frames). Returns the depth (>= 1).
 inline uint32_t fp_walk(uintptr_t ra0, uintptr_t fp, uintptr_t lo, uintptr_t hi, uint64_t *out, uint32_t max,
-                        uint64_t *hash = nullptr) {
+                        uint64_t *key = nullptr) {
     uint32_t n = 0;
     uint64_t h = kStackHashSeed;
     out[n++] = strip_pac(ra0);
@@ -67,7 +76,7 @@ inline uint32_t fp_walk(uintptr_t ra0, uintptr_t fp, uintptr_t lo, uintptr_t hi,
         if (next <= fp) break;
         fp = next;
     }
-    if (hash) *hash = stack_hash_final(h, n);
+    if (key) *key = stack_hash_key(h, n);
     return n;
 }
 

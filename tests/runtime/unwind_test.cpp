@@ -50,6 +50,31 @@ TEST_CASE("fp walker follows records and stops on each bad link", "[unwind]") {
     }
 }
 
+TEST_CASE("fp walker's key is the dedup key of its frames and mixes to their hash", "[unwind]") {
+    alignas(16) uintptr_t stack[32] = {};
+    uintptr_t lo = reinterpret_cast<uintptr_t>(stack), hi = lo + sizeof stack;
+    auto at = [&](int i) { return reinterpret_cast<uintptr_t>(&stack[i]); };
+    stack[2] = at(8), stack[3] = 0x1111;
+    stack[8] = 0, stack[9] = 0x2222;
+    uint64_t out[8], key = 0;
+    uint32_t n = fp_walk(0x9999, at(2), lo, hi, out, 8, &key);
+    REQUIRE(n == 3);
+    // The hot path decides "already sent" on the key and writes the mixed hash into the record:
+    // both must describe the same frames as hash_frames does.
+    CHECK(key == mt::rt::hash_frames_key(out, n));
+    CHECK(mt::rt::stack_hash_mix(key) == mt::rt::hash_frames(out, n));
+    CHECK((mt::rt::hash_frames(out, n) & 1) == 1);
+    // Another return address or another depth is another key.
+    uint64_t key2 = 0;
+    stack[9] = 0x2223;
+    CHECK(fp_walk(0x9999, at(2), lo, hi, out, 8, &key2) == 3);
+    CHECK(key2 != key);
+    uint64_t key3 = 0;
+    CHECK(fp_walk(0x9999, at(2), lo, hi, out, 2, &key3) == 2);
+    CHECK(key3 != key2);
+    CHECK(key3 >> 56 != key2 >> 56);  // the dedup index is the key's top byte: spread here too
+}
+
 namespace {
 
 uintptr_t g_ra[4];  // return addresses each level saw: into its caller
