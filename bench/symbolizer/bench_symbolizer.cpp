@@ -5,6 +5,9 @@
 //   (c) memtracer-symbolize's builtin backend, cold (fresh database)
 //   (d) the same run again: every address from the per-build cache
 //   (e) ingest of a 10M-event capture
+//   (f) whole command lines, each its own process: llvm-symbolizer (stdin from a file) against
+//       memtracer-symbolize cold (fresh database) and warm (the same database again), wall time
+//       and peak RSS of each child; with --baseline-cli also another build's memtracer-symbolize
 // and checks that (c) agrees with (b) on every address (function, file, line, inline depth).
 // Each timing is the median of --reps runs; ratios are against (b).
 #include <malloc.h>
@@ -23,6 +26,7 @@
 #include <memtracer/cli.h>
 
 #include "backend.h"
+#include "bench_cli.h"
 #include "bench_util.h"
 #include "memtracer/store/schema.h"
 #include "object_info.h"
@@ -37,7 +41,7 @@ namespace fs = std::filesystem;
 namespace {
 
 struct Args {
-    std::string lib, addresses, workdir = "/tmp/mt-bench-symbolizer", tool = "llvm-symbolizer-19";
+    std::string lib, addresses, workdir = "/tmp/mt-bench-symbolizer", tool = "llvm-symbolizer-19", cli, baseline_cli;
     size_t count = 400000, sample = 300;
     uint64_t events = 10000000, frames = 10000;
     int reps = 3;
@@ -63,7 +67,10 @@ Args parse(int argc, char **argv) {
     app.add_option("--frames", a.frames, "frames of the ingest capture");
     app.add_option("--reps", a.reps, "runs per timing (median)");
     app.add_option("--jobs", a.jobs, "symbolizer threads");
+    app.add_option("--cli", a.cli, "memtracer-symbolize to time whole (default: the one beside this binary)");
+    app.add_option("--baseline-cli", a.baseline_cli, "another build's memtracer-symbolize, timed in the same rounds");
     if (auto code = cli.parse(argc, argv)) exit(*code);
+    if (a.cli.empty()) a.cli = (fs::read_symlink("/proc/self/exe").parent_path() / "memtracer-symbolize").string();
     return a;
 }
 
@@ -118,6 +125,35 @@ void agreement(const std::vector<SymbolRecord> &ours, const std::vector<SymbolRe
            differ, column_differ, inlined);
 }
 
+// (f): one build's memtracer-symbolize, cold then warm, against llvm-symbolizer's CLI time of the round.
+struct CliSeries {
+    std::string label, exe;
+    std::vector<double> cold, warm, cold_rss, warm_rss, cold_ratio, cold_cpu, warm_cpu;
+    void round(const Args &a, const std::string &run1, const std::string &run2, double tool_wall) {
+        std::string db = a.workdir + "/cli.db";
+        remove_db(db);
+        std::vector<std::string> common = {"-o", db, "--elf", a.lib, "-j", std::to_string(a.jobs), "-q", "--no-progress"};
+        auto argv = [&](const std::string &run) {
+            std::vector<std::string> v = {exe, run};
+            v.insert(v.end(), common.begin(), common.end());
+            return v;
+        };
+        CliRun c = run_cli(argv(run1)), w = run_cli(argv(run2));
+        cold.push_back(c.wall_s);
+        cold_cpu.push_back(c.cpu_s);
+        cold_rss.push_back(c.peak_rss_mib);
+        cold_ratio.push_back(c.wall_s / tool_wall);
+        warm.push_back(w.wall_s);
+        warm_cpu.push_back(w.cpu_s);
+        warm_rss.push_back(w.peak_rss_mib);
+    }
+    void print(double n, double tool_rss) const {
+        printf("| %s | %.2f s (%.2f s CPU) | %.2fx | %.0f MiB (%.2fx) | %.3f s (%.2f s CPU) | %.0f | %.0f MiB |\n", label.c_str(),
+               median(cold), median(cold_cpu), median(cold_ratio), median(cold_rss), median(cold_rss) / tool_rss, median(warm),
+               median(warm_cpu), n / median(warm), median(warm_rss));
+    }
+};
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -161,6 +197,14 @@ int main(int argc, char **argv) {
     Config cfg;
     cfg.elfs = {a.lib};
     cfg.backend.jobs = a.jobs;
+    std::string lookups_file = a.workdir + "/lookups.txt";
+    {
+        std::ofstream out(lookups_file);
+        for (uint64_t l : sorted_lookups) out << hex_address(l) << '\n';
+    }
+    std::vector<double> f_wall, f_cpu, f_rss;
+    std::vector<CliSeries> clis = {{"memtracer-symbolize, this build", a.cli, {}, {}, {}, {}, {}, {}, {}}};
+    if (!a.baseline_cli.empty()) clis.push_back({"memtracer-symbolize, " + a.baseline_cli, a.baseline_cli, {}, {}, {}, {}, {}, {}, {}});
     std::vector<double> c_phase, c_backend, d_phase, c_total, d_total, c_cpu, d_cpu, c_phase_cpu, c_ratio, cb_ratio, d_ratio;
     for (int r = 0; r < a.reps; ++r) {
         double c0b = cpu_children();
@@ -185,6 +229,12 @@ int main(int argc, char **argv) {
         c_total.push_back(cold.read_seconds + cold.resolve_seconds + cold.symbolize_seconds + cold.finish_seconds);
         d_phase.push_back(warm.resolve_seconds + warm.symbolize_seconds);
         d_total.push_back(warm.read_seconds + warm.resolve_seconds + warm.symbolize_seconds + warm.finish_seconds);
+        // (f) whole command lines, each build in turn after llvm-symbolizer's.
+        CliRun t = run_cli({a.tool, "--obj=" + a.lib, "--output-style=JSON", "--no-demangle"}, lookups_file);
+        f_wall.push_back(t.wall_s);
+        f_cpu.push_back(t.cpu_s);
+        f_rss.push_back(t.peak_rss_mib);
+        for (CliSeries &c : clis) c.round(a, run1, run2, t.wall_s);
     }
 
     // Agreement: the builtin backend against llvm-symbolizer's answers from (b).
@@ -233,6 +283,13 @@ int main(int argc, char **argv) {
            "(e) rows: %" PRIu64 " allocations counted\n",
            median(c_ratio) <= 0.5 ? "met" : "NOT met", median(c_ratio), n / median(d_phase) >= 1e6 ? "met" : "NOT met",
            n / median(d_phase) / 1e6, e <= 10 ? "met" : "NOT met", e, e_rows);
+    printf("\n(f) whole command lines, each its own process (wall, CPU and peak RSS of the child; median of %d rounds):\n\n"
+           "| command | cold wall | cold vs llvm-symbolizer, per round | cold peak RSS (vs llvm-symbolizer) | warm wall | warm addresses/s | warm peak RSS |\n"
+           "|---|---:|---:|---:|---:|---:|---:|\n",
+           a.reps);
+    printf("| llvm-symbolizer --obj=LIB < addresses > /dev/null | %.2f s (%.2f s CPU) | 1.00x | %.0f MiB | | | |\n", median(f_wall),
+           median(f_cpu), median(f_rss));
+    for (const CliSeries &c : clis) c.print(n, median(f_rss));
     agreement(mine, theirs, sorted_lookups);
     getloadavg(load, 3);
     printf("load average at end %.2f\n", load[0]);
