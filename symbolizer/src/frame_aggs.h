@@ -24,11 +24,11 @@ struct AggKey {
     auto operator<=>(const AggKey &) const = default;
 };
 
+// The high bits of a multiplicative hash: every bit of class, stack and thread reaches them.
 struct AggKeyHash {
     size_t operator()(const AggKey &k) const {
-        uint64_t h = (static_cast<uint64_t>(k.class_id) << 32 | k.stack_id) * 0x9E3779B97F4A7C15ull;
-        h ^= static_cast<uint64_t>(k.thread) * 0xC2B2AE3D27D4EB4Full;
-        return static_cast<size_t>(h ^ h >> 29);
+        uint64_t h = (static_cast<uint64_t>(k.class_id) << 32 | k.stack_id) ^ static_cast<uint64_t>(k.thread) * 0xC2B2AE3D27D4EB4Full;
+        return static_cast<size_t>((h * 0x9E3779B97F4A7C15ull) >> 32);
     }
 };
 
@@ -37,59 +37,54 @@ struct Agg {
     double count = 0, requested = 0, gc = 0;
 };
 
+using AggRows = std::vector<std::pair<AggKey, Agg>>;  // a frame's sums, in key order
+
+// The sums live in a dense array in first-use order and the table holds 4-byte indexes into it:
+// both stay in L1 while a frame's 48-byte events stream past (a table of whole slots missed it).
 class FrameAggs {
 public:
-    FrameAggs() { slots_.resize(kInitial); }
+    FrameAggs() : index_(kInitial, -1) {}
 
     Agg &operator[](const AggKey &k) {
-        size_t mask = slots_.size() - 1;
+        size_t mask = index_.size() - 1;
         for (size_t i = AggKeyHash{}(k) & mask;; i = (i + 1) & mask) {
-            Slot &s = slots_[i];
-            if (s.used && s.key == k) return s.agg;
-            if (!s.used) {
-                if ((used_.size() + 1) * 2 > slots_.size()) {
+            int32_t e = index_[i];
+            if (e >= 0 && entries_[static_cast<size_t>(e)].first == k) return entries_[static_cast<size_t>(e)].second;
+            if (e < 0) {
+                if ((entries_.size() + 1) * 2 > index_.size()) {
                     grow();
                     return (*this)[k];
                 }
-                s = Slot{k, Agg{}, true};
-                used_.push_back(static_cast<uint32_t>(i));
-                return s.agg;
+                index_[i] = static_cast<int32_t>(entries_.size());
+                return entries_.emplace_back(k, Agg{}).second;
             }
         }
     }
 
-    // The frame's sums in key order (allocs' primary key order), then an empty table.
-    template <class Out>
-    void drain_sorted(Out &out) {
-        out.clear();
-        for (uint32_t i : used_) {
-            out.emplace_back(slots_[i].key, slots_[i].agg);
-            slots_[i].used = false;
-        }
-        used_.clear();
+    // The frame's sums in key order (allocs' primary key order) into `out`, then an empty table.
+    void drain_sorted(AggRows &out) {
+        out.swap(entries_);
+        entries_.clear();
+        entries_.reserve(out.size());  // out may have come in empty (a new digest each frame)
+        std::fill(index_.begin(), index_.end(), -1);
         std::sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
     }
 
 private:
     static constexpr size_t kInitial = 1024;
-    struct Slot {
-        AggKey key{};
-        Agg agg;
-        bool used = false;
-    };
     void grow() {
-        std::vector<Slot> old(slots_.size() * 2);
-        old.swap(slots_);
-        std::vector<uint32_t> was;
-        was.swap(used_);
-        for (uint32_t i : was) (*this)[old[i].key] = old[i].agg;
+        index_.assign(index_.size() * 2, -1);
+        size_t mask = index_.size() - 1;
+        for (size_t e = 0; e < entries_.size(); ++e) {
+            size_t i = AggKeyHash{}(entries_[e].first) & mask;
+            while (index_[i] >= 0) i = (i + 1) & mask;
+            index_[i] = static_cast<int32_t>(e);
+        }
     }
 
-    std::vector<Slot> slots_;
-    std::vector<uint32_t> used_;  // slots in use, in first-use order
+    std::vector<int32_t> index_;  // -1: empty, else a position in entries_
+    AggRows entries_;
 };
-
-using AggRows = std::vector<std::pair<AggKey, Agg>>;  // a frame's sums, in key order
 
 // A frame with its events summed: all the frame tables need of it. Made on the reading thread
 // of an ingest (run_ingest_pipe.cpp), so the 48-byte events never cross threads.
