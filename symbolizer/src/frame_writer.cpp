@@ -18,9 +18,9 @@ uint64_t rounded(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(std::llro
 FrameWriter::FrameWriter(store::Db &db, int64_t run_id, const mt::reader::Header &h, bool split_threads)
     : run_id_(run_id),
       ns_per_tick_(1e9 / (h.tick_hz > 0 ? h.tick_hz : 1e9)),
-      sample_interval_(static_cast<double>(h.sample_interval_bytes)),
       aggregate_mode_((h.flags & MT_FILE_FLAG_AGGREGATE) != 0),
       split_(split_threads && !aggregate_mode_),
+      digester_(h, split_threads),
       frame_(db.prepare(store::sql::kInsertFrame)),
       gc_(db.prepare(store::sql::kInsertGcEvent)),
       death_(db.prepare(store::sql::kInsertDeath)),
@@ -41,36 +41,9 @@ int64_t FrameWriter::ns(uint64_t tick) const {
     return static_cast<int64_t>(std::llround(d));
 }
 
-void FrameWriter::aggregate_events(const mt::reader::Frame &f) {
-    if (aggregate_mode_) {
-        for (const auto &a : f.aggregates) {
-            Agg &g = frame_aggs_[Key{a.class_id, a.stack_id, -1}];
-            g.count += static_cast<double>(a.count);
-            g.requested += static_cast<double>(a.requested_bytes);
-            g.gc += static_cast<double>(a.gc_bytes);
-        }
-        return;
-    }
-    for (const auto &e : f.event_list) {
-        double w = 1;
-        if (sample_interval_ > 0) {
-            double p = -std::expm1(-static_cast<double>(e.size) / sample_interval_);
-            w = p > 0 ? 1 / p : 1;
-        }
-        const int64_t thread = split_ ? static_cast<int64_t>(e.thread) : -1;
-        if (split_ && lifetimes_) lifetimes_->on_event(e.address, f.seq, e.thread, e.class_id, e.stack_id);
-        Agg &g = frame_aggs_[Key{e.class_id, e.stack_id, thread}];
-        g.count += w;
-        g.requested += w * static_cast<double>(e.size);
-        g.gc += w * static_cast<double>(e.gc_size);
-    }
-}
-
-void FrameWriter::write_allocs(uint64_t seq) {
+void FrameWriter::write_allocs(uint64_t seq, const AggRows &rows) {
     // In key order, so each frame's rows are appended to the allocs b-tree in order.
-    sorted_.assign(frame_aggs_.begin(), frame_aggs_.end());
-    std::sort(sorted_.begin(), sorted_.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-    for (const auto &[key, g] : sorted_) {
+    for (const auto &[key, g] : rows) {
         uint64_t count = rounded(g.count), req = rounded(g.requested), gc = rounded(g.gc);
         allocs_.add(run_id_).add(seq).add(key.class_id).add(key.stack_id).add(count).add(req).add(gc).add(key.thread).end_row();
         auto [it, fresh] = run_aggs_.try_emplace(key);
@@ -89,7 +62,6 @@ void FrameWriter::write_allocs(uint64_t seq) {
         totals_.gc_bytes += gc;
         if (lifetimes_) lifetimes_->on_alloc(key.class_id, key.stack_id, key.thread, seq, count, gc);
     }
-    frame_aggs_.clear();
 }
 
 void FrameWriter::write_deaths(const mt::reader::Frame &f) {
@@ -110,17 +82,23 @@ void FrameWriter::write_deaths(const mt::reader::Frame &f) {
 }
 
 void FrameWriter::add(const mt::reader::Frame &f) {
+    digester_.sum(f, rows_, lifetimes_ ? &*lifetimes_ : nullptr);
+    write(f, aggregate_mode_ ? f.aggregates.size() : f.event_list.size(), rows_);
+}
+
+void FrameWriter::add(const FrameDigest &d) { write(d.frame, d.records, d.rows); }
+
+void FrameWriter::write(const mt::reader::Frame &f, uint64_t records, const AggRows &rows) {
     if (!totals_.any_frame) {
         totals_.first_tick = f.start_tick;
         totals_.any_frame = true;
     }
     totals_.last_tick = std::max(totals_.last_tick, f.end_tick);
     ++totals_.frames;
-    totals_.events += aggregate_mode_ ? f.aggregates.size() : f.event_list.size();
+    totals_.events += records;
     totals_.dropped += f.dropped;
 
-    aggregate_events(f);
-    write_allocs(f.seq);
+    write_allocs(f.seq, rows);
     write_deaths(f);
 
     for (const auto &m : f.marks) marker_.bind(1, run_id_).bind(2, f.seq).bind(3, ns(m.tick)).bind(4, m.label).run();

@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "frame_aggs.h"
 #include "lifetimes.h"
 #include "site_lifetimes.h"
 #include "memtracer/reader.h"
@@ -34,6 +35,9 @@ public:
     FrameWriter(store::Db &db, int64_t run_id, const mt::reader::Header &h, bool split_threads = true);
     bool thread_split() const { return split_; }
     void add(const mt::reader::Frame &f);
+    // The same for a frame whose events were summed elsewhere (FrameDigester, same header and
+    // split; not for a lifetimes run, whose events the writer sees one by one).
+    void add(const FrameDigest &d);
     // Writes the pending allocs rows and the run_class_stack rows of the (class, stack) pairs
     // allocated since the last flush, with their run totals so far: after each batch of a
     // followed run, the tables are what a whole-file ingest of the same frames writes.
@@ -45,39 +49,24 @@ public:
     bool has_lifetimes() const { return lifetimes_.has_value(); }
 
 private:
-    struct Agg {
-        double count = 0, requested = 0, gc = 0;
-    };
-    // (class, stack, allocating thread); thread -1: not split. Ordered as allocs' primary key.
-    struct Key {
-        uint32_t class_id, stack_id;
-        int64_t thread;
-        auto operator<=>(const Key &) const = default;
-    };
-    struct KeyHash {
-        size_t operator()(const Key &k) const {
-            uint64_t h = (static_cast<uint64_t>(k.class_id) << 32 | k.stack_id) * 0x9E3779B97F4A7C15ull;
-            return static_cast<size_t>(h ^ static_cast<uint64_t>(k.thread) * 0xC2B2AE3D27D4EB4Full);
-        }
-    };
+    using Key = AggKey;
     struct RunAgg {
         uint64_t count = 0, requested = 0, gc = 0, first_seq = 0, last_seq = 0;
         bool dirty = false;  // changed since the last flush()
     };
-    void aggregate_events(const mt::reader::Frame &f);
-    void write_allocs(uint64_t seq);
+    void write(const mt::reader::Frame &f, uint64_t records, const AggRows &rows);
+    void write_allocs(uint64_t seq, const AggRows &rows);
     void write_deaths(const mt::reader::Frame &f);
 
     int64_t run_id_;
     double ns_per_tick_;
-    double sample_interval_;
     bool aggregate_mode_;
     bool split_;
+    FrameDigester digester_;  // add(Frame)'s
     store::Stmt frame_, gc_, death_, rcs_, survivor_, marker_;
     store::BatchInsert allocs_;
-    std::unordered_map<Key, Agg, KeyHash> frame_aggs_;  // reused per frame
-    std::vector<std::pair<Key, Agg>> sorted_;
-    std::unordered_map<Key, RunAgg, KeyHash> run_aggs_;
+    AggRows rows_;  // add(Frame)'s, reused per frame
+    std::unordered_map<Key, RunAgg, AggKeyHash> run_aggs_;
     std::vector<Key> dirty_;  // keys of run_aggs_ with dirty set
     std::vector<int64_t> death_threads_;  // per death of the current frame
     std::optional<Lifetimes> lifetimes_;

@@ -92,6 +92,12 @@ void RunIngest::on_frame(const mt::reader::Frame &f) {
     frames_read_.fetch_add(1, std::memory_order_relaxed);
 }
 
+void RunIngest::on_digest(const FrameDigest &d) {
+    writer_->add(d);
+    last_seq_ = static_cast<int64_t>(d.frame.seq);
+    frames_read_.fetch_add(1, std::memory_order_relaxed);
+}
+
 std::vector<PartitionWork> RunIngest::resolve_addresses(AddressCache &cache) {
     part_of_.resize(modules_.modules().size(), nullptr);
     std::vector<PartitionWork> work;

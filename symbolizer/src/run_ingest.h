@@ -46,6 +46,8 @@ public:
     void on_class(const mt::reader::Class &c) override;
     void on_stack(const mt::reader::Stack &s) override;
     void on_frame(const mt::reader::Frame &f) override;
+    // A frame whose events were summed on the reading thread (run_ingest_pipe.h).
+    void on_digest(const FrameDigest &d);
 
     // After reading: every new stack frame's cached address (interning new ones), and the work
     // list for the symbolize pass.
@@ -63,6 +65,7 @@ public:
 
     // Rows per allocating thread (default) or, false, per (class, stack) only (--no-threads).
     void split_threads(bool on) { split_threads_ = on; }
+    bool splits_threads() const { return split_threads_; }
     int64_t run_id() const { return run_id_; }
     bool has_header() const { return writer_ != nullptr; }
     const RunTotals &totals() const;

@@ -13,6 +13,7 @@
 #include "memtracer/symbolizer/errors.h"
 #include "object_info.h"
 #include "run_ingest.h"
+#include "run_ingest_pipe.h"
 #include "symbol_locator.h"
 #include "symbolize_pass.h"
 
@@ -86,7 +87,7 @@ InputResult Symbolizer::ingest(store::Db &db, const std::string &run_path) {
         Progress::Phase phase(progress_, "read " + std::filesystem::path(run_path).filename().string(), 0,
                               run.frames_read(), "frames");
         try {
-            r = mt::reader::read_file(run_path, run);
+            r = read_pipelined(run_path, run);
         } catch (const mt::reader::FormatError &e) {
             throw input_error(std::string(e.what()) + "; nothing was written");
         }

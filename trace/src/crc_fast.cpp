@@ -55,13 +55,17 @@ uint32_t hw(uint32_t c, const uint8_t *, size_t) { return c; }
 bool detect() { return false; }
 #endif
 
-int g_hw = -1;  // -1 not probed yet; probing twice is harmless
+int g_hw = -1;  // -1 not probed yet; probing twice is harmless (atomic: the host's readers run on several threads)
 
 }  // namespace
 
 bool crc32c_hardware() {
-    if (g_hw < 0) g_hw = detect() ? 1 : 0;
-    return g_hw == 1;
+    int hw = __atomic_load_n(&g_hw, __ATOMIC_RELAXED);
+    if (hw < 0) {
+        hw = detect() ? 1 : 0;
+        __atomic_store_n(&g_hw, hw, __ATOMIC_RELAXED);
+    }
+    return hw == 1;
 }
 
 uint32_t crc32c_fast(uint32_t crc, const void *data, size_t n) {

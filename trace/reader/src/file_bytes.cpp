@@ -2,6 +2,7 @@
 
 #include <memtracer/reader.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -60,6 +61,15 @@ FileBytes::FileBytes(const std::string &path) {
     }
     ::madvise(map_, size_, MADV_SEQUENTIAL);
     data_ = static_cast<const uint8_t *>(map_);
+}
+
+void FileBytes::release_before(uint64_t offset) {
+    if (!map_ || offset < released_ + kReleaseStep) return;
+    size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    size_t end = static_cast<size_t>(std::min<uint64_t>(offset, size_)) / page * page;
+    if (end <= released_) return;
+    ::madvise(static_cast<uint8_t *>(map_) + released_, end - released_, MADV_DONTNEED);
+    released_ = end;
 }
 
 FileBytes::~FileBytes() {

@@ -21,6 +21,12 @@ public:
 
     const uint8_t *data() const { return data_; }
     size_t size() const { return size_; }
+    // The bytes before `offset` will not be read again: their pages leave this process's
+    // resident set (a mapped page counts in RSS until the kernel reclaims it, so a whole-file
+    // read of a multi-GB run.mt would otherwise end as large as the file). Works in steps of
+    // kReleaseStep; a later read of those bytes would still see them (the kernel maps them again).
+    void release_before(uint64_t offset);
+    static constexpr size_t kReleaseStep = size_t{32} << 20;
 
 private:
     void read_prefix(int fd, const std::string &path);  // when mmap fails (some file systems)
@@ -28,6 +34,7 @@ private:
     const uint8_t *data_ = nullptr;
     size_t size_ = 0;
     void *map_ = nullptr;
+    size_t released_ = 0;  // bytes at the start of map_ given back
     std::vector<uint8_t> copy_;
 };
 

@@ -16,7 +16,10 @@ ReadResult read_buffer(const uint8_t *data, size_t size, Visitor &visitor) {
 ReadResult read_file(const std::string &path, Visitor &visitor) {
     detail::FileBytes bytes(path);
     try {
-        return read_buffer(bytes.data(), bytes.size(), visitor);
+        detail::Session session(bytes.data(), bytes.size(), detail::parse_file_header(bytes.data(), bytes.size()),
+                                visitor);
+        session.on_walked([&bytes](uint64_t pos) { bytes.release_before(pos); });
+        return session.run();
     } catch (const FormatError &e) {
         throw FormatError(path + ": " + e.what());
     }

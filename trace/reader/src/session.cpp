@@ -48,6 +48,7 @@ ReadResult Session::run(bool final) {
                                                      std::to_string(chunk.offset) + ": " + e.what()};
             break;
         }
+        if (walked_) walked_(walker_.pos());
     }
     if (final) send_header();
     if (!ended_) {

@@ -10,6 +10,8 @@
 
 #include <memtracer/reader.h>
 
+#include <functional>
+
 namespace mt::reader::detail {
 
 class Session {
@@ -20,6 +22,9 @@ public:
     ReadResult run(bool final = true);
     // `data` holds the file's bytes [base, base + size); base is at most where the walk stands.
     void rebind(const uint8_t *data, size_t size, uint64_t base = 0);
+    // Called after each chunk with the file offset of the first byte not walked yet: no byte
+    // before it is read again (read_file gives those pages back).
+    void on_walked(std::function<void(uint64_t)> f) { walked_ = std::move(f); }
 
 private:
     void dispatch(const Chunk &chunk, Cursor &c);
@@ -41,6 +46,7 @@ private:
     ReadResult result_;
     bool header_sent_ = false;
     bool ended_ = false;
+    std::function<void(uint64_t)> walked_;
 };
 
 }  // namespace mt::reader::detail

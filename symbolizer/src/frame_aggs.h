@@ -1,0 +1,117 @@
+// frame_aggs.h — one frame's allocations summed per (class, stack, allocating thread): the
+// per-event step of an ingest (120M events in a session-sized run, ~85 keys per frame). An
+// open-addressing table with linear probing that keeps its slots between frames and clears only
+// the ones a frame used; std::unordered_map's node per key and pointer chase per event were a
+// tenth of a whole ingest (docs/benchmarks.md, issue 22's third session).
+#ifndef MEMTRACER_SYM_FRAME_AGGS_H
+#define MEMTRACER_SYM_FRAME_AGGS_H
+
+#include <algorithm>
+#include <compare>
+#include <cstdint>
+#include <vector>
+
+#include "memtracer/reader.h"
+
+namespace mt::sym {
+
+class Lifetimes;
+
+// (class, stack, allocating thread); thread -1: not split. Ordered as allocs' primary key.
+struct AggKey {
+    uint32_t class_id, stack_id;
+    int64_t thread;
+    auto operator<=>(const AggKey &) const = default;
+};
+
+// The high bits of a multiplicative hash: every bit of class, stack and thread reaches them.
+struct AggKeyHash {
+    size_t operator()(const AggKey &k) const {
+        uint64_t h = (static_cast<uint64_t>(k.class_id) << 32 | k.stack_id) ^ static_cast<uint64_t>(k.thread) * 0xC2B2AE3D27D4EB4Full;
+        return static_cast<size_t>((h * 0x9E3779B97F4A7C15ull) >> 32);
+    }
+};
+
+// Weighted sums (sampled runs weight each event by 1/p; rounded when written).
+struct Agg {
+    double count = 0, requested = 0, gc = 0;
+};
+
+using AggRows = std::vector<std::pair<AggKey, Agg>>;  // a frame's sums, in key order
+
+// The sums live in a dense array in first-use order and the table holds 4-byte indexes into it:
+// both stay in L1 while a frame's 48-byte events stream past (a table of whole slots missed it).
+class FrameAggs {
+public:
+    FrameAggs() : index_(kInitial, -1) {}
+
+    Agg &operator[](const AggKey &k) {
+        size_t mask = index_.size() - 1;
+        for (size_t i = AggKeyHash{}(k) & mask;; i = (i + 1) & mask) {
+            int32_t e = index_[i];
+            if (e >= 0 && entries_[static_cast<size_t>(e)].first == k) return entries_[static_cast<size_t>(e)].second;
+            if (e < 0) {
+                if ((entries_.size() + 1) * 2 > index_.size()) {
+                    grow();
+                    return (*this)[k];
+                }
+                index_[i] = static_cast<int32_t>(entries_.size());
+                return entries_.emplace_back(k, Agg{}).second;
+            }
+        }
+    }
+
+    // The frame's sums in key order (allocs' primary key order) into `out`, then an empty table.
+    void drain_sorted(AggRows &out) {
+        out.swap(entries_);
+        entries_.clear();
+        entries_.reserve(out.size());  // out may have come in empty (a new digest each frame)
+        std::fill(index_.begin(), index_.end(), -1);
+        std::sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    }
+
+private:
+    static constexpr size_t kInitial = 1024;
+    void grow() {
+        index_.assign(index_.size() * 2, -1);
+        size_t mask = index_.size() - 1;
+        for (size_t e = 0; e < entries_.size(); ++e) {
+            size_t i = AggKeyHash{}(entries_[e].first) & mask;
+            while (index_[i] >= 0) i = (i + 1) & mask;
+            index_[i] = static_cast<int32_t>(e);
+        }
+    }
+
+    std::vector<int32_t> index_;  // -1: empty, else a position in entries_
+    AggRows entries_;
+};
+
+// A frame with its events summed: all the frame tables need of it. Made on the reading thread
+// of an ingest (run_ingest_pipe.cpp), so the 48-byte events never cross threads.
+struct FrameDigest {
+    mt::reader::Frame frame;  // event_list and aggregates left empty
+    uint64_t records = 0;     // the events (aggregate mode: aggregate records) the frame held
+    AggRows rows;
+};
+
+// The per-event step: sums a frame's events (sampled runs weighted, docs in frame_writer.h).
+class FrameDigester {
+public:
+    FrameDigester(const mt::reader::Header &h, bool split_threads);
+    bool split() const { return split_; }
+    // Sums f's events into `rows`; `lifetimes` (a lifetimes run, split by thread) also sees each
+    // event, in file order.
+    void sum(const mt::reader::Frame &f, AggRows &rows, Lifetimes *lifetimes);
+    // The whole digest, the frame's other data copied.
+    void digest(const mt::reader::Frame &f, FrameDigest &out);
+
+private:
+    double sample_interval_;
+    bool aggregate_mode_;
+    bool split_;
+    FrameAggs aggs_;
+};
+
+}  // namespace mt::sym
+
+#endif
