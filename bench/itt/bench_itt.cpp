@@ -19,8 +19,11 @@
 #include <vector>
 
 #include "itt_static_part.h"
+#include "../common/median.h"
 
 extern char **environ;
+
+using mt::bench::upper_median;
 
 namespace {
 
@@ -93,11 +96,6 @@ Figures run_child(const char *self, long events, long frames, bool with_collecto
     return r;
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -120,9 +118,9 @@ int main(int argc, char **argv) {
         printf("%-6ld %14.2f %14.2f %16.2f %16.2f\n", r, b.heap_ns, b.frame_ns, c.heap_ns, c.frame_ns);
     }
     unlink(out.c_str());
-    printf("median %14.2f %14.2f %16.2f %16.2f\n", median(bh), median(bf), median(ch), median(cf));
-    printf("per heap event: %.2f ns more (%.2fx the bare event, malloc/free included)\n", median(ch) - median(bh),
-           median(ch) / median(bh));
-    printf("per frame:      %.2f ns more (%.2fx)\n", median(cf) - median(bf), median(cf) / median(bf));
+    printf("median %14.2f %14.2f %16.2f %16.2f\n", upper_median(bh), upper_median(bf), upper_median(ch), upper_median(cf));
+    printf("per heap event: %.2f ns more (%.2fx the bare event, malloc/free included)\n", upper_median(ch) - upper_median(bh),
+           upper_median(ch) / upper_median(bh));
+    printf("per frame:      %.2f ns more (%.2fx)\n", upper_median(cf) - upper_median(bf), upper_median(cf) / upper_median(bf));
     return 0;
 }

@@ -19,6 +19,9 @@
 
 #include "memtracer/memtracer.h"
 #include "memtracer/stream_proto.h"
+#include "../common/median.h"
+
+using mt::bench::upper_median;
 
 namespace {
 
@@ -124,11 +127,6 @@ double timed_capture(bool live, uint64_t allocs, uint64_t *streamed) {
     return ns;
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -149,12 +147,12 @@ int main(int argc, char **argv) {
     std::printf("bench_live: %llu allocations x %llu reps per variant, chain depth 18, frame every %llu\n",
                 (unsigned long long)allocs, (unsigned long long)reps, (unsigned long long)kFrameAllocs);
     std::printf("mt_on_alloc ns per allocation (median [min..max])\n");
-    std::printf("  streaming off (baseline) %7.1f [%.1f..%.1f]\n", median(off), *std::min_element(off.begin(), off.end()),
+    std::printf("  streaming off (baseline) %7.1f [%.1f..%.1f]\n", upper_median(off), *std::min_element(off.begin(), off.end()),
                 *std::max_element(off.begin(), off.end()));
-    std::printf("  streaming on             %7.1f [%.1f..%.1f]  (%llu bytes streamed in the last capture)\n", median(on),
+    std::printf("  streaming on             %7.1f [%.1f..%.1f]  (%llu bytes streamed in the last capture)\n", upper_median(on),
                 *std::min_element(on.begin(), on.end()), *std::max_element(on.begin(), on.end()),
                 (unsigned long long)streamed);
-    std::printf("  on / off                 %7.2fx\n", median(on) / median(off));
+    std::printf("  on / off                 %7.2fx\n", upper_median(on) / upper_median(off));
     std::printf("dropped: off %llu, on %llu\n", (unsigned long long)g_drops[0], (unsigned long long)g_drops[1]);
     return 0;
 }

@@ -19,8 +19,11 @@
 
 #include "il2cpp_paths.h"
 #include "il2cpp_symbols.h"
+#include "../common/median.h"
 
 using namespace mt::sym;
+
+using mt::bench::upper_median;
 
 namespace {
 
@@ -53,11 +56,6 @@ Table parse_simdjson(simdjson::ondemand::parser &parser, const simdjson::padded_
     return t;
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -86,9 +84,9 @@ int main(int argc, char **argv) {
         }
         printf("%s: %.1f MB, %zu C++ files, %zu mappings, %d runs\n", argv[1], static_cast<double>(text.size()) / 1e6, simd_files,
                simd_mappings, runs);
-        printf("  hand parser (LineMap::parse)  median %8.2f ms\n", median(hand));
-        printf("  simdjson On-Demand            median %8.2f ms\n", median(simd));
-        printf("  ratio hand / simdjson         %8.2f\n", median(hand) / median(simd));
+        printf("  hand parser (LineMap::parse)  median %8.2f ms\n", upper_median(hand));
+        printf("  simdjson On-Demand            median %8.2f ms\n", upper_median(simd));
+        printf("  ratio hand / simdjson         %8.2f\n", upper_median(hand) / upper_median(simd));
         if (hand_files != simd_files) {
             fprintf(stderr, "the two parsers disagree: %zu vs %zu C++ files\n", hand_files, simd_files);
             return 1;

@@ -2,12 +2,18 @@
 
 #include <charconv>
 #include <cstdio>
+#include <iostream>
 #include <string_view>
 
 namespace mt::cli {
 
 // MEMTRACER_VERSION: mt_version() in cmake/memtracer_build.cmake.
 const char *project_version() { return MEMTRACER_VERSION; }
+
+int fail(const std::string &tool, const std::exception &e, int status) {
+    std::cerr << tool << ": " << e.what() << "\n";
+    return status;
+}
 
 void set_version(CLI::App &app, const std::string &name) {
     app.set_version_flag("--version", name + " " + project_version());

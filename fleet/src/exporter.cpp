@@ -6,6 +6,7 @@
 #include <chrono>
 #include <map>
 #include <ctime>
+#include <initializer_list>
 #include <random>
 #include <unordered_map>
 #include <unordered_set>
@@ -138,6 +139,13 @@ int64_t copy_table(store::Db &db, ClickHouse &c, const Table &t, const std::stri
     return b.rows();
 }
 std::string key_text(uint64_t k) { return std::to_string(k); }
+// Text fields after what a row already has, each behind a tab, escaped for TSV.
+void append_texts(std::string &out, std::initializer_list<std::string_view> fields) {
+    for (std::string_view f : fields) {
+        out += '\t';
+        append_tsv(out, f);
+    }
+}
 
 // Classes: the run's ids with their content key, and the class once per key in class_dict.
 // `keys`: each class_id's content key, for the run's class sums.
@@ -151,10 +159,7 @@ int64_t export_classes(store::Db &db, ClickHouse &c, int64_t run, const std::str
         out += '\t' + key_text(k);
         std::string &d = dict.row();
         d += key_text(k);
-        for (int col : {2, 3, 4}) {
-            d += '\t';
-            append_tsv(d, s.text(col));
-        }
+        append_texts(d, {s.text(2), s.text(3), s.text(4)});
         d += '\t' + num(s.i64(5)) + '\t' + num(s.i64(6));
         dict.end_row();
     });
@@ -192,10 +197,8 @@ int64_t export_stacks(store::Db &db, ClickHouse &c, int64_t run, const std::stri
             k = content_key({f.text(3), f.text(4), num(f.i64(5))});
             addr_keys.emplace(f.i64(2), k);
             std::string &a = addrs.row();
-            a += key_text(k) + '\t';
-            append_tsv(a, f.text(3));
-            a += '\t';
-            append_tsv(a, f.text(4));
+            a += key_text(k);
+            append_texts(a, {f.text(3), f.text(4)});
             a += '\t' + num(f.i64(5)) + '\t' + num(f.i64(6)) + '\t' + num(f.i64(7));
             addrs.end_row();
         }
@@ -208,12 +211,9 @@ int64_t export_stacks(store::Db &db, ClickHouse &c, int64_t run, const std::stri
     while (sy.step()) {
         std::string &o = syms.row();
         o += key_text(addr_keys[sy.i64(0)]) + '\t' + num(sy.i64(1));
-        for (int col : {2, 3, 4, 5}) {
-            o += '\t';
-            append_tsv(o, sy.text(col));
-        }
-        o += '\t' + num(sy.i64(6)) + '\t' + num(sy.i64(7)) + '\t';
-        append_tsv(o, sy.text(8));
+        append_texts(o, {sy.text(2), sy.text(3), sy.text(4), sy.text(5)});
+        o += '\t' + num(sy.i64(6)) + '\t' + num(sy.i64(7));
+        append_texts(o, {sy.text(8)});
         o += '\t' + num(sy.i64(9));
         syms.end_row();
     }
@@ -226,10 +226,8 @@ int64_t export_stacks(store::Db &db, ClickHouse &c, int64_t run, const std::stri
         uint64_t k = content_key({si.text(1), si.text(2), num(si.i64(3))});
         site_keys.emplace(si.i64(0), k);
         std::string &o = sites.row();
-        o += key_text(k) + '\t';
-        append_tsv(o, si.text(1));
-        o += '\t';
-        append_tsv(o, si.text(2));
+        o += key_text(k);
+        append_texts(o, {si.text(1), si.text(2)});
         o += '\t' + num(si.i64(3));
         sites.end_row();
     }

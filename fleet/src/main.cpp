@@ -49,10 +49,8 @@ int main(int argc, char **argv) {
             });
         return 0;
     } catch (const ClickHouseError &e) {
-        std::cerr << "memtracer-export: " << e.what() << "\n";
-        return 3;
+        return mt::cli::fail("memtracer-export", e, 3);
     } catch (const std::exception &e) {
-        std::cerr << "memtracer-export: " << e.what() << "\n";
-        return 2;
+        return mt::cli::fail("memtracer-export", e, 2);
     }
 }

@@ -15,10 +15,9 @@ using namespace mt::report;
 namespace {
 
 struct Args {
-    std::string db, db_b, format = "table", max_growth, by = "class", sort, thread, kind;
+    std::string db, db_b, format = "table", max_growth;
     int64_t run = 0;
-    std::optional<std::string> from, to;
-    int64_t limit = 20, within = 1;
+    Query q;  // the options that shape the answer: --from/--to, --by (q.group), --sort (q.by), ...
     double min_share = 1.0;
 };
 
@@ -34,15 +33,15 @@ void range_options(CLI::App *c, Args &a) {
             }
         },
         "FRAME|marker:LABEL");
-    c->add_option("--from", a.from, "first frame (seq) of the range, or marker:LABEL")->check(bound);
-    c->add_option("--to", a.to, "last frame (seq) of the range, or marker:LABEL")->check(bound);
-    c->add_option("--limit", a.limit, "rows to print (default 20)")->check(CLI::Range(int64_t{1}, int64_t{1000}));
+    c->add_option("--from", a.q.from, "first frame (seq) of the range, or marker:LABEL")->check(bound);
+    c->add_option("--to", a.q.to, "last frame (seq) of the range, or marker:LABEL")->check(bound);
+    c->add_option("--limit", a.q.limit, "rows to print (default 20)")->check(CLI::Range(int64_t{1}, int64_t{1000}));
     c->add_option("--format", a.format, "table (default), csv or json")
         ->check(CLI::IsMember({"table", "csv", "json"}));
-    c->add_option("--thread", a.thread,
+    c->add_option("--thread", a.q.thread,
                   "only what these allocating threads allocated: ids or names (exact, case-insensitive; a name "
                   "takes every thread of that name), comma-separated");
-    c->add_option("--kind", a.kind, "only native heaps' allocations (ITT heap functions, docs/itt.md) or only managed (C#) ones")
+    c->add_option("--kind", a.q.kind, "only native heaps' allocations (ITT heap functions, docs/itt.md) or only managed (C#) ones")
         ->check(CLI::IsMember({"native", "managed"}));
 }
 
@@ -52,8 +51,8 @@ CLI::App *one_run(CLI::App &app, const char *name, const char *what, Args &a, bo
     c->add_option("--run", a.run, "run id when the database holds several")->check(CLI::PositiveNumber);
     range_options(c, a);
     if (grouped) {
-        c->add_option("--by", a.by, "class (default), site or stack")->check(CLI::IsMember({"class", "site", "stack"}));
-        c->add_option("--sort", a.sort,
+        c->add_option("--by", a.q.group, "class (default), site or stack")->check(CLI::IsMember({"class", "site", "stack"}));
+        c->add_option("--sort", a.q.by,
                       "top: bytes, gc_bytes or count; leaks: frames (default), gc_bytes or count; temporaries: "
                       "gc_bytes or count")
             ->check(CLI::IsMember({"bytes", "gc_bytes", "count", "frames"}));
@@ -106,19 +105,6 @@ CLI::App *fleet_command(CLI::App &app, const char *name, const char *what, Fleet
     return c;
 }
 
-Query query_of(const Args &a) {
-    Query q;
-    q.from = a.from;
-    q.to = a.to;
-    q.group = a.by;
-    q.by = a.sort;
-    q.limit = a.limit;
-    q.within = a.within;
-    q.thread = a.thread;
-    q.kind = a.kind;
-    return q;
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -131,13 +117,13 @@ int main(int argc, char **argv) {
     auto *frames_cmd = one_run(app, "frames", "the per-frame series, with the live and GC heap peaks", a, false);
     auto *leaks_cmd = one_run(app, "leaks", "objects still alive at the end of the range (leak candidates)", a, true);
     auto *temp_cmd = one_run(app, "temporaries", "objects that died within --within frames", a, true);
-    temp_cmd->add_option("--within", a.within, "frames (default 1; 0 = the frame they were made in)")
+    temp_cmd->add_option("--within", a.q.within, "frames (default 1; 0 = the frame they were made in)")
         ->check(CLI::Range(int64_t{0}, int64_t{1000000}));
     auto two_runs = [&](const char *name, const char *what) {
         auto *c = app.add_subcommand(name, what);
         c->add_option("a", a.db, "base: run.db or run.db@N")->required();
         c->add_option("b", a.db_b, "new: run.db or run.db@N (the same file for two runs of one database)")->required();
-        c->add_option("--by", a.by, "class (default) or site")->check(CLI::IsMember({"class", "site"}));
+        c->add_option("--by", a.q.group, "class (default) or site")->check(CLI::IsMember({"class", "site"}));
         range_options(c, a);
         return c;
     };
@@ -172,7 +158,7 @@ int main(int argc, char **argv) {
     if (auto rc = mt::cli::parse_app(app, argc, argv, 2)) return *rc;
     try {
         Format f = parse_format(a.format == "table" ? "table" : a.format);
-        Query q = query_of(a);
+        const Query &q = a.q;
         if (gate_cmd->parsed()) {
             GateLimits limits = parse_limits(a.max_growth);
             Source now(a.db_b);
@@ -213,10 +199,8 @@ int main(int argc, char **argv) {
         render(t, f, std::cout, std::cerr);
         return 0;
     } catch (const NoLifetimes &e) {
-        std::cerr << "memtracer-report: " << e.what() << "\n";
-        return 3;
+        return mt::cli::fail("memtracer-report", e, 3);
     } catch (const std::exception &e) {
-        std::cerr << "memtracer-report: " << e.what() << "\n";
-        return 2;
+        return mt::cli::fail("memtracer-report", e, 2);
     }
 }

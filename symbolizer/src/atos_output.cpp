@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "memtracer/symbolizer/errors.h"
+#include "split.h"
 
 namespace mt::sym {
 
@@ -44,9 +45,7 @@ std::vector<SymbolRecord> parse_atos_output(std::string_view out, size_t n, bool
     bool open = false;
     size_t line_no = 0;
     while (!out.empty()) {
-        size_t nl = out.find('\n');
-        std::string_view line = out.substr(0, nl);
-        out = nl == std::string_view::npos ? std::string_view() : out.substr(nl + 1);
+        std::string_view line = take_until(out, '\n');
         ++line_no;
         if (inlined && line.empty()) {
             if (!open) throw symbols_error("atos output line " + std::to_string(line_no) + ": empty answer");

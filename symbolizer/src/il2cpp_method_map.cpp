@@ -12,6 +12,7 @@
 
 #include "il2cpp_code_registration.h"
 #include "names.h"
+#include "split.h"
 
 namespace mt::sym {
 
@@ -32,9 +33,7 @@ MethodMap MethodMap::parse(std::string_view text, const std::string &name) {
     MethodMap map;
     size_t line_no = 0;
     while (!text.empty()) {
-        size_t nl = text.find('\n');
-        std::string_view line = text.substr(0, nl);
-        text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+        std::string_view line = take_until(text, '\n');
         ++line_no;
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (line.empty()) continue;
@@ -221,9 +220,7 @@ bool generic_type(std::string_view full) {
 std::vector<std::string_view> cpp_parameter_names(std::string_view parameters) {
     std::vector<std::string_view> out;
     while (!parameters.empty()) {
-        size_t comma = parameters.find(',');
-        std::string_view p = parameters.substr(0, comma);
-        parameters = comma == std::string_view::npos ? std::string_view() : parameters.substr(comma + 1);
+        std::string_view p = take_until(parameters, ',');
         while (!p.empty() && p.back() == ' ') p.remove_suffix(1);
         size_t b = p.size();
         while (b > 0 && (std::isalnum(static_cast<unsigned char>(p[b - 1])) || p[b - 1] == '_')) --b;

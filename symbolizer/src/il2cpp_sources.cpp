@@ -9,6 +9,7 @@
 
 #include "memtracer/symbolizer/errors.h"
 #include "il2cpp_paths.h"
+#include "split.h"
 
 namespace mt::sym {
 
@@ -94,9 +95,7 @@ void GeneratedSources::add_file(std::string_view path, std::string_view text) {
     bool inside = false;
     uint32_t line_no = 0;
     while (!text.empty()) {
-        size_t nl = text.find('\n');
-        std::string_view line = trim_right(text.substr(0, nl));
-        text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+        std::string_view line = trim_right(take_until(text, '\n'));
         ++line_no;
         if (inside) {
             if (auto si = source_info(line)) {

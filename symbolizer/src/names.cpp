@@ -1,4 +1,5 @@
 #include "names.h"
+#include "split.h"
 
 #include <llvm/Demangle/Demangle.h>
 
@@ -278,9 +279,7 @@ std::vector<std::string> il2cpp_parameter_list(std::string_view cpp, const Gener
         {"Il2CppFullySharedGenericAny", "T"}};
     std::vector<std::string> out;
     while (!cpp.empty()) {
-        size_t comma = cpp.find(',');
-        std::string_view p = cpp.substr(0, comma);
-        cpp = comma == std::string_view::npos ? std::string_view() : cpp.substr(comma + 1);
+        std::string_view p = take_until(cpp, ',');
         while (!p.empty() && p.front() == ' ') p.remove_prefix(1);
         while (!p.empty() && p.back() == ' ') p.remove_suffix(1);
         size_t sp = p.rfind(' ');

@@ -9,6 +9,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/xxhash.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -114,32 +115,28 @@ static llvm::file_magic magic_of(const std::string &path) {
     return llvm::identify_magic(llvm::StringRef(head, static_cast<size_t>(in.gcount())));
 }
 
+namespace {
+using llvm::file_magic;
+// The kinds of file a symbol file may be, by their first bytes.
+const file_magic kElf[] = {file_magic::elf_relocatable, file_magic::elf_executable, file_magic::elf_shared_object,
+                           file_magic::elf_core};
+const file_magic kMachO[] = {file_magic::macho_executable, file_magic::macho_dynamically_linked_shared_lib,
+                             file_magic::macho_dynamically_linked_shared_lib_stub, file_magic::macho_bundle,
+                             file_magic::macho_dsym_companion, file_magic::macho_object,
+                             file_magic::macho_universal_binary};
+
+template <size_t N>
+bool is_one_of(file_magic m, const file_magic (&kinds)[N]) {
+    return std::find(std::begin(kinds), std::end(kinds), m) != std::end(kinds);
+}
+}  // namespace
+
 bool looks_like_object(const std::string &path) {
-    switch (magic_of(path)) {
-    case llvm::file_magic::elf_relocatable:
-    case llvm::file_magic::elf_executable:
-    case llvm::file_magic::elf_shared_object:
-    case llvm::file_magic::elf_core:
-        return true;
-    default:
-        return looks_like_macho(path);
-    }
+    file_magic m = magic_of(path);
+    return is_one_of(m, kElf) || is_one_of(m, kMachO);
 }
 
-bool looks_like_macho(const std::string &path) {
-    switch (magic_of(path)) {
-    case llvm::file_magic::macho_executable:
-    case llvm::file_magic::macho_dynamically_linked_shared_lib:
-    case llvm::file_magic::macho_dynamically_linked_shared_lib_stub:
-    case llvm::file_magic::macho_bundle:
-    case llvm::file_magic::macho_dsym_companion:
-    case llvm::file_magic::macho_object:
-    case llvm::file_magic::macho_universal_binary:
-        return true;
-    default:
-        return false;
-    }
-}
+bool looks_like_macho(const std::string &path) { return is_one_of(magic_of(path), kMachO); }
 
 ObjectInfo inspect_object(const std::string &path) {
     auto bin = obj::createBinary(path);

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,10 @@ void set_version(CLI::App &app, const std::string &name);
 // --version: 0; a usage error: usage_exit, after CLI11's message on stderr); nullopt when the tool
 // should run.
 std::optional<int> parse_app(CLI::App &app, int argc, const char *const *argv, int usage_exit);
+
+// What a tool's main says in its catch blocks: "<tool>: <what>" on stderr; returns `status`, the
+// exit status that kind of error has (so the catch is one line: return fail(...)).
+int fail(const std::string &tool, const std::exception &e, int status);
 
 }  // namespace mt::cli
 

@@ -87,8 +87,7 @@ int main(int argc, char **argv) {
         mt::dump::SummaryCollector collector(summary, opts);
         summary.result = mt::reader::read_file(opts.path, collector);
     } catch (const mt::reader::FormatError &e) {
-        std::cerr << "memtracer-dump: " << e.what() << "\n";
-        return kExitUnreadable;
+        return mt::cli::fail("memtracer-dump", e, kExitUnreadable);
     }
     if (opts.json)
         mt::dump::print_json(summary, opts, std::cout);

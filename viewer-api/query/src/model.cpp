@@ -122,4 +122,11 @@ void write_page(Json &j, int64_t total, const Page &pg) {
         j.null();
 }
 
+std::string end_paged(Json &j, int64_t total, const Page &pg) {
+    j.end_arr();
+    write_page(j, total, pg);
+    j.end_obj();
+    return j.take();
+}
+
 }  // namespace mt::viewer

@@ -72,6 +72,9 @@ void write_site(Json &j, const std::optional<SiteInfo> &s);
 Page page_params(const Params &p, int64_t def_limit, int64_t max_limit);
 // "total", "limit", "offset", "next_offset" (null on the last page).
 void write_page(Json &j, int64_t total, const Page &pg);
+// The tail every paged view ends with: closes the entries array, writes the page fields, closes
+// the answer's object and returns its text.
+std::string end_paged(Json &j, int64_t total, const Page &pg);
 
 // render.cpp: pieces several answers share.
 void write_gc(Json &j, const GcRow &g);            // one gc_events entry

@@ -57,10 +57,7 @@ std::string render_top(const TopResult &r) {
         }
         j.end_obj();
     }
-    j.end_arr();
-    write_page(j, r.total, r.page);
-    j.end_obj();
-    return j.take();
+    return end_paged(j, r.total, r.page);
 }
 
 std::string render_lifetimes(const LifetimeResult &r) {
@@ -90,10 +87,7 @@ std::string render_lifetimes(const LifetimeResult &r) {
         }
         j.end_obj();
     }
-    j.end_arr();
-    write_page(j, r.total, r.page);
-    j.end_obj();
-    return j.take();
+    return end_paged(j, r.total, r.page);
 }
 
 std::string render_frames(const FramesResult &r) {
@@ -159,10 +153,7 @@ std::string render_runs(const RunsResult &r) {
         write_run_entry(j, e);
         j.end_obj();
     }
-    j.end_arr();
-    write_page(j, r.total, r.page);
-    j.end_obj();
-    return j.take();
+    return end_paged(j, r.total, r.page);
 }
 
 }  // namespace mt::viewer

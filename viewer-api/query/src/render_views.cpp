@@ -50,10 +50,7 @@ std::string render_compare(const CompareResult &r) {
         j.kv("growth", e.growth);
         j.end_obj();
     }
-    j.end_arr();
-    write_page(j, r.total, r.page);
-    j.end_obj();
-    return j.take();
+    return end_paged(j, r.total, r.page);
 }
 
 namespace {

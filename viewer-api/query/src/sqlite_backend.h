@@ -22,47 +22,7 @@ public:
     const BackendFeatures &features() override { return features_; }
     void begin_snapshot() override;
     void end_snapshot() override;
-
-    int64_t run_count() override;
-    std::vector<RunEntry> runs(const Page &page) override;
-    std::optional<RunEntry> run(int64_t run) override;
-    std::optional<RunState> run_state(int64_t run) override;
-    std::vector<std::pair<std::string, std::string>> run_info(int64_t run) override;
-    std::vector<ThreadRow> threads(int64_t run) override;
-    std::vector<ModuleRow> modules(int64_t run) override;
-    RunCounts counts(int64_t run) override;
-    FrameStats frame_stats(int64_t run) override;
-    FigureFlags figure_flags(int64_t run) override;
-    std::vector<MarkerRow> markers(int64_t run) override;
-
-    void frames(int64_t run, int64_t from, int64_t to, RowFn<FrameRow> fn) override;
-    std::optional<FrameRow> frame(int64_t run, int64_t seq) override;
-    std::optional<Peak> live_peak(int64_t run, int64_t from, int64_t to) override;
-    std::optional<Peak> heap_peak(int64_t run, int64_t from, int64_t to) override;
-    std::vector<GcRow> gc_events(int64_t run, int64_t from, int64_t to, GcOrder order) override;
-    std::vector<std::pair<int64_t, int64_t>> merged_frames(int64_t run) override;
-    std::vector<DeathRow> deaths(int64_t run, int64_t seq) override;
-
-    std::vector<std::pair<int64_t, ClassInfo>> classes(int64_t run) override;
-    std::optional<ClassInfo> find_class(int64_t run, int64_t class_id) override;
-    std::vector<std::pair<int64_t, ClassInfo>> classes_matching(int64_t run, const std::string &lower) override;
-    std::vector<std::pair<int64_t, int64_t>> stack_sites(int64_t run) override;
-    std::vector<SiteInfo> sites(int64_t run) override;
-    std::optional<SiteInfo> find_stack_site(int64_t run, int64_t stack_id) override;
-    std::vector<SymFrame> stack_frames(int64_t run, int64_t stack_id) override;
-    void all_stack_frames(int64_t run, const std::function<void(int64_t, const SymFrame &)> &fn) override;
-    std::vector<std::pair<int64_t, int64_t>> machinery(int64_t run) override;
-    std::vector<FunctionMatch> functions_matching(int64_t run, const std::string &lower) override;
-
-    void allocs(int64_t run, int64_t from, int64_t to, const AllocFilter &f, RowFn<AllocRow> fn) override;
-    void frame_class_stacks(int64_t run, int64_t seq, const AllocFilter &f, RowFn<AllocRow> fn) override;
-    void run_class_stacks(int64_t run, const AllocFilter &f, RowFn<AllocRow> fn) override;
-    void run_class_stack_rows(int64_t run, const AllocFilter &f, RowFn<AllocRow> fn) override;
-    std::vector<std::pair<int64_t, Totals>> thread_totals(int64_t run) override;
-
-    void survivors(int64_t run, RowFn<SurvivorRow> fn) override;
-    void death_sites(int64_t run, int64_t from, int64_t to, RowFn<DeathSiteRow> fn) override;
-    std::optional<int64_t> last_death_seq(int64_t run, int64_t from, int64_t to) override;
+    MT_RUN_BACKEND_READS(MT_RUN_BACKEND_OVERRIDE)
 
 private:
     // A statement from the connection's cache. The SQL must be one of a few texts per call site:

@@ -83,6 +83,76 @@ enum class GcOrder { SeqThenStart, Start };
 template <class T>
 using RowFn = const std::function<void(const T &)> &;
 
+// Return types the read list names (a macro argument cannot hold a bare comma).
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+using IdPairs = std::vector<std::pair<int64_t, int64_t>>;
+using ClassList = std::vector<std::pair<int64_t, ClassInfo>>;
+using ThreadTotals = std::vector<std::pair<int64_t, Totals>>;
+using StackFrameFn = const std::function<void(int64_t, const SymFrame &)> &;
+
+// Every read of RunBackend, once: X(return type, name, (parameters)). RunBackend declares them
+// pure from this list and each backend declares its overrides from it, so a new read is one line
+// here plus its definition in each backend (sqlite_backend*.cpp, fleet/src/ch_backend*.cpp).
+#define MT_RUN_BACKEND_READS(X)                                                                   \
+    /* ---- runs ---- */                                                                          \
+    X(int64_t, run_count, ())                                                                     \
+    X(std::vector<RunEntry>, runs, (const Page &page)) /* by run_id */                            \
+    X(std::optional<RunEntry>, run, (int64_t run))                                                \
+    X(std::optional<RunState>, run_state, (int64_t run))                                          \
+    X(KeyValues, run_info, (int64_t run))               /* by key */                              \
+    X(std::vector<ThreadRow>, threads, (int64_t run))   /* by thread_id */                        \
+    X(std::vector<ModuleRow>, modules, (int64_t run))   /* by module_id */                        \
+    X(RunCounts, counts, (int64_t run))                                                           \
+    X(FrameStats, frame_stats, (int64_t run))                                                     \
+    X(FigureFlags, figure_flags, (int64_t run))                                                   \
+    /* By seq, ns, then insertion order; frame_index -1 where the frame is missing. */            \
+    X(std::vector<MarkerRow>, markers, (int64_t run))                                             \
+    /* ---- frames ---- */                                                                        \
+    X(void, frames, (int64_t run, int64_t from, int64_t to, RowFn<FrameRow> fn)) /* by seq */     \
+    X(std::optional<FrameRow>, frame, (int64_t run, int64_t seq))                                 \
+    /* The first frame of [from, to] with the most live bytes (non-null) / the biggest heap. */   \
+    X(std::optional<Peak>, live_peak, (int64_t run, int64_t from, int64_t to))                    \
+    X(std::optional<Peak>, heap_peak, (int64_t run, int64_t from, int64_t to))                    \
+    X(std::vector<GcRow>, gc_events, (int64_t run, int64_t from, int64_t to, GcOrder order))      \
+    /* Frames the runtime merged (flag 2, frame_index jumping): (seq, game frames beyond 1),      \
+       by seq. */                                                                                 \
+    X(IdPairs, merged_frames, (int64_t run))                                                      \
+    X(std::vector<DeathRow>, deaths, (int64_t run, int64_t seq)) /* biggest gc_bytes first */     \
+    /* ---- classes, sites, stacks ---- */                                                        \
+    X(ClassList, classes, (int64_t run))                                                          \
+    X(std::optional<ClassInfo>, find_class, (int64_t run, int64_t class_id))                      \
+    X(ClassList, classes_matching, (int64_t run, const std::string &lower))                       \
+    X(IdPairs, stack_sites, (int64_t run))             /* stack -> site (kNoSite) */              \
+    X(std::vector<SiteInfo>, sites, (int64_t run))     /* those the run's stacks name */          \
+    X(std::optional<SiteInfo>, find_stack_site, (int64_t run, int64_t stack_id))                  \
+    /* A stack's frames, pos then inline depth (innermost first); `inlined` left false. */        \
+    X(std::vector<SymFrame>, stack_frames, (int64_t run, int64_t stack_id))                       \
+    /* Every stack's, by stack_id, pos, depth. */                                                 \
+    X(void, all_stack_frames, (int64_t run, StackFrameFn fn))                                     \
+    /* stack -> its leading machinery frames, for stacks with any (none without the column). */   \
+    X(IdPairs, machinery, (int64_t run))                                                          \
+    /* Rows of stack frames whose symbol's C#, demangled or raw name contains `lower`, distinct. */\
+    X(std::vector<FunctionMatch>, functions_matching, (int64_t run, const std::string &lower))    \
+    /* ---- allocations ---- */                                                                   \
+    /* allocs rows of [from, to] the filter keeps, by seq, class_id, stack_id, thread_id. */      \
+    X(void, allocs, (int64_t run, int64_t from, int64_t to, const AllocFilter &f, RowFn<AllocRow> fn)) \
+    /* One frame's allocs summed per (class, stack) over threads, by class_id, stack_id. */       \
+    X(void, frame_class_stacks, (int64_t run, int64_t seq, const AllocFilter &f, RowFn<AllocRow> fn)) \
+    /* run_class_stack summed per (class, stack), by class_id, stack_id. */                       \
+    X(void, run_class_stacks, (int64_t run, const AllocFilter &f, RowFn<AllocRow> fn))            \
+    /* run_class_stack rows as stored (per thread), by class_id, stack_id, thread_id. */          \
+    X(void, run_class_stack_rows, (int64_t run, const AllocFilter &f, RowFn<AllocRow> fn))        \
+    /* run_class_stack per allocating thread: (thread_id, totals), by thread_id. */               \
+    X(ThreadTotals, thread_totals, (int64_t run))                                                 \
+    /* ---- lifetimes ---- */                                                                     \
+    X(void, survivors, (int64_t run, RowFn<SurvivorRow> fn)) /* by class_id, stack_id, thread */  \
+    /* by seq, class, stack, thread */                                                            \
+    X(void, death_sites, (int64_t run, int64_t from, int64_t to, RowFn<DeathSiteRow> fn))         \
+    X(std::optional<int64_t>, last_death_seq, (int64_t run, int64_t from, int64_t to))
+
+// What a backend class puts in its body: MT_RUN_BACKEND_READS(MT_RUN_BACKEND_OVERRIDE).
+#define MT_RUN_BACKEND_OVERRIDE(Ret, name, params) Ret name params override;
+
 class RunBackend {
 public:
     virtual ~RunBackend() = default;
@@ -94,63 +164,11 @@ public:
     virtual void begin_snapshot() = 0;
     virtual void end_snapshot() = 0;
 
-    // ---- runs ----
-    virtual int64_t run_count() = 0;
-    virtual std::vector<RunEntry> runs(const Page &page) = 0;  // by run_id
-    virtual std::optional<RunEntry> run(int64_t run) = 0;
-    virtual std::optional<RunState> run_state(int64_t run) = 0;
-    virtual std::vector<std::pair<std::string, std::string>> run_info(int64_t run) = 0;  // by key
-    virtual std::vector<ThreadRow> threads(int64_t run) = 0;                             // by thread_id
-    virtual std::vector<ModuleRow> modules(int64_t run) = 0;                             // by module_id
-    virtual RunCounts counts(int64_t run) = 0;
-    virtual FrameStats frame_stats(int64_t run) = 0;
-    virtual FigureFlags figure_flags(int64_t run) = 0;
-    // By seq, ns, then insertion order; frame_index -1 where the frame is missing.
-    virtual std::vector<MarkerRow> markers(int64_t run) = 0;
-
-    // ---- frames ----
-    virtual void frames(int64_t run, int64_t from, int64_t to, RowFn<FrameRow> fn) = 0;  // by seq
-    virtual std::optional<FrameRow> frame(int64_t run, int64_t seq) = 0;
-    // The first frame of [from, to] with the most live bytes (non-null) / the biggest heap.
-    virtual std::optional<Peak> live_peak(int64_t run, int64_t from, int64_t to) = 0;
-    virtual std::optional<Peak> heap_peak(int64_t run, int64_t from, int64_t to) = 0;
-    virtual std::vector<GcRow> gc_events(int64_t run, int64_t from, int64_t to, GcOrder order) = 0;
-    // Frames the runtime merged (flag 2, frame_index jumping): (seq, game frames beyond 1), by seq.
-    virtual std::vector<std::pair<int64_t, int64_t>> merged_frames(int64_t run) = 0;
-    virtual std::vector<DeathRow> deaths(int64_t run, int64_t seq) = 0;  // biggest gc_bytes first
-
-    // ---- classes, sites, stacks ----
-    virtual std::vector<std::pair<int64_t, ClassInfo>> classes(int64_t run) = 0;
-    virtual std::optional<ClassInfo> find_class(int64_t run, int64_t class_id) = 0;
-    virtual std::vector<std::pair<int64_t, ClassInfo>> classes_matching(int64_t run, const std::string &lower) = 0;
-    virtual std::vector<std::pair<int64_t, int64_t>> stack_sites(int64_t run) = 0;  // stack -> site (kNoSite)
-    virtual std::vector<SiteInfo> sites(int64_t run) = 0;                           // those the run's stacks name
-    virtual std::optional<SiteInfo> find_stack_site(int64_t run, int64_t stack_id) = 0;
-    // A stack's frames, pos then inline depth (innermost first); `inlined` left false.
-    virtual std::vector<SymFrame> stack_frames(int64_t run, int64_t stack_id) = 0;
-    // Every stack's, by stack_id, pos, depth.
-    virtual void all_stack_frames(int64_t run, const std::function<void(int64_t, const SymFrame &)> &fn) = 0;
-    // stack -> its leading machinery frames, for stacks with any (none without the column).
-    virtual std::vector<std::pair<int64_t, int64_t>> machinery(int64_t run) = 0;
-    // Rows of stack frames whose symbol's C#, demangled or raw name contains `lower`, distinct.
-    virtual std::vector<FunctionMatch> functions_matching(int64_t run, const std::string &lower) = 0;
-
-    // ---- allocations ----
-    // allocs rows of [from, to] the filter keeps, by seq, class_id, stack_id, thread_id.
-    virtual void allocs(int64_t run, int64_t from, int64_t to, const AllocFilter &f, RowFn<AllocRow> fn) = 0;
-    // One frame's allocs summed per (class, stack) over threads, by class_id, stack_id.
-    virtual void frame_class_stacks(int64_t run, int64_t seq, const AllocFilter &f, RowFn<AllocRow> fn) = 0;
-    // run_class_stack summed per (class, stack), by class_id, stack_id.
-    virtual void run_class_stacks(int64_t run, const AllocFilter &f, RowFn<AllocRow> fn) = 0;
-    // run_class_stack rows as stored (per thread), by class_id, stack_id, thread_id.
-    virtual void run_class_stack_rows(int64_t run, const AllocFilter &f, RowFn<AllocRow> fn) = 0;
-    // run_class_stack per allocating thread: (thread_id, totals), by thread_id.
-    virtual std::vector<std::pair<int64_t, Totals>> thread_totals(int64_t run) = 0;
-
-    // ---- lifetimes ----
-    virtual void survivors(int64_t run, RowFn<SurvivorRow> fn) = 0;  // by class_id, stack_id, thread_id
-    virtual void death_sites(int64_t run, int64_t from, int64_t to, RowFn<DeathSiteRow> fn) = 0;  // by seq, class, stack, thread
-    virtual std::optional<int64_t> last_death_seq(int64_t run, int64_t from, int64_t to) = 0;
+    // The reads, one line each in MT_RUN_BACKEND_READS below: a backend declares them all with
+    // MT_RUN_BACKEND_READS(MT_RUN_BACKEND_OVERRIDE) and defines each in its .cpp.
+#define MT_RUN_BACKEND_PURE(Ret, name, params) virtual Ret name params = 0;
+    MT_RUN_BACKEND_READS(MT_RUN_BACKEND_PURE)
+#undef MT_RUN_BACKEND_PURE
 };
 
 // begin_snapshot now, end_snapshot when it goes out of scope.
