@@ -2,7 +2,8 @@
 """Cross-run answers at N runs: ClickHouse (one real server) against the run.db files read through
 the query layer (SQLite), the same questions in the same run. Prints, per N, p50/p95 of the
 90-build trend, the fleet top, the build-range growth and a one-run top on each source, their
-ratio, and bytes per allocs row.
+ratio, bytes per allocs row, the load average around each ClickHouse timing and what one answer
+read on the server (rows and bytes from system.query_log; 18.16 has no EXPLAIN).
 
   bench/fleet/fleet_bench.py prepare --dir D --sizes 100,730,1825,7300 [--full-max 100] [--sqlite-max 1825]
   bench/fleet/fleet_bench.py measure --dir D --build build [--reps 10] [--sqlite-reps 2] [--only 1825]
@@ -45,9 +46,16 @@ def start_server(d):
         f.write(f"""<?xml version="1.0"?><yandex><logger><level>warning</level><log>{d}/log/s.log</log>
 <errorlog>{d}/log/e.log</errorlog><console>0</console></logger><http_port>{http}</http_port><tcp_port>{tcp}</tcp_port>
 <listen_host>127.0.0.1</listen_host><path>{d}/data/</path><tmp_path>{d}/tmp/</tmp_path><user_files_path>{d}/user_files/</user_files_path>
-<users_config>/etc/clickhouse-server/users.xml</users_config><default_profile>default</default_profile>
+<users_config>{d}/users.xml</users_config><query_log><database>system</database><table>query_log</table>
+<flush_interval_milliseconds>500</flush_interval_milliseconds></query_log><default_profile>default</default_profile>
 <default_database>default</default_database><mark_cache_size>5368709</mark_cache_size>
 <compression><case><method>zstd</method></case></compression></yandex>""")
+    # The stock users, with every query logged: measure reads what each answer read from system.query_log.
+    with open(f"{d}/users.xml", "w") as f:
+        f.write("""<?xml version="1.0"?><yandex><profiles><default><log_queries>1</log_queries></default></profiles>
+<users><default><password></password><networks><ip>::/0</ip></networks><profile>default</profile><quota>default</quota></default></users>
+<quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0</errors><result_rows>0</result_rows>
+<read_rows>0</read_rows><execution_time>0</execution_time></interval></default></quotas></yandex>""")
     proc = subprocess.Popen(["/usr/sbin/clickhouse-server", f"--config-file={d}/config.xml"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(3000):
@@ -161,6 +169,19 @@ def timings(argv, reps):
     return statistics.median(out), out[min(len(out) - 1, int(round(0.95 * (len(out) - 1))))], r.stdout
 
 
+def server_reads(port, argv, reps):
+    """What one answer read on the server: rows and bytes summed over its queries (query_log; type 2:
+    a finished query, a UInt8 in 18.16, an enum in current releases)."""
+    time.sleep(1.2)  # the log's clock is in seconds: start on a fresh one
+    t0 = int(time.time())
+    for _ in range(reps):
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    time.sleep(2)  # flushed every 500 ms
+    rows, nbytes, n = ch(port, f"SELECT sum(read_rows), sum(read_bytes), count() FROM system.query_log WHERE type = 2 AND "
+                               f"event_time >= toDateTime({t0}) AND query NOT LIKE '%query_log%' FORMAT TabSeparated").split()
+    return int(rows) // reps, int(nbytes) // reps, int(n) // reps
+
+
 def measure(a):
     server, port = start_server(f"{a.dir}/ch")
     report = f"{a.build}/bin/memtracer-report"
@@ -197,8 +218,12 @@ def measure(a):
                 seed_rows = sqlite3.connect(f"{a.dir}/seed.db").execute("SELECT count(*) FROM allocs").fetchone()[0]
                 row["sqlite_file_bytes_per_allocs_row"] = round(os.path.getsize(f"{a.dir}/seed.db") / seed_rows, 2)
             for name, q in queries.items():
+                row[f"{name}_load_before"] = os.getloadavg()[0]
                 cp50, cp95, cout = timings([report, q[0], url, *q[1:]], a.reps)
                 row[f"{name}_clickhouse_p50_s"], row[f"{name}_clickhouse_p95_s"] = round(cp50, 3), round(cp95, 3)
+                row[f"{name}_load_after"] = os.getloadavg()[0]
+                row[f"{name}_server_rows"], row[f"{name}_server_bytes"], row[f"{name}_server_queries"] = \
+                    server_reads(port, [report, q[0], url, *q[1:]], 2)
                 if have_files:
                     sp50, sp95, sout = timings([report, q[0], *files[:nfiles], *q[1:]], a.sqlite_reps)
                     row[f"{name}_sqlite_p50_s"], row[f"{name}_sqlite_p95_s"] = round(sp50, 3), round(sp95, 3)
