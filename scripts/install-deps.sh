@@ -14,7 +14,7 @@ pkgs=(
   libboost-dev libboost-system-dev                        # viewer (Beast/Asio), Boost.Process
   libcli11-dev libsimdjson-dev                            # option parsing, streaming JSON
   chromium                                                # browser tests
-  wrk hyperfine time                                      # benchmarks
+  wrk hyperfine time valgrind                             # benchmarks (valgrind: bench/runtime/writer_instructions.sh)
   mono-mcs mono-runtime                                   # Unity package tests (C# stand-ins, tests/unity-package)
   clickhouse-server clickhouse-client                     # fleet tests (the tests start their own servers)
 )

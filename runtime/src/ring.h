@@ -55,6 +55,9 @@ inline const uint64_t *rec_frames(const AllocRec &r) {
     return reinterpret_cast<const uint64_t *>(rec_after_header(r) + ((r.kind & REC_LARGE) ? sizeof(AllocLarge) : 0));
 }
 
+// How far ahead of the record being handled Ring::drain prefetches (bytes; a few records).
+constexpr uint64_t kDrainPrefetch = 512;
+
 struct Ring {
     // Producer side (the owning thread).
     alignas(64) std::atomic<uint64_t> head{0};
@@ -99,6 +102,10 @@ struct Ring {
         while (t < h) {
             uint64_t pos = t & (cap - 1);
             const AllocRec *r = reinterpret_cast<const AllocRec *>(mem + pos);
+            // The records were written by another core: ask for the lines a few records ahead
+            // so their transfer overlaps this record's handling (the writer's largest cost was
+            // waiting on each record's first load; docs/benchmarks.md, issue 22 third session).
+            __builtin_prefetch(mem + ((t + kDrainPrefetch) & (cap - 1)));
             uint64_t step = r->kind == REC_WRAP ? cap - pos : r->len;
             if (r->kind != REC_WRAP) {
                 f(*r);

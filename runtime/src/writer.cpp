@@ -98,29 +98,6 @@ void Writer::iterate(bool final) {
     spilled_ = false;
 }
 
-void Writer::drain_slot(ThreadSlot &s) {
-    uint32_t st = s.state.load(std::memory_order_acquire);
-    if (st == SLOT_FREE) return;
-    bool mine = s.gen.load(std::memory_order_acquire) == cfg_.gen && s.ring.mem;
-    if (mine) {
-        if (s.thread_written && s.name_seq.load(std::memory_order_acquire) != s.written_name_seq)
-            thread_id(s);  // renamed: a THREADS entry with the same id
-        // The thread's file id is looked up once per drain, at its first record (a THREADS entry
-        // is written only for a thread that has events; a native free is none), not once per record.
-        uint32_t tid = UINT32_MAX;
-        s.ring.drain([&](const AllocRec &r) {
-            if (tid == UINT32_MAX && rec_kind(r) != REC_FREE) tid = thread_id(s);
-            on_record(tid, r);
-        });
-    }
-    if (st == SLOT_EXITING) {
-        // The owner is gone (its destructor ran before we read EXITING), so the drain above got
-        // everything it pushed. The ring memory stays with the slot for the next thread.
-        s.gen.store(0, std::memory_order_relaxed);
-        s.state.store(SLOT_FREE, std::memory_order_release);
-    }
-}
-
 uint32_t Writer::thread_id(ThreadSlot &s) {
     uint32_t seq = s.name_seq.load(std::memory_order_acquire);
     bool known = s.thread_written && s.written_tid == s.thread_id;
@@ -135,11 +112,11 @@ uint32_t Writer::thread_id(ThreadSlot &s) {
     return s.file_tid;
 }
 
-uint32_t Writer::class_id(uint64_t klass) {
-    // A thread allocates runs of the same class: the last answer saves the table probe.
-    if (klass == last_klass_ && last_class_id_ != UINT32_MAX) return last_class_id_;
+// A thread allocates runs of the same class: class_id() answers those from the last lookup.
+uint32_t Writer::class_id_slow(uint64_t klass) {
     uint64_t key = klass ? klass : UINT64_MAX;
     uint32_t id;
+    last_class_native_ = native_heap_is(klass);
     if (classes_.find(key, &id)) {
         last_klass_ = klass;
         last_class_id_ = id;
@@ -147,6 +124,8 @@ uint32_t Writer::class_id(uint64_t klass) {
     }
     id = n_classes_++;
     if (!classes_.insert(key, id)) disable("out of memory for the class table");
+    last_klass_ = klass;
+    last_class_id_ = id;
     trace::ClassRecord rec;
     char buf[512];
     class_describe(klass, &rec, buf, sizeof buf);
@@ -156,9 +135,8 @@ uint32_t Writer::class_id(uint64_t klass) {
     return id;
 }
 
-uint32_t Writer::stack_id(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size) {
+uint32_t Writer::stack_id_slow(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size) {
     uint32_t id;
-    if (r.hash == last_stack_hash_ && last_stack_id_ != UINT32_MAX) return last_stack_id_;
     if (stacks_.find(r.hash, &id)) {
         last_stack_hash_ = r.hash;
         last_stack_id_ = id;
@@ -191,38 +169,50 @@ void Writer::on_native(const AllocRec &r, uint64_t seq, uint32_t cid, uint32_t s
     if (!ok) disable("out of memory for the native lifetimes table");
 }
 
-void Writer::on_record(uint32_t tid, const AllocRec &r) {
+// Once per traced allocation: inlined into drain_slot's loop (no call and no register saves per
+// record); what most records skip (native frees, lifetimes, aggregate mode) is out of line.
+__attribute__((always_inline)) inline void Writer::on_record(uint32_t tid, const AllocRec &r) {
     if (rec_kind(r) == REC_FREE) {
         if (native_lifetimes_) on_native(r, 0, 0, 0, 0);
         return;
     }
     uint32_t cid = class_id(r.klass);
+    bool native = last_class_native_;  // class_id() left last_klass_ == r.klass
     uint64_t size = rec_size(r), gc_size = rec_gc_size(r);
     uint32_t sid = stack_id(r, cid, size, gc_size);
-    OpenFrame &f = frame_for(widen_epoch(r.epoch));
+    OpenFrame &f = frame_of(r.epoch);
     ++f.events;
     f.requested += size;
     f.gc_bytes += gc_size;
-    if (native_heap_is(r.klass)) {
-        if (native_lifetimes_) on_native(r, f.seq, cid, sid, size);
+    if (native || lifetimes_) on_life(r, f, cid, sid, gc_size, native);
+    if (cfg_.mode != MT_MODE_EVENTS) {
+        aggregate(f, cid, sid, size, gc_size);
+        return;
+    }
+    size_t before = f.staged.bytes();
+    trace::EventRecord ev{tid, r.tick, cid, sid, size, gc_size, r.obj};
+    if (sid < stack_shapes_.size()) {
+        const StackShape &sh = stack_shapes_[sid];
+        ev.knows_stack_shape = true;
+        ev.stack_class = sh.class_id;
+        ev.stack_size = sh.size;
+        ev.stack_gc_size = sh.gc_size;
+    }
+    f.staged.add(ev);
+    staged_bytes_ += f.staged.bytes() - before;
+    spill_if_full(f, f.staged, MT_CHUNK_EVENTS);
+}
+
+// A native heap's allocation (its life, with lifetimes on) or a traced object for the lifetimes table.
+void Writer::on_life(const AllocRec &r, OpenFrame &f, uint32_t cid, uint32_t sid, uint64_t gc_size, bool native) {
+    if (native) {
+        if (native_lifetimes_) on_native(r, f.seq, cid, sid, rec_size(r));
     } else if (lifetimes_ && !drained_live_.push(LiveObject{r.obj, f.seq, cid, sid, gc_size})) {
         disable("out of memory for the lifetimes table");
     }
-    if (cfg_.mode == MT_MODE_EVENTS) {
-        size_t before = f.staged.bytes();
-        trace::EventRecord ev{tid, r.tick, cid, sid, size, gc_size, r.obj};
-        if (sid < stack_shapes_.size()) {
-            const StackShape &sh = stack_shapes_[sid];
-            ev.knows_stack_shape = true;
-            ev.stack_class = sh.class_id;
-            ev.stack_size = sh.size;
-            ev.stack_gc_size = sh.gc_size;
-        }
-        f.staged.add(ev);
-        staged_bytes_ += f.staged.bytes() - before;
-        spill_if_full(f, f.staged, MT_CHUNK_EVENTS);
-        return;
-    }
+}
+
+void Writer::aggregate(OpenFrame &f, uint32_t cid, uint32_t sid, uint64_t size, uint64_t gc_size) {
     uint64_t key = (static_cast<uint64_t>(cid) << 32 | sid) + 1;
     uint32_t idx;
     if (!f.agg_index.find(key, &idx)) {
@@ -244,7 +234,32 @@ void Writer::on_record(uint32_t tid, const AllocRec &r) {
     }
 }
 
+void Writer::drain_slot(ThreadSlot &s) {
+    uint32_t st = s.state.load(std::memory_order_acquire);
+    if (st == SLOT_FREE) return;
+    bool mine = s.gen.load(std::memory_order_acquire) == cfg_.gen && s.ring.mem;
+    if (mine) {
+        if (s.thread_written && s.name_seq.load(std::memory_order_acquire) != s.written_name_seq)
+            thread_id(s);  // renamed: a THREADS entry with the same id
+        // The thread's file id is looked up once per drain, at its first record (a THREADS entry
+        // is written only for a thread that has events; a native free is none), not once per record.
+        uint32_t tid = UINT32_MAX;
+        cached_frame_ = nullptr;
+        s.ring.drain([&](const AllocRec &r) {
+            if (tid == UINT32_MAX && rec_kind(r) != REC_FREE) tid = thread_id(s);
+            on_record(tid, r);
+        });
+    }
+    if (st == SLOT_EXITING) {
+        // The owner is gone (its destructor ran before we read EXITING), so the drain above got
+        // everything it pushed. The ring memory stays with the slot for the next thread.
+        s.gen.store(0, std::memory_order_relaxed);
+        s.state.store(SLOT_FREE, std::memory_order_release);
+    }
+}
+
 void Writer::open_frame(uint64_t seq, uint64_t start_tick) {
+    cached_frame_ = nullptr;
     OpenFrame &f = frames_[seq % kOpenFrames];
     f.seq = seq;
     f.ended = false;
@@ -268,6 +283,16 @@ uint64_t Writer::widen_epoch(uint32_t e) const {
     if (full > base + 0x80000000ull && full >= 0x100000000ull) full -= 0x100000000ull;
     else if (full + 0x80000000ull < base) full += 0x100000000ull;
     return full;
+}
+
+OpenFrame &Writer::frame_of_slow(uint32_t epoch) {
+    uint64_t full = widen_epoch(epoch);
+    OpenFrame &f = frame_for(full);
+    if (f.seq == full) {  // its own frame: the next records of this epoch go straight there
+        cached_epoch_ = epoch;
+        cached_frame_ = &f;
+    }
+    return f;
 }
 
 OpenFrame &Writer::frame_for(uint64_t epoch) {

@@ -102,10 +102,27 @@ private:
     void iterate(bool final);
     void drain_slot(ThreadSlot &s);
     void on_record(uint32_t tid, const AllocRec &r);
+    void on_life(const AllocRec &r, OpenFrame &f, uint32_t cid, uint32_t sid, uint64_t gc_size, bool native);
+    void aggregate(OpenFrame &f, uint32_t cid, uint32_t sid, uint64_t size, uint64_t gc_size);
     void on_native(const AllocRec &r, uint64_t seq, uint32_t cid, uint32_t sid, uint64_t size);
     uint32_t thread_id(ThreadSlot &s);
-    uint32_t class_id(uint64_t klass);
-    uint32_t stack_id(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size);
+    // The per-record lookups: the common case (the ring's previous record had the same class,
+    // stack, frame) inline, the rest out of line (the writer's CPU per event, issue 22).
+    uint32_t class_id(uint64_t klass) {
+        if (klass == last_klass_ && last_class_id_ != UINT32_MAX) return last_class_id_;
+        return class_id_slow(klass);
+    }
+    uint32_t class_id_slow(uint64_t klass);
+    uint32_t stack_id(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size) {
+        if (r.hash == last_stack_hash_ && last_stack_id_ != UINT32_MAX) return last_stack_id_;
+        return stack_id_slow(r, cid, size, gc_size);
+    }
+    uint32_t stack_id_slow(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size);
+    OpenFrame &frame_of(uint32_t epoch) {
+        if (epoch == cached_epoch_ && cached_frame_) return *cached_frame_;
+        return frame_of_slow(epoch);
+    }
+    OpenFrame &frame_of_slow(uint32_t epoch);
     OpenFrame &frame_for(uint64_t epoch);
     uint64_t widen_epoch(uint32_t e) const;
     void open_frame(uint64_t seq, uint64_t start_tick);
@@ -136,6 +153,12 @@ private:
     // The last class and stack looked up (consecutive records of a ring often repeat them).
     uint64_t last_klass_ = 0, last_stack_hash_ = 0;
     uint32_t last_class_id_ = UINT32_MAX, last_stack_id_ = UINT32_MAX;
+    bool last_class_native_ = false;  // last_klass_ is a native heap's handle (native_heap_is)
+    // The frame the last record's epoch (as the ring carries it) went to, when it was that
+    // epoch's own open frame (not a late or early one: those are counted per record). Reset
+    // whenever a frame opens or is committed, and at each ring's drain.
+    uint32_t cached_epoch_ = 0;
+    OpenFrame *cached_frame_ = nullptr;
     trace::ListEncoder d_threads_, d_classes_, d_stacks_, d_modules_;
     // Each stack's shape as its STACKS entry says (its first allocation's class and sizes), by
     // id: events at that stack leave out what it predicts (format.h EVENTS, SAME_CLASS/SAME_SIZE).

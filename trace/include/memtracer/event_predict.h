@@ -56,9 +56,12 @@ struct EventPredict {
         thread_plus1 = thread + 1;
         stack_plus1 = stack + 1;
         shape[stack % MT_EVENT_SHAPE_SLOTS] = ShapeSlot{stack + 1, s};
-        AddrSlot &a = addr_of(thread, s.gc_size);
-        if (a.thread_plus1 != thread + 1 || a.gc_size != s.gc_size) {
-            a = AddrSlot{thread + 1, s.gc_size, address, 0 - s.gc_size, 0};
+        learn_addr(addr_of(thread, s.gc_size), thread, s.gc_size, address);
+    }
+    // learn()'s address part, for a caller that already holds the slot (the encoder's hot path).
+    static void learn_addr(AddrSlot &a, uint64_t thread, uint64_t gc_size, uint64_t address) {
+        if (a.thread_plus1 != thread + 1 || a.gc_size != gc_size) {
+            a = AddrSlot{thread + 1, gc_size, address, 0 - gc_size, 0};
             return;
         }
         // The same step twice is the free list's stride (Boehm's granule, where the GC size is

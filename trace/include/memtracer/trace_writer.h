@@ -52,6 +52,7 @@
 #include <stdint.h>
 
 #include "memtracer/buf.h"
+#include "memtracer/event_encode.h"
 #include "memtracer/event_predict.h"
 #include "memtracer/format.h"
 
@@ -106,18 +107,6 @@ struct StackRecord {
     // predict their class and sizes from it; any value is valid (a wrong one costs bytes only).
     uint32_t shape_class = 0;
     uint64_t shape_size = 0, shape_gc_size = 0;
-};
-
-struct EventRecord {
-    uint32_t thread;
-    uint64_t tick;  // absolute
-    uint32_t class_id, stack_id;
-    uint64_t size, gc_size, address;
-    // The shape written in this stack's STACKS entry, when the caller knows it (the runtime's
-    // writer does): lets the first event of a stack in a chunk leave its class and sizes out too.
-    bool knows_stack_shape = false;
-    uint32_t stack_class = 0;
-    uint64_t stack_size = 0, stack_gc_size = 0;
 };
 
 struct AggregateRecord {
@@ -179,16 +168,18 @@ public:
     void add(const ThreadRecord &t);
     void add(const ClassRecord &c);
     void add(const StackRecord &s);
-    void add(const EventRecord &e);
+    // Inline (event_encode.h): the runtime's writer adds one per traced allocation.
+    MT_EVENT_INLINE void add(const EventRecord &e) {
+        if (!predict_ && !make_predict()) return;
+        event_encode::encode_event(body_, e, prev_, *predict_);
+        ++count_;
+    }
     void add(const AggregateRecord &a);
     void add(const GcRecord &g);
     void add(const DeathRecord &d);
     void add(const MarkRecord &m);
 
-    // The previous entry's values of the DELTA fields (format.h), named as those fields.
-    struct Deltas {
-        uint64_t tick = 0, address = 0;
-    };
+    using Deltas = EventDeltas;  // the previous entry's DELTA fields (format.h)
 
 private:
     Buf body_;
@@ -197,6 +188,7 @@ private:
     // EVENTS only (encode_events.cpp): the prediction state, allocated at the first event and
     // reset by begin(); a failed allocation fails the body like any other lost entry.
     codec::EventPredict *predict_ = nullptr;
+    bool make_predict();
 };
 
 class TraceWriter {
