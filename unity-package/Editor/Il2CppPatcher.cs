@@ -8,7 +8,6 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
-using System.Security.Cryptography;
 using System.Text;
 
 namespace MemTracer.Editor
@@ -203,12 +202,6 @@ namespace MemTracer.Editor
             return state;
         }
 
-        static string Sha256(byte[] data)
-        {
-            using (var h = SHA256.Create())
-                return string.Concat(h.ComputeHash(data).Select(x => x.ToString("x2")));
-        }
-
         /// <summary>"clean" or "patched"; anything else throws PatchRefused.</summary>
         public string Check()
         {
@@ -234,23 +227,26 @@ namespace MemTracer.Editor
             {
                 string p = Path.Combine(m_Root, kv.Key);
                 byte[] data = File.Exists(p) ? File.ReadAllBytes(p) : new byte[0];
-                if (Sha256(data) != ((JsonObject)kv.Value).Str("patched_sha256"))
+                if (Files.Sha256(data) != ((JsonObject)kv.Value).Str("patched_sha256"))
                     throw new PatchRefused(p + ": changed since MemTracer patched it (hash differs from " + StateFile + ")");
             }
             return "patched";
         }
 
+        // Inspect for Apply and Revert: the one line they answer with when the tree already is
+        // `wanted` (then nothing is written), else an empty list for what they go on to do.
+        List<string> AlreadyIn(string wanted, string says, out List<FileResult> results, out JsonObject state)
+        {
+            var did = new List<string>();
+            if (Inspect(out results, out state) == wanted) did.Add(m_Root + says);
+            return did;
+        }
+
         /// <summary>Patches the tree; returns what it did (one line per file). Already patched: says so, writes nothing.</summary>
         public List<string> Apply()
         {
-            List<FileResult> results;
-            JsonObject state;
-            var did = new List<string>();
-            if (Inspect(out results, out state) == "patched")
-            {
-                did.Add(m_Root + ": already patched");
-                return did;
-            }
+            var did = AlreadyIn("patched", ": already patched", out var results, out _);
+            if (did.Count > 0) return did;
             var record = new JsonObject();
             var patched = new Dictionary<string, byte[]>();
             var originals = new Dictionary<string, byte[]>();
@@ -265,8 +261,8 @@ namespace MemTracer.Editor
                 originals[r.Rel] = before;
                 patched[r.Rel] = r.Text.Data();
                 var rec = new JsonObject();
-                rec["original_sha256"] = Sha256(before);
-                rec["patched_sha256"] = Sha256(patched[r.Rel]);
+                rec["original_sha256"] = Files.Sha256(before);
+                rec["patched_sha256"] = Files.Sha256(patched[r.Rel]);
                 rec["backup"] = BackupDir + "/" + r.Rel + ".orig";
                 record[r.Rel] = rec;
                 did.Add("  " + r.Rel + ": layout '" + r.Layout.Str("name") + "'");
@@ -277,7 +273,7 @@ namespace MemTracer.Editor
             {
                 byte[] data = File.ReadAllBytes(Path.Combine(m_DataDir, Headers[i, 1]));
                 headerBytes.Add(new KeyValuePair<string, byte[]>(Headers[i, 0], data));
-                added[Headers[i, 0]] = Sha256(data);
+                added[Headers[i, 0]] = Files.Sha256(data);
             }
             var newState = new JsonObject();
             newState["tool"] = Tool;
@@ -300,28 +296,22 @@ namespace MemTracer.Editor
         /// <summary>Restores every original byte for byte and removes what Apply added.</summary>
         public List<string> Revert()
         {
-            List<FileResult> results;
-            JsonObject state;
-            var did = new List<string>();
-            if (Inspect(out results, out state) == "clean")
-            {
-                did.Add(m_Root + ": not patched, nothing to revert");
-                return did;
-            }
+            var did = AlreadyIn("clean", ": not patched, nothing to revert", out _, out var state);
+            if (did.Count > 0) return did;
             var originals = new Dictionary<string, byte[]>();
             foreach (var kv in state.Obj("files"))
             {
                 var rec = (JsonObject)kv.Value;
                 string backup = Path.Combine(m_Root, rec.Str("backup"));
                 byte[] data = File.Exists(backup) ? File.ReadAllBytes(backup) : null;
-                if (data == null || Sha256(data) != rec.Str("original_sha256"))
+                if (data == null || Files.Sha256(data) != rec.Str("original_sha256"))
                     throw new PatchRefused(backup + ": backup missing or damaged; cannot restore " + kv.Key + " byte for byte");
                 originals[kv.Key] = data;
             }
             foreach (var kv in state.Obj("added"))
             {
                 string p = Path.Combine(m_Root, kv.Key);
-                if (File.Exists(p) && Sha256(File.ReadAllBytes(p)) != (string)kv.Value)
+                if (File.Exists(p) && Files.Sha256(File.ReadAllBytes(p)) != (string)kv.Value)
                     throw new PatchRefused(p + ": modified since patching; keep your copy elsewhere and delete it, then revert");
             }
             var ours = state.Obj("added").Select(kv => kv.Key)

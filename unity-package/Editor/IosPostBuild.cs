@@ -12,7 +12,6 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
-using System.Security.Cryptography;
 using System.Text;
 
 namespace MemTracer.Editor
@@ -66,11 +65,11 @@ namespace MemTracer.Editor
             if (state == null)
             {
                 state = new JsonObject();
-                state["original_sha256"] = Sha(before);
+                state["original_sha256"] = Files.Sha256(before);
                 state["debug_information_format"] = xcode.GetBuildPropertyForAnyConfig(fw, "DEBUG_INFORMATION_FORMAT") ?? "";
                 Files.WriteIfChanged(Path.Combine(exportDir, OriginalProject), before);
             }
-            else if (Sha(before) != state.Str("ours_sha256") && File.Exists(Path.Combine(exportDir, OriginalProject)))
+            else if (Files.Sha256(before) != state.Str("ours_sha256") && File.Exists(Path.Combine(exportDir, OriginalProject)))
             {
                 // Edited since our last write (an Append build, another plug-in): the saved original
                 // no longer describes the project, so off takes our entries out one by one instead.
@@ -90,7 +89,7 @@ namespace MemTracer.Editor
 
             string after = xcode.WriteToString();
             if (Files.WriteIfChanged(pbxPath, Encoding.UTF8.GetBytes(after))) changed.Add("Unity-iPhone.xcodeproj/project.pbxproj");
-            state["ours_sha256"] = Sha(File.ReadAllBytes(pbxPath));
+            state["ours_sha256"] = Files.Sha256(File.ReadAllBytes(pbxPath));
             if (Files.WriteIfChanged(statePath, MiniJson.Write(state) + "\n")) changed.Add(StateFile);
             return changed;
         }
@@ -103,7 +102,7 @@ namespace MemTracer.Editor
             if (!File.Exists(statePath)) return changed;  // never applied here
             var state = (JsonObject)MiniJson.Parse(File.ReadAllText(statePath), statePath);
             byte[] current = File.ReadAllBytes(pbxPath);
-            if (Sha(current) == state.Str("ours_sha256") && File.Exists(orig))
+            if (Files.Sha256(current) == state.Str("ours_sha256") && File.Exists(orig))
             {
                 // Nobody edited the project after us: the original comes back byte for byte.
                 File.WriteAllBytes(pbxPath, File.ReadAllBytes(orig));
@@ -154,11 +153,6 @@ namespace MemTracer.Editor
 "cp \"${PROJECT_DIR}/Data/Managed/Metadata/global-metadata.dat\" \"$DEST/\"\n" +
 "if [ -d \"${PROJECT_DIR}/Il2CppOutputProject/Source/il2cppOutput/Symbols\" ]; then rsync -a \"${PROJECT_DIR}/Il2CppOutputProject/Source/il2cppOutput/Symbols\" \"$DEST/\"; fi\n" +
 "echo \"MemTracer: symbols of this build in $DEST (memtracer-symbolize --symbols \\\"$STORE\\\")\"\n";
-        }
-
-        static string Sha(byte[] data)
-        {
-            using (var h = SHA256.Create()) return string.Concat(h.ComputeHash(data).Select(x => x.ToString("x2")));
         }
     }
 

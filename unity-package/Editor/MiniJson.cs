@@ -105,17 +105,13 @@ namespace MemTracer.Editor
                     if (c != '\\') { b.Append(c); continue; }
                     if (i >= s.Length) Fail("unterminated escape");
                     char e = s[i++];
-                    switch (e)
+                    int k = EscapeCodes.IndexOf(e);
+                    if (k >= 0) b.Append(EscapedChars[k]);
+                    else if (e != 'u') b.Append(e);
+                    else
                     {
-                        case 'n': b.Append('\n'); break;
-                        case 't': b.Append('\t'); break;
-                        case 'r': b.Append('\r'); break;
-                        case 'b': b.Append('\b'); break;
-                        case 'f': b.Append('\f'); break;
-                        case 'u':
-                            if (i + 4 > s.Length) Fail("short \\u escape");
-                            b.Append((char)int.Parse(s.Substring(i, 4), NumberStyles.HexNumber)); i += 4; break;
-                        default: b.Append(e); break;
+                        if (i + 4 > s.Length) Fail("short \\u escape");
+                        b.Append((char)int.Parse(s.Substring(i, 4), NumberStyles.HexNumber)); i += 4;
                     }
                 }
                 Expect('"');
@@ -166,25 +162,21 @@ namespace MemTracer.Editor
             throw new ArgumentException("MiniJson.Write: cannot write " + v.GetType());
         }
 
+        // The two-character escapes, both ways: backslash + EscapeCodes[k] stands for EscapedChars[k].
+        // Reading takes any other escaped character as itself (a slash included); writing uses \uXXXX
+        // for the rest of C0 and everything past '~'.
+        const string EscapeCodes = "\"\\ntrbf";
+        const string EscapedChars = "\"\\\n\t\r\b\f";
+
         static void Quote(StringBuilder b, string s)
         {
             b.Append('"');
             foreach (char c in s)
             {
-                switch (c)
-                {
-                    case '"': b.Append("\\\""); break;
-                    case '\\': b.Append("\\\\"); break;
-                    case '\n': b.Append("\\n"); break;
-                    case '\r': b.Append("\\r"); break;
-                    case '\t': b.Append("\\t"); break;
-                    case '\b': b.Append("\\b"); break;
-                    case '\f': b.Append("\\f"); break;
-                    default:
-                        if (c < 0x20 || c > 0x7e) b.Append("\\u").Append(((int)c).ToString("x4"));
-                        else b.Append(c);
-                        break;
-                }
+                int k = EscapedChars.IndexOf(c);
+                if (k >= 0) b.Append('\\').Append(EscapeCodes[k]);
+                else if (c < 0x20 || c > 0x7e) b.Append("\\u").Append(((int)c).ToString("x4"));
+                else b.Append(c);
             }
             b.Append('"');
         }

@@ -52,6 +52,13 @@ namespace MemTracer.Editor
 
         public static bool WriteIfChanged(string path, string text) { return WriteIfChanged(path, new UTF8Encoding(false).GetBytes(text)); }
 
+        /// <summary>Lowercase hex SHA-256 of the bytes (the patch state and the pbxproj guard record files by it).</summary>
+        public static string Sha256(byte[] data)
+        {
+            using (var h = System.Security.Cryptography.SHA256.Create())
+                return string.Concat(h.ComputeHash(data).Select(x => x.ToString("x2")));
+        }
+
         /// <summary>Copies every file of src into dst (same relative paths); removes files of dst src no longer has.</summary>
         public static List<string> Mirror(string src, string dst, ICollection<string> keep)
         {

@@ -164,7 +164,7 @@ public:
     virtual void begin_snapshot() = 0;
     virtual void end_snapshot() = 0;
 
-    // The reads, one line each in MT_RUN_BACKEND_READS below: a backend declares them all with
+    // The reads, one line each in MT_RUN_BACKEND_READS above: a backend declares them all with
     // MT_RUN_BACKEND_READS(MT_RUN_BACKEND_OVERRIDE) and defines each in its .cpp.
 #define MT_RUN_BACKEND_PURE(Ret, name, params) virtual Ret name params = 0;
     MT_RUN_BACKEND_READS(MT_RUN_BACKEND_PURE)
