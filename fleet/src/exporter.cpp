@@ -4,9 +4,9 @@
 #include <memtracer/viewer/fleet_backend.h>
 
 #include <chrono>
-#include <map>
 #include <ctime>
 #include <initializer_list>
+#include <map>
 #include <random>
 #include <unordered_map>
 #include <unordered_set>
@@ -284,19 +284,21 @@ int64_t export_run_rows(store::Db &db, ClickHouse &c, int64_t run, const std::st
     std::map<std::string, int> col;  // store/'s column -> its place in the SELECT
     for (const Column &cc : rcs.columns)
         if (cc.name != "stack_key" && cc.name != "site_key" && cc.name != "run_id") col.emplace(cc.name, static_cast<int>(col.size()));
+    const int stack_col = col.at("stack_id"), class_col = col.at("class_id"), count_col = col.at("count"),
+              bytes_col = col.at("requested_bytes"), gc_col = col.at("gc_bytes");
     std::map<std::string, Sums> by_site, by_class;
     rows += copy_table(db, c, rcs, prefix, run, [&](std::string &out, const store::Stmt &s) {
-        auto it = keys.find(s.i64(col.at("stack_id")));
+        auto it = keys.find(s.i64(stack_col));
         auto k = it == keys.end() ? std::pair<uint64_t, uint64_t>{0, 0} : it->second;
         out += '\t' + key_text(k.first) + '\t' + key_text(k.second);
         // A class id the run's classes never named keeps class key 0 and its id ("<class N>").
-        int64_t cls = s.i64(col.at("class_id"));
+        int64_t cls = s.i64(class_col);
         auto ck = class_keys.find(cls);
         std::string class_key = ck == class_keys.end() ? "0\t" + num(cls) : key_text(ck->second) + "\t0";
         for (Sums *v : {&by_site[key_text(k.second)], &by_class[class_key]}) {
-            v->count += s.i64(col.at("count"));
-            v->requested_bytes += s.i64(col.at("requested_bytes"));
-            v->gc_bytes += s.i64(col.at("gc_bytes"));
+            v->count += s.i64(count_col);
+            v->requested_bytes += s.i64(bytes_col);
+            v->gc_bytes += s.i64(gc_col);
         }
     });
     return rows + write_sums(c, "run_site_sums", prefix, by_site) + write_sums(c, "run_class_sums", prefix, by_class);

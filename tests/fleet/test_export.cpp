@@ -65,6 +65,16 @@ TEST_CASE("fleet export: a run.db into a two-shard cluster, on both shards, re-e
     CHECK(ch_count(c, "SELECT count() FROM frames") == sqlite_count("SELECT count(*) FROM frames"));
     CHECK(ch_count(c, "SELECT count() FROM allocs") == sqlite_count("SELECT count(*) FROM allocs"));
     CHECK(ch_count(c, "SELECT sum(requested_bytes) FROM allocs") == sqlite_count("SELECT sum(requested_bytes) FROM allocs"));
+    // The per-run summaries the cross-run answers read: run_class_stack summed per site and per
+    // class, every byte once.
+    const int64_t rcs_bytes = sqlite_count("SELECT sum(requested_bytes) FROM run_class_stack");
+    CHECK(ch_count(c, "SELECT sum(requested_bytes) FROM run_site_sums") == rcs_bytes);
+    CHECK(ch_count(c, "SELECT sum(requested_bytes) FROM run_class_sums") == rcs_bytes);
+    CHECK(ch_count(c, "SELECT sum(count) FROM run_class_sums") == sqlite_count("SELECT sum(count) FROM run_class_stack"));
+    CHECK(ch_count(c, "SELECT count() FROM run_class_sums") == sqlite_count("SELECT count(*) FROM (SELECT DISTINCT run_id, class_id FROM run_class_stack)"));
+    CHECK(ch_count(c, "SELECT count() FROM run_site_sums") ==
+          sqlite_count("SELECT count(*) FROM (SELECT DISTINCT r.run_id, s.site_id FROM run_class_stack r "
+                       "LEFT JOIN stacks s ON s.run_id = r.run_id AND s.stack_id = r.stack_id)"));
     // Content-addressed: one row per distinct class and site, whichever runs named them.
     CHECK(ch_count(c, "SELECT uniqExact(class_key) FROM class_dict") ==
           sqlite_count("SELECT count(*) FROM (SELECT DISTINCT full_name, name, namespace, flags, element_size FROM classes)"));
