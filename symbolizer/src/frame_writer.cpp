@@ -27,7 +27,7 @@ FrameWriter::FrameWriter(store::Db &db, int64_t run_id, const mt::reader::Header
       rcs_(db.prepare(store::sql::kInsertRunClassStack)),
       survivor_(db.prepare(store::sql::kInsertSurvivor)),
       marker_(db.prepare(store::sql::kInsertMarker)),
-      allocs_(db, store::sql::kInsertAllocs, 8) {
+      allocs_(db, store::sql::kInsertAllocs) {
     store::Stmt split = db.prepare(store::sql::kSetThreadSplit);
     split.bind(1, run_id).bind(2, split_ ? 1 : 0).run();
     if (h.flags & MT_FILE_FLAG_LIFETIMES) {
