@@ -73,11 +73,9 @@ inline constexpr char kAddressesOfModule[] =
 inline constexpr char kAddressStatesBetween[] =
     "SELECT addr_id, symbolized, quality, answered_by FROM addresses WHERE addr_id BETWEEN ?1 AND ?2";
 // The first free address id.
-inline constexpr char kNextAddressId[] =
-    "SELECT coalesce(max(addr_id), 0) + 1 FROM addresses";
+inline constexpr char kNextAddressId[] = "SELECT coalesce(max(addr_id), 0) + 1 FROM addresses";
 // What is known of one address id.
-inline constexpr char kAddressState[] =
-    "SELECT symbolized, quality, answered_by FROM addresses WHERE addr_id = ?1";
+inline constexpr char kAddressState[] = "SELECT symbolized, quality, answered_by FROM addresses WHERE addr_id = ?1";
 // BatchInsert head.
 inline constexpr SqlText kInsertAddresses =
     rows_head("addresses", "addr_id, build_id, module_path, file_address, symbolized, quality, answered_by");
@@ -87,8 +85,7 @@ inline constexpr char kMarkAddressSymbolized[] =
 
 // symbolize_pass.cpp
 // An address's old inline chain, before a better answer replaces it.
-inline constexpr char kDeleteSymbols[] =
-    "DELETE FROM symbols WHERE addr_id = ?1";
+inline constexpr char kDeleteSymbols[] = "DELETE FROM symbols WHERE addr_id = ?1";
 // BatchInsert head.
 inline constexpr SqlText kInsertSymbols =
     rows_head("symbols", "addr_id, depth, function, demangled, csharp, file, line, column, cs_file, cs_line");
@@ -154,8 +151,7 @@ inline constexpr char kSymbolChain[] =
 inline constexpr SqlText kInsertSite =
     insert_sql("sites", "function, file, line", "INSERT", " ON CONFLICT(function, file, line) DO NOTHING");
 // A site's id.
-inline constexpr char kFindSite[] =
-    "SELECT site_id FROM sites WHERE function = ?1 AND file = ?2 AND line = ?3";
+inline constexpr char kFindSite[] = "SELECT site_id FROM sites WHERE function = ?1 AND file = ?2 AND line = ?3";
 // BatchInsert head.
 inline constexpr SqlText kInsertStacks = rows_head("stacks", "run_id, stack_id, depth, machinery, site_id");
 // A run's totals and how it ended, once all its frames are in.
@@ -165,8 +161,7 @@ inline constexpr char kFinishRun[] =
 
 // follow.cpp (memtracer-symbolize --follow)
 // How far a followed run is: the bytes of run.mt seen, and 'live' | 'ended' | 'cut_off'.
-inline constexpr char kUpdateLiveRun[] =
-    "UPDATE runs SET source_size = ?2, live_state = ?3 WHERE run_id = ?1";
+inline constexpr char kUpdateLiveRun[] = "UPDATE runs SET source_size = ?2, live_state = ?3 WHERE run_id = ?1";
 
 }  // namespace mt::store::sql
 
