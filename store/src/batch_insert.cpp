@@ -1,12 +1,14 @@
 #include "memtracer/store/batch_insert.h"
 
+#include "memtracer/store/writer_sql.h"
+
 #include <exception>
 #include <stdexcept>
 
 namespace mt::store {
 
-BatchInsert::BatchInsert(Db &db, std::string head, int columns, int rows_per_statement)
-    : db_(db), head_(std::move(head)), columns_(columns), per_statement_(rows_per_statement),
+BatchInsert::BatchInsert(Db &db, std::string_view head, int columns, int rows_per_statement)
+    : db_(db), head_(head), columns_(columns > 0 ? columns : sql::count_columns(head)), per_statement_(rows_per_statement),
       full_(db.prepare(sql(rows_per_statement))) {
     values_.reserve(static_cast<size_t>(columns_ * per_statement_));
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 
 #include "memtracer/format.h"
 #include "memtracer/store/writer_sql.h"
@@ -27,7 +28,7 @@ FrameWriter::FrameWriter(store::Db &db, int64_t run_id, const mt::reader::Header
       rcs_(db.prepare(store::sql::kInsertRunClassStack)),
       survivor_(db.prepare(store::sql::kInsertSurvivor)),
       marker_(db.prepare(store::sql::kInsertMarker)),
-      allocs_(db, store::sql::kInsertAllocs, 8) {
+      allocs_(db, store::sql::kInsertAllocs) {
     store::Stmt split = db.prepare(store::sql::kSetThreadSplit);
     split.bind(1, run_id).bind(2, split_ ? 1 : 0).run();
     if (h.flags & MT_FILE_FLAG_LIFETIMES) {
@@ -86,7 +87,11 @@ void FrameWriter::add(const mt::reader::Frame &f) {
     write(f, aggregate_mode_ ? f.aggregates.size() : f.event_list.size(), rows_);
 }
 
-void FrameWriter::add(const FrameDigest &d) { write(d.frame, d.records, d.rows); }
+void FrameWriter::add(const FrameDigest &d) {
+    // A lifetimes run needs every event (Lifetimes::on_event): read_pipelined passes its frames whole.
+    if (lifetimes_) throw std::logic_error("FrameWriter: a digested frame in a lifetimes run");
+    write(d.frame, d.records, d.rows);
+}
 
 void FrameWriter::write(const mt::reader::Frame &f, uint64_t records, const AggRows &rows) {
     if (!totals_.any_frame) {

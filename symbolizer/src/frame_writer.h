@@ -1,6 +1,7 @@
 // frame_writer.h — the per-frame tables of one run: frames, gc_events, allocs (raw events are
-// aggregated per (frame, class, stack) here), deaths, and at the end run_class_stack and
-// survivors. Times become nanoseconds relative to the run's first frame start.
+// summed per (frame, class, stack) by a FrameDigester, frame_aggs.h: here, or on the reading
+// thread of run_ingest_pipe.h), deaths, and at the end run_class_stack and survivors. Times
+// become nanoseconds relative to the run's first frame start.
 //
 // Sampled raw-mode runs: each recorded event stands for 1/p allocations, p = 1 - exp(-size /
 // sample_interval) being the chance the runtime's byte-interval sampler picks an allocation of

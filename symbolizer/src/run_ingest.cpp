@@ -139,7 +139,7 @@ int64_t RunIngest::addr_id(const FrameRef &r) const {
 }
 
 void RunIngest::write_stack_frames() {
-    store::BatchInsert ins(db_, store::sql::kInsertStackFrames, 5);
+    store::BatchInsert ins(db_, store::sql::kInsertStackFrames);
     for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
         const StackFrames &s = stacks_[id];
         for (size_t pos = 0; pos < s.raw.size(); ++pos) {
@@ -169,7 +169,7 @@ void RunIngest::write_stacks() {
     std::unordered_map<std::string, int64_t> site_ids;
     store::Stmt add_site = db_.prepare(store::sql::kInsertSite);
     store::Stmt get_site = db_.prepare(store::sql::kFindSite);
-    store::BatchInsert ins(db_, store::sql::kInsertStacks, 5);
+    store::BatchInsert ins(db_, store::sql::kInsertStacks);
     for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
         const StackFrames &s = stacks_[id];
         ids.clear();

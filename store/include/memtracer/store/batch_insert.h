@@ -15,8 +15,9 @@ namespace mt::store {
 
 class BatchInsert {
 public:
-    // `head` is "INSERT INTO t(a, b, c)"; `columns` the number of values per row.
-    BatchInsert(Db &db, std::string head, int columns, int rows_per_statement = 64);
+    // `head` is "INSERT INTO t(a, b, c)" (writer_sql.h's rows_head); `columns` the number of
+    // values per row, by default counted from the head's column list.
+    explicit BatchInsert(Db &db, std::string_view head, int columns = 0, int rows_per_statement = 64);
     ~BatchInsert() noexcept(false);
     BatchInsert(const BatchInsert &) = delete;
     BatchInsert &operator=(const BatchInsert &) = delete;

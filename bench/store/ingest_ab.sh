@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Session-sized ingest, this build against a baseline build, on one run.mt, interleaved: wall,
+# CPU (user + sys) and peak RSS of memtracer-symbolize (GNU time), medians of REPS runs each, and
+# whether both databases hold the same rows (sqlite3 .dump, the ingest time zeroed).
+#   bash bench/store/ingest_ab.sh RUN.mt GAME_ELF BASE_BUILD [BUILD] [REPS]
+# Make RUN.mt once (bench/session.sh's traced step: memtracer-sample-game --frames 50000
+# --workers 7 --seed 3 --gc-events --out RUN.mt) and keep it: the game takes minutes.
+# MT_INGEST_ARGS: more memtracer-symbolize options for both builds (e.g. --force when GAME_ELF
+# was rebuilt since the run was recorded: both builds then read the same, mismatched, symbols).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+run=$1 elf=$2 base=$3 new=${4:-$root/build} reps=${5:-3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+one() {  # one NAME BUILD REP: a fresh database, GNU time's figures in NAME.REP.time
+  rm -f "$work/$1.db"
+  /usr/bin/time -f "%e %U %S %M" -o "$work/$1.$3.time" \
+    "$2/bin/memtracer-symbolize" "$run" --elf "$elf" ${MT_INGEST_ARGS:-} -o "$work/$1.db" >/dev/null 2>"$work/$1.err" \
+    || { echo "ingest_ab.sh: $2/bin/memtracer-symbolize failed:" >&2; tail -5 "$work/$1.err" >&2; exit 1; }
+}
+for ((i = 0; i < reps; i++)); do one base "$base" "$i"; one new "$new" "$i"; done
+
+median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+fig() {  # fig NAME FIELD: median of the field over the reps (1 wall, 2 user, 3 sys, 4 KiB; 5 user+sys)
+  cat "$work/$1".*.time | awk -v f="$2" '{print f == 5 ? $2 + $3 : $f}' | median
+}
+same=$(for n in base new; do
+  sqlite3 "$work/$n.db" "UPDATE runs SET ingested_unix_ns = 0"
+  sqlite3 "$work/$n.db" .dump | md5sum
+done | uniq | wc -l)
+
+echo "run: $run ($(( $(stat -c %s "$run") / 1048576 )) MiB), $reps runs each, interleaved; $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "| build | median wall s | median CPU s (user+sys) | median peak RSS MiB | all runs wall s |"
+echo "|---|---:|---:|---:|---|"
+for n in base new; do
+  echo "| $n | $(fig $n 1) | $(fig $n 5) | $(( $(fig $n 4) / 1024 )) | $(cat "$work/$n".*.time | cut -d' ' -f1 | tr '\n' ' ')|"
+done
+echo
+echo "wall new/base: $(python3 -c "print(f'{$(fig new 1)/$(fig base 1):.2f}x')"); databases: $([ "$same" = 1 ] && echo identical || echo DIFFER)"
