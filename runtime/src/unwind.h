@@ -46,7 +46,6 @@ inline uint64_t stack_hash_mix(uint64_t key) {
     h ^= h >> 33;
     return h | 1;
 }
-inline uint64_t stack_hash_final(uint64_t h, uint32_t depth) { return stack_hash_mix(stack_hash_key(h, depth)); }
 constexpr uint64_t kStackHashSeed = 0x2545F4914F6CDD1Dull;
 
 inline uint64_t hash_frames_key(const uint64_t *f, uint32_t n) {
