@@ -279,9 +279,9 @@ int main(int argc, char **argv) {
     printf("|     whole ingest of that run | %.2f s | | | %.2f s |\n", median(d_total), median(d_cpu));
     printf("| (e) ingest of %" PRIu64 " allocation events (%" PRIu64 " frames), whole tool run | %.2f s | %.1fM events/s | | %.2f s |\n",
            a.events, a.frames, e, static_cast<double>(a.events) / e / 1e6, median(e_cpu));
-    printf("\ntargets: (c) <= 0.5x (b): %s (%.2fx); (d) >= 1M addresses/s: %s (%.2fM/s); (e) <= 10 s: %s (%.2f s); "
+    printf("\ntargets (issue 22): (c) <= 0.30x (b): %s (%.2fx); (d) >= 1M addresses/s: %s (%.2fM/s); (e) <= 10 s: %s (%.2f s); "
            "(e) rows: %" PRIu64 " allocations counted\n",
-           median(c_ratio) <= 0.5 ? "met" : "NOT met", median(c_ratio), n / median(d_phase) >= 1e6 ? "met" : "NOT met",
+           median(c_ratio) <= 0.30 ? "met" : "NOT met", median(c_ratio), n / median(d_phase) >= 1e6 ? "met" : "NOT met",
            n / median(d_phase) / 1e6, e <= 10 ? "met" : "NOT met", e, e_rows);
     printf("\n(f) whole command lines, each its own process (wall, CPU and peak RSS of the child; median of %d rounds):\n\n"
            "| command | cold wall | cold vs llvm-symbolizer, per round | cold peak RSS (vs llvm-symbolizer) | warm wall | warm addresses/s | warm peak RSS |\n"
@@ -290,6 +290,10 @@ int main(int argc, char **argv) {
     printf("| llvm-symbolizer --obj=LIB < addresses > /dev/null | %.2f s (%.2f s CPU) | 1.00x | %.0f MiB | | | |\n", median(f_wall),
            median(f_cpu), median(f_rss));
     for (const CliSeries &c : clis) c.print(n, median(f_rss));
+    const CliSeries &ours_cli = clis.front();
+    printf("targets (issue 22, whole CLI): cold peak RSS <= llvm-symbolizer's: %s (%.0f / %.0f MiB); warm >= 1M addresses/s: %s (%.2fM/s)\n",
+           median(ours_cli.cold_rss) <= median(f_rss) ? "met" : "NOT met", median(ours_cli.cold_rss), median(f_rss),
+           n / median(ours_cli.warm) >= 1e6 ? "met" : "NOT met", n / median(ours_cli.warm) / 1e6);
     agreement(mine, theirs, sorted_lookups);
     getloadavg(load, 3);
     printf("load average at end %.2f\n", load[0]);

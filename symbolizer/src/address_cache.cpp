@@ -1,12 +1,42 @@
 #include "address_cache.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "memtracer/store/batch_insert.h"
 #include "memtracer/store/db.h"
 #include "memtracer/store/writer_sql.h"
 
 namespace mt::sym {
+
+void AddressIndex::reserve(size_t n) {
+    size_t capacity = 16;
+    while (capacity < 2 * n) capacity *= 2;  // at most half full
+    if (capacity > slots_.size()) rehash(capacity);
+}
+
+void AddressIndex::rehash(size_t capacity) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(capacity, Slot{});
+    shift_ = 64 - std::countr_zero(capacity);
+    size_ = 0;
+    for (const Slot &s : old)
+        if (s.row != kEmpty) try_emplace(s.address, s.row);
+}
+
+std::pair<uint32_t, bool> AddressIndex::try_emplace(uint64_t address, uint32_t row) {
+    if (2 * (size_ + 1) > slots_.size()) rehash(std::max<size_t>(16, 2 * slots_.size()));
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = slot_of(address);; i = (i + 1) & mask) {
+        Slot &s = slots_[i];
+        if (s.row == kEmpty) {
+            s = {address, row};
+            ++size_;
+            return {row, true};
+        }
+        if (s.address == address) return {s.row, false};
+    }
+}
 
 AddressCache::AddressCache(store::Db &db)
     : db_(db),
@@ -37,8 +67,8 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
         p->rows.push_back(a);
     }
     select_.reset();
-    p->by_address.reserve(p->rows.size() * 2);
-    for (uint32_t i = 0; i < p->rows.size(); ++i) p->by_address.emplace(p->rows[i].file_address, i);
+    p->by_address.reserve(p->rows.size());
+    for (uint32_t i = 0; i < p->rows.size(); ++i) p->by_address.try_emplace(p->rows[i].file_address, i);
     if (p->rows.empty()) return *p;
     if (static_cast<uint64_t>(hi - lo) < 4 * p->rows.size() + 1024) {
         // The build owns most of its id range (the usual case): read the range in rowid order
@@ -71,17 +101,17 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
 }
 
 std::pair<uint32_t, bool> AddressCache::intern(Partition &p, uint64_t file_address) {
-    auto [it, inserted] = p.by_address.try_emplace(file_address, static_cast<uint32_t>(p.rows.size()));
+    auto [index, inserted] = p.by_address.try_emplace(file_address, static_cast<uint32_t>(p.rows.size()));
     if (inserted) {
         CachedAddress a;
         a.file_address = file_address;
         a.fresh = true;
         p.rows.push_back(a);
     }
-    CachedAddress &row = p.rows[it->second];
+    CachedAddress &row = p.rows[index];
     bool first = !row.used;
     row.used = true;
-    return {it->second, first};
+    return {index, first};
 }
 
 void AddressCache::assign_ids() {

@@ -39,6 +39,30 @@ struct CachedAddress {
 // a debug-info answer is kept. `resymbolize` redoes everything (--resymbolize).
 bool needs_symbolizing(const CachedAddress &a, Quality file_quality, uint64_t fingerprint, bool resymbolize);
 
+// File address -> row index of one partition: open addressing with linear probing, so a lookup
+// reads one slot (std::unordered_map read a bucket and a node: with the bench run's 400k
+// addresses, the warm run's lookups were 14% of its CPU, docs/benchmarks.md issue 22).
+class AddressIndex {
+public:
+    void reserve(size_t n);
+    // The row of `address`, or `row` newly entered for it; second: whether it was entered now.
+    std::pair<uint32_t, bool> try_emplace(uint64_t address, uint32_t row);
+    size_t size() const { return size_; }
+
+private:
+    struct Slot {
+        uint64_t address = 0;
+        uint32_t row = kEmpty;
+    };
+    static constexpr uint32_t kEmpty = UINT32_MAX;
+    size_t slot_of(uint64_t address) const { return static_cast<size_t>((address * 0x9E3779B97F4A7C15ull) >> shift_); }
+    void rehash(size_t capacity);
+
+    std::vector<Slot> slots_;
+    size_t size_ = 0;
+    int shift_ = 64;
+};
+
 class AddressCache {
 public:
     explicit AddressCache(store::Db &db);
@@ -48,7 +72,7 @@ public:
     struct Partition {
         std::string build_id, module_path;
         std::vector<CachedAddress> rows;
-        std::unordered_map<uint64_t, uint32_t> by_address;
+        AddressIndex by_address;
         std::vector<uint32_t> fresh;  // rows new in this run, in addr_id (= file address) order
     };
 

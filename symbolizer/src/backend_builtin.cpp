@@ -11,6 +11,8 @@
 #include <llvm/DebugInfo/Symbolize/Symbolize.h>
 #include <llvm/Object/MachOUniversal.h>
 
+#include <optional>
+
 #include "backend.h"
 #include "memtracer/symbolizer/errors.h"
 #include "fast_dwarf_context.h"
@@ -25,11 +27,37 @@ using llvm::symbolize::SymbolizableObjectFile;
 const llvm::DILineInfoSpecifier kSpec(llvm::DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath,
                                       llvm::DILineInfoSpecifier::FunctionNameKind::LinkageName);
 
-// One thread's view of the symbol file.
+// The symbol file mapped once for all threads: an ObjectFile is only read, so the threads share
+// it, and the file's pages count once in the process's resident set rather than once a thread.
+class MappedObject {
+public:
+    explicit MappedObject(const SymbolFile &f) {
+        auto bin = llvm::object::createBinary(f.path);
+        if (!bin) throw symbols_error(f.path + ": " + llvm::toString(bin.takeError()));
+        bin_ = std::move(*bin);
+        if (auto *u = llvm::dyn_cast<llvm::object::MachOUniversalBinary>(bin_.getBinary())) {
+            auto o = u->getMachOObjectForArch(f.arch);
+            if (!o) throw symbols_error(f.path + ": " + llvm::toString(o.takeError()));
+            slice_ = std::move(*o);
+            obj_ = slice_.get();
+        } else if (!(obj_ = llvm::dyn_cast<llvm::object::ObjectFile>(bin_.getBinary()))) {
+            throw symbols_error(f.path + ": not an object file");
+        }
+    }
+    const llvm::object::ObjectFile &object() const { return *obj_; }
+
+private:
+    llvm::object::OwningBinary<llvm::object::Binary> bin_;
+    std::unique_ptr<llvm::object::ObjectFile> slice_;
+    const llvm::object::ObjectFile *obj_ = nullptr;
+};
+
+// One thread's view of the symbol file: its own DWARF context (parsing state is not
+// thread-safe) over the shared mapping, or (no debug info) its own LLVMSymbolizer.
 class ThreadModule {
 public:
-    ThreadModule(const SymbolFile &f, DwarfDiagnostics &diag) : path_(f.path) {
-        if (!f.slice.has_debug_info) {
+    ThreadModule(const SymbolFile &f, const MappedObject *mapped, DwarfDiagnostics &diag) : path_(f.path) {
+        if (!mapped) {
             LLVMSymbolizer::Options o;
             o.Demangle = false;
             o.UseSymbolTable = true;
@@ -39,21 +67,12 @@ public:
             fallback_ = std::make_unique<LLVMSymbolizer>(o);
             return;
         }
-        auto bin = llvm::object::createBinary(f.path);
-        if (!bin) throw symbols_error(f.path + ": " + llvm::toString(bin.takeError()));
-        bin_ = std::move(*bin);
-        const llvm::object::ObjectFile *obj = nullptr;
-        if (auto *u = llvm::dyn_cast<llvm::object::MachOUniversalBinary>(bin_.getBinary())) {
-            auto o = u->getMachOObjectForArch(f.arch);
-            if (!o) throw symbols_error(f.path + ": " + llvm::toString(o.takeError()));
-            slice_ = std::move(*o);
-            obj = slice_.get();
-        } else if (!(obj = llvm::dyn_cast<llvm::object::ObjectFile>(bin_.getBinary()))) {
-            throw symbols_error(f.path + ": not an object file");
-        }
-        auto dwarf = llvm::DWARFContext::create(*obj, llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
-                                                diag.handler(), diag.handler());
-        auto mod = SymbolizableObjectFile::create(obj, std::make_unique<FastDwarfContext>(std::move(dwarf), diag), false);
+        const llvm::object::ObjectFile *obj = &mapped->object();
+        auto make = [obj, &diag] {
+            return llvm::DWARFContext::create(*obj, llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
+                                              diag.handler(), diag.handler());
+        };
+        auto mod = SymbolizableObjectFile::create(obj, std::make_unique<FastDwarfContext>(make, diag), false);
         if (!mod) throw symbols_error(f.path + ": " + llvm::toString(mod.takeError()));
         module_ = std::move(*mod);
     }
@@ -66,8 +85,6 @@ public:
 
 private:
     std::string path_;
-    llvm::object::OwningBinary<llvm::object::Binary> bin_;
-    std::unique_ptr<llvm::object::ObjectFile> slice_;
     std::unique_ptr<SymbolizableObjectFile> module_;
     std::unique_ptr<LLVMSymbolizer> fallback_;
 };
@@ -82,8 +99,10 @@ public:
         auto ranges = split_ranges(addrs.size(), jobs_);
         std::atomic<uint64_t> errors{0};
         DwarfDiagnostics diag;
+        std::optional<MappedObject> mapped;
+        if (file.slice.has_debug_info) mapped.emplace(file);
         run_parallel(ranges.size(), [&](size_t part) {
-            ThreadModule module(file, diag);
+            ThreadModule module(file, mapped ? &*mapped : nullptr, diag);
             auto [begin, end] = ranges[part];
             size_t chunk_begin = begin;
             for (size_t i = begin; i < end; ++i) {

@@ -1,6 +1,7 @@
 #include "fast_dwarf_context.h"
 
 #include <llvm/DebugInfo/DWARF/DWARFCompileUnit.h>
+#include <llvm/DebugInfo/DWARF/DWARFDebugAranges.h>
 #include <llvm/DebugInfo/DWARF/DWARFDie.h>
 
 #include <cinttypes>
@@ -15,6 +16,19 @@ const std::pair<bool, std::string> &FastDwarfContext::file_name(const llvm::DWAR
     return it->second;
 }
 
+llvm::DWARFCompileUnit *FastDwarfContext::unit_for(uint64_t address) {
+    uint64_t offset = index_->getDebugAranges()->findAddress(address);
+    if (offset == UINT64_MAX) return nullptr;
+    if (offset != work_unit_) {
+        files_.clear();  // its keys are work_'s line tables
+        work_.reset();   // before the next is made: one unit's state at a time
+        work_ = make_();
+        ++contexts_made_;
+        work_unit_ = offset;
+    }
+    return work_->getCompileUnitForOffset(offset);
+}
+
 bool FastDwarfContext::unit_ok(llvm::DWARFCompileUnit *cu) {
     if (diag_.count()) return false;
     if (checked_units_.insert(cu->getOffset()).second) {
@@ -26,7 +40,7 @@ bool FastDwarfContext::unit_ok(llvm::DWARFCompileUnit *cu) {
                                                  "compile unit at 0x%" PRIx64 ": unreadable abbreviation table", cu->getOffset()));
         else {
             cu->getNumDIEs();
-            inner_->getLineTableForUnit(cu);
+            work_->getLineTableForUnit(cu);
         }
     }
     return diag_.count() == 0;
@@ -37,13 +51,13 @@ llvm::DIInliningInfo FastDwarfContext::getInliningInfoForAddress(llvm::object::S
     using Kind = llvm::DILineInfoSpecifier::FileLineInfoKind;
     llvm::DIInliningInfo info;
     if (diag_.count()) return info;
-    llvm::DWARFCompileUnit *cu = inner_->getCompileUnitForCodeAddress(address.Address);
+    llvm::DWARFCompileUnit *cu = unit_for(address.Address);
     if (!cu || !unit_ok(cu)) return info;
 
     const llvm::DWARFDebugLine::LineTable *table = nullptr;
     // The innermost frame's file and line: the line table row of the address.
     auto innermost = [&](llvm::DILineInfo &frame) {
-        table = inner_->getLineTableForUnit(cu);
+        table = work_->getLineTableForUnit(cu);
         if (!table) return false;
         uint32_t row = table->lookupAddress({address.Address, address.SectionIndex});
         if (row == UINT32_MAX) return false;

@@ -19,6 +19,7 @@
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -59,32 +60,50 @@ private:
 
 class FastDwarfContext final : public llvm::DIContext {
 public:
-    // `inner` must report to `diag` (DwarfDiagnostics::handler). Each compile unit is checked
-    // when first used: all its DIEs and its line table are parsed, and if LLVM reported any
-    // problem the unit (and every later lookup) answers nothing, so a damaged file never
-    // reaches the DIE walk that crashes on a corrupt abbreviation table.
-    FastDwarfContext(std::unique_ptr<llvm::DWARFContext> inner, DwarfDiagnostics &diag)
-        : llvm::DIContext(CK_DWARF), inner_(std::move(inner)), diag_(diag) {}
+    using MakeContext = std::function<std::unique_ptr<llvm::DWARFContext>()>;
+
+    // `make` gives a fresh DWARFContext of the file, reporting to `diag`
+    // (DwarfDiagnostics::handler). Each compile unit is checked when first used: all its DIEs
+    // and its line table are parsed, and if LLVM reported any problem the unit (and every later
+    // lookup) answers nothing, so a damaged file never reaches the DIE walk that crashes on a
+    // corrupt abbreviation table.
+    //
+    // Only one compile unit's parsed state is kept at a time. LLVM keeps every unit it parsed
+    // (all DIEs, the address -> DIE map, the line table) until the context goes, which for a
+    // whole library is most of a symbolizer's memory; the backend's addresses come sorted, so a
+    // thread walks its units one after the other. One context (`index_`) keeps the address ->
+    // unit index (the units' ranges only); the unit being looked at is parsed in a second one
+    // (`work_`), replaced by a fresh one when a lookup lands in another unit. A unit visited
+    // again is parsed again, correctly: nothing of the old context is reused.
+    FastDwarfContext(MakeContext make, DwarfDiagnostics &diag)
+        : llvm::DIContext(CK_DWARF), make_(std::move(make)), index_(make_()), diag_(diag) {}
 
     llvm::DIInliningInfo getInliningInfoForAddress(llvm::object::SectionedAddress address,
                                                    llvm::DILineInfoSpecifier spec) override;
 
-    void dump(llvm::raw_ostream &os, llvm::DIDumpOptions opts) override { inner_->dump(os, opts); }
+    void dump(llvm::raw_ostream &os, llvm::DIDumpOptions opts) override { index_->dump(os, opts); }
     llvm::DILineInfo getLineInfoForAddress(llvm::object::SectionedAddress a, llvm::DILineInfoSpecifier s) override {
-        return inner_->getLineInfoForAddress(a, s);
+        return index_->getLineInfoForAddress(a, s);
     }
     llvm::DILineInfo getLineInfoForDataAddress(llvm::object::SectionedAddress a) override {
-        return inner_->getLineInfoForDataAddress(a);
+        return index_->getLineInfoForDataAddress(a);
     }
     llvm::DILineInfoTable getLineInfoForAddressRange(llvm::object::SectionedAddress a, uint64_t size,
                                                      llvm::DILineInfoSpecifier s) override {
-        return inner_->getLineInfoForAddressRange(a, size, s);
+        return index_->getLineInfoForAddressRange(a, size, s);
     }
     std::vector<llvm::DILocal> getLocalsForAddress(llvm::object::SectionedAddress a) override {
-        return inner_->getLocalsForAddress(a);
+        return index_->getLocalsForAddress(a);
     }
 
+    // Fresh working contexts made so far (a test's view of the one-unit-at-a-time rule).
+    uint64_t contexts_made() const { return contexts_made_; }
+
 private:
+    // The compile unit holding `address` (as DWARFContext::getCompileUnitForCodeAddress finds
+    // it), parsed in work_; nullptr if none.
+    llvm::DWARFCompileUnit *unit_for(uint64_t address);
+
     // getFileNameByIndex, memoized: its success and the name.
     const std::pair<bool, std::string> &file_name(const llvm::DWARFDebugLine::LineTable *table, uint64_t index,
                                                   const char *comp_dir, llvm::DILineInfoSpecifier::FileLineInfoKind kind);
@@ -92,9 +111,13 @@ private:
     // Parses all of `cu` once; false if LLVM reported a problem (now or before).
     bool unit_ok(llvm::DWARFCompileUnit *cu);
 
-    std::unique_ptr<llvm::DWARFContext> inner_;
+    MakeContext make_;
+    std::unique_ptr<llvm::DWARFContext> index_, work_;
+    uint64_t work_unit_ = UINT64_MAX;  // offset of the unit work_ was made for
+    uint64_t contexts_made_ = 0;
     DwarfDiagnostics &diag_;
     std::unordered_set<uint64_t> checked_units_;
+    // Keyed by work_'s line tables: cleared with it.
     std::map<std::pair<const void *, uint64_t>, std::pair<bool, std::string>> files_;
 };
 

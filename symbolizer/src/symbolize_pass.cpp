@@ -7,6 +7,8 @@
 #include <thread>
 #include <chrono>
 #include <numeric>
+#include <tuple>
+#include <unordered_set>
 
 #include "address_map.h"
 #include "memtracer/store/batch_insert.h"
@@ -16,30 +18,46 @@
 
 namespace mt::sym {
 
+Enricher::Names Enricher::names(const std::string &function) const {
+    auto [it, fresh] = names_.try_emplace(function);
+    Derived &n = it->second;
+    if (fresh) {
+        n.demangled = demangle(function);
+        const std::string &plain = n.demangled.empty() ? function : n.demangled;
+        if (il2cpp_) {
+            n.csharp = il2cpp_->csharp_name(function);
+            // A raw Mach-O symbol-table name carries an extra '_' (LLVM and atos drop it already).
+            if (n.csharp.empty() && function.size() > 1 && function[0] == '_')
+                n.csharp = il2cpp_->csharp_name(std::string_view(function).substr(1));
+        }
+        if (n.csharp.empty()) n.csharp = il2cpp_csharp_name(plain, il2cpp_ && il2cpp_->sources ? &*il2cpp_->sources : nullptr);
+    }
+    return {it->first, n.demangled, n.csharp};
+}
+
+std::pair<std::string, uint32_t> Enricher::cs_location(const SourceFrame &f) const {
+    if (il2cpp_)
+        if (auto loc = il2cpp_->cs_location(f.file, f.line, f.function_line)) return {loc->file, loc->line};
+    return {};
+}
+
 SymbolRow Enricher::row(SourceFrame &&f) const {
     SymbolRow r;
+    Names n = names(f.function);
+    std::tie(r.cs_file, r.cs_line) = cs_location(f);
     r.function = std::move(f.function);
     r.file = std::move(f.file);
     r.line = f.line;
     r.column = f.column;
-    r.demangled = demangle(r.function);
-    const std::string &plain = r.demangled.empty() ? r.function : r.demangled;
-    if (il2cpp_) {
-        r.csharp = il2cpp_->csharp_name(r.function);
-        // A raw Mach-O symbol-table name carries an extra '_' (LLVM and atos drop it already).
-        if (r.csharp.empty() && r.function.size() > 1 && r.function[0] == '_')
-            r.csharp = il2cpp_->csharp_name(std::string_view(r.function).substr(1));
-    }
-    if (r.csharp.empty()) r.csharp = il2cpp_csharp_name(plain, il2cpp_ && il2cpp_->sources ? &*il2cpp_->sources : nullptr);
-    if (il2cpp_)
-        if (auto loc = il2cpp_->cs_location(r.file, r.line, f.function_line)) {
-            r.cs_file = loc->file;
-            r.cs_line = loc->line;
-        }
+    r.demangled = n.demangled;
+    r.csharp = n.csharp;
     return r;
 }
 
 namespace {
+
+// Ranges of kReadyChunk answers a backend may have waiting to be stored (about 32k answers).
+constexpr size_t kMaxQueued = 64;
 
 struct Job {
     AddressCache::Partition *part;
@@ -81,6 +99,7 @@ void symbolize_partitions(store::Db &db, AddressCache &cache, const std::vector<
     }
     if (jobs.empty()) return;
 
+    std::unordered_set<std::string> files;  // outlives `ins`, which refers to them
     store::Stmt del = db.prepare(store::sql::kDeleteSymbols);
     store::BatchInsert ins(db, store::sql::kInsertSymbols, 10);
     std::atomic<uint64_t> done{0};
@@ -91,14 +110,18 @@ void symbolize_partitions(store::Db &db, AddressCache &cache, const std::vector<
         std::vector<SymbolRecord> recs(job.lookups.size());
         // The backend runs on its own thread(s) and hands over finished ranges; this thread
         // stores them meanwhile, so SQLite's work overlaps the symbolization.
+        // At most kMaxQueued ranges wait to be stored: a backend that runs ahead of SQLite
+        // waits rather than holding every answer of the module in memory at once (the
+        // process's peak), and on two cores its pause leaves the storing thread the CPU.
         std::mutex mu;
-        std::condition_variable cv;
+        std::condition_variable cv, room;
         std::deque<std::pair<size_t, size_t>> ready;
-        bool finished = false;
+        bool finished = false, storing = true;
         std::exception_ptr failure;
         BackendContext ctx{&done, warn, [&](size_t b, size_t e) {
                                {
-                                   std::lock_guard<std::mutex> lock(mu);
+                                   std::unique_lock<std::mutex> lock(mu);
+                                   room.wait(lock, [&] { return ready.size() < kMaxQueued || !storing; });
                                    ready.emplace_back(b, e);
                                }
                                cv.notify_one();
@@ -118,10 +141,20 @@ void symbolize_partitions(store::Db &db, AddressCache &cache, const std::vector<
             }
             cv.notify_one();
         });
-        struct Join {
+        struct Join {  // also when storing failed: the backend must not wait for room then
             std::thread &t;
-            ~Join() { t.join(); }
-        } join{worker};
+            std::mutex &mu;
+            bool &storing;
+            std::condition_variable &room;
+            ~Join() {
+                {
+                    std::lock_guard<std::mutex> lock(mu);
+                    storing = false;
+                }
+                room.notify_all();
+                t.join();
+            }
+        } join{worker, mu, storing, room};
         for (;;) {
             std::pair<size_t, size_t> range;
             {
@@ -131,6 +164,7 @@ void symbolize_partitions(store::Db &db, AddressCache &cache, const std::vector<
                 range = ready.front();
                 ready.pop_front();
             }
+            room.notify_one();
             for (size_t k = range.first; k < range.second; ++k) {
                 CachedAddress &a = job.part->rows[job.rows[k]];
                 if (a.symbolized) {  // a better file answers again
@@ -142,10 +176,14 @@ void symbolize_partitions(store::Db &db, AddressCache &cache, const std::vector<
                 const Quality q = answer_quality(rec);
                 weak += file_has_dwarf && q == Quality::SymbolTable;
                 for (size_t depth = 0; depth < rec.frames.size(); ++depth) {
-                    SymbolRow r = enricher.row(std::move(rec.frames[depth]));
-                    ins.add(a.addr_id).add(static_cast<int64_t>(depth)).add(std::move(r.function)).add(std::move(r.demangled));
-                    ins.add(std::move(r.csharp)).add(std::move(r.file)).add(r.line).add(r.column).add(std::move(r.cs_file));
-                    ins.add(r.cs_line).end_row();
+                    // Names and file names repeat from address to address: stored by reference
+                    // to one kept copy (the enricher's memo, `files`), not copied per row.
+                    const SourceFrame &f = rec.frames[depth];
+                    Enricher::Names n = enricher.names(f.function);
+                    auto [cs_file, cs_line] = enricher.cs_location(f);
+                    ins.add(a.addr_id).add(static_cast<int64_t>(depth)).add_ref(n.function).add_ref(n.demangled);
+                    ins.add_ref(n.csharp).add_ref(*files.insert(f.file).first).add(f.line).add(f.column).add(std::move(cs_file));
+                    ins.add(cs_line).end_row();
                 }
                 rec = SymbolRecord();  // stored: free it
                 cache.mark_symbolized(*job.part, job.rows[k], q, job.file->fingerprint);

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "address_cache.h"
@@ -19,14 +21,30 @@
 
 namespace mt::sym {
 
-// Demangling, IL2CPP C# names and C# lines for one source frame.
+// Demangling, IL2CPP C# names and C# lines for one source frame. The names depend on the raw
+// function name alone and a library's addresses share few functions (every call site of a
+// function, every inlined helper), so they are worked out once per name and kept. One thread at
+// a time.
 class Enricher {
 public:
     explicit Enricher(const Il2CppSymbols *il2cpp) : il2cpp_(il2cpp) {}
     SymbolRow row(SourceFrame &&f) const;
 
+    // The function's names, as row() gives them, without a copy: views into this enricher's
+    // memo, valid as long as it lives.
+    struct Names {
+        std::string_view function, demangled, csharp;
+    };
+    Names names(const std::string &function) const;
+    // The C# file and line of a frame (empty and 0 without IL2CPP symbols or a mapping).
+    std::pair<std::string, uint32_t> cs_location(const SourceFrame &f) const;
+
 private:
+    struct Derived {
+        std::string demangled, csharp;
+    };
     const Il2CppSymbols *il2cpp_;
+    mutable std::unordered_map<std::string, Derived> names_;
 };
 
 struct PartitionWork {

@@ -1,0 +1,100 @@
+// The builtin backend's DWARF lookup keeps one compile unit parsed at a time (its memory is one
+// unit's DIEs and line table, not the whole library's): a fresh working context per unit the
+// lookups move into, and a unit visited again is parsed again with the same answers.
+#include <llvm/DebugInfo/DWARF/DWARFCompileUnit.h>
+#include <llvm/DebugInfo/DWARF/DWARFContext.h>
+#include <llvm/Object/ObjectFile.h>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "fast_dwarf_context.h"
+#include "support.h"
+
+using namespace mt::sym;
+
+namespace {
+
+const llvm::DILineInfoSpecifier kSpec(llvm::DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath,
+                                      llvm::DILineInfoSpecifier::FunctionNameKind::LinkageName);
+
+std::vector<uint64_t> text_addresses(const llvm::object::ObjectFile &obj) {
+    std::vector<uint64_t> out;
+    for (const auto &sec : obj.sections()) {
+        auto name = sec.getName();
+        if (!name) {
+            llvm::consumeError(name.takeError());
+            continue;
+        }
+        if (*name == ".text")
+            for (uint64_t a = sec.getAddress(); a < sec.getAddress() + sec.getSize(); ++a) out.push_back(a);
+    }
+    return out;
+}
+
+// What LLVM's own DWARFContext answers (the frames' names, files, lines and columns).
+std::vector<std::string> frames_of(const llvm::DIInliningInfo &info) {
+    std::vector<std::string> out;
+    for (uint32_t i = 0; i < info.getNumberOfFrames(); ++i) {
+        const llvm::DILineInfo &f = info.getFrame(i);
+        out.push_back(f.FunctionName + " " + f.FileName + ":" + std::to_string(f.Line) + ":" + std::to_string(f.Column));
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("symbolizer: the DWARF lookup parses one compile unit at a time and answers as LLVM does", "[dwarf]") {
+    // Two compile units with debug info (split_a.c, split_b.c).
+    std::string path = mt::test::fixture("split/full/libsplit.so");
+    auto bin = llvm::object::ObjectFile::createObjectFile(path);
+    REQUIRE(static_cast<bool>(bin));
+    const llvm::object::ObjectFile &obj = *bin->getBinary();
+    DwarfDiagnostics diag;
+    auto make = [&] {
+        return llvm::DWARFContext::create(obj, llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
+                                          diag.handler(), diag.handler());
+    };
+    auto plain = make();
+    std::vector<uint64_t> addrs = text_addresses(obj);
+    REQUIRE(addrs.size() > 50);
+
+    // The units the sorted addresses walk through, in order.
+    size_t switches = 0;
+    uint64_t last = UINT64_MAX;
+    std::set<uint64_t> units;
+    for (uint64_t a : addrs)
+        if (auto *cu = plain->getCompileUnitForCodeAddress(a)) {
+            units.insert(cu->getOffset());
+            switches += cu->getOffset() != last;
+            last = cu->getOffset();
+        }
+    REQUIRE(units.size() == 2);
+
+    SECTION("sorted addresses: one working context per unit") {
+        FastDwarfContext fast(make, diag);
+        size_t with_frames = 0;
+        for (uint64_t a : addrs) {
+            llvm::object::SectionedAddress sa{a, llvm::object::SectionedAddress::UndefSection};
+            auto ours = frames_of(fast.getInliningInfoForAddress(sa, kSpec));
+            CHECK(ours == frames_of(plain->getInliningInfoForAddress(sa, kSpec)));
+            with_frames += !ours.empty();
+        }
+        CHECK(with_frames > 50);  // the rest: the linker's and crt's code, no debug info
+        CHECK(fast.contexts_made() == switches);
+        CHECK(switches == units.size());  // the units' code does not interleave
+    }
+    SECTION("shuffled addresses: every return to a unit parses it again, same answers") {
+        std::shuffle(addrs.begin(), addrs.end(), std::mt19937_64(7));
+        FastDwarfContext fast(make, diag);
+        for (uint64_t a : addrs) {
+            llvm::object::SectionedAddress sa{a, llvm::object::SectionedAddress::UndefSection};
+            REQUIRE(frames_of(fast.getInliningInfoForAddress(sa, kSpec)) == frames_of(plain->getInliningInfoForAddress(sa, kSpec)));
+        }
+        CHECK(fast.contexts_made() > units.size());
+    }
+    CHECK(diag.count() == 0);
+}
