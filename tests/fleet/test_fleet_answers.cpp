@@ -281,7 +281,12 @@ TEST_CASE("fleet answers: runs exported before the per-run summaries get them fi
     CHECK_THROWS_WITH(viewer::compute_trend(*fleet::open_clickhouse_fleet(fleet::ClickHouseUrl::parse(f.url)), site),
                       Catch::Contains(f.url) && Catch::Contains("memtracer-export --upgrade --to " + f.url));
     auto report = test::run_process({MT_REPORT_BIN, "trend", f.url, "--site", "Cache.Put"});
-    CHECK(report.exit_code != 0);
+    CHECK(report.exit_code == 2);
+    viewer::Database viewer_db(fleet::open_clickhouse_backend(f.url));
+    auto served = viewer::handle_target(viewer_db, "/api/fleet/top?group=site");
+    CHECK(served.status == 500);
+    CHECK(served.body.find("--upgrade --to " + f.url) != std::string::npos);
+    CHECK(viewer::handle_target(viewer_db, "/api/runs").status == 200);  // the per-run endpoints read no summaries
     CHECK(report.output.find("--upgrade") != std::string::npos);
     const std::vector<std::string> cluster = {"--cluster", "mt_test", "--shard", f.s1.url("nightly"), "--shard", f.s2.url("nightly")};
     auto run_export = [&](std::vector<std::string> argv) {
