@@ -48,9 +48,8 @@ std::string site_sums_sql(const std::string &cond) {
            ", site_key";
 }
 
-// run_class_sums: per class key, or class id 0 ... the exporter's rule: a class id the run's
-// `classes` name gets its content key and class id 0, one it never named key 0 and its id; ids
-// with the same key add up. run_class_stack has no class key, and the subset has no JOIN, so the
+// run_class_sums, by the exporter's rule: a class id the run's `classes` name gets its content key
+// and class id 0, one it never named key 0 and its id; ids with the same key add up. run_class_stack has no class key, and the subset has no JOIN, so the
 // run's classes come in by UNION ALL as rows with zero sums, a class id's key is the max over its
 // rows, and only ids with run_class_stack rows (`used`) are kept. Aliases differ per level
 // (ClickHouse aliases are query-wide).
