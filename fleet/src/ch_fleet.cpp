@@ -1,5 +1,7 @@
 #include "ch_fleet.h"
 
+#include "summaries.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -50,6 +52,7 @@ public:
 
     // From the per-run site and class summaries (schema.cpp), tens of rows a run.
     std::vector<Totals> run_sums(const std::vector<FleetRun> &runs, const Selection &sel) override {
+        summarized();
         std::string table = "run_site_sums", cond;
         if (sel.what == Selection::What::Class) {
             table = "run_class_sums";
@@ -74,6 +77,7 @@ public:
 
     std::vector<GroupSum> group_sums(const std::vector<FleetRun> &runs, viewer::Group g) override {
         if (g != viewer::Group::Class && g != viewer::Group::Site) throw std::invalid_argument("group_sums: class or site");
+        summarized();
         const bool by_class = g == viewer::Group::Class;
         auto rows = c_.rows(by_class ? "SELECT class_key, class_id, sum(count), sum(requested_bytes), sum(gc_bytes) FROM run_class_sums WHERE " +
                                            in_runs(runs) + " GROUP BY class_key, class_id"
@@ -136,6 +140,16 @@ public:
 
 private:
     ClickHouse c_;
+    bool summarized_ = false;
+
+    // Every visible run has its summaries (once per connection): a database an earlier exporter
+    // wrote is refused, naming it and the upgrade, rather than answered without its old runs.
+    // The readers never write (a viewer's user may be read-only; a cluster's shards are not
+    // known here), so memtracer-export fills them.
+    void summarized() {
+        if (!summarized_) require_summaries(c_);
+        summarized_ = true;
+    }
     std::string last_where_ = "1";                                // runs()'s last filter
     std::map<std::string, std::set<std::string>> last_runs_;      // and its runs by build
 

@@ -20,7 +20,9 @@ int main(int argc, char **argv) {
     std::optional<int64_t> run;
     bool init = false;
     app.add_option("db", dbs, "run.db files (every run of each)")->check(CLI::ExistingFile);
-    app.add_flag("--init", init, "create the database and tables (if missing) and export nothing");
+    app.add_flag("--init,--upgrade", init,
+                 "create the database and tables (if missing), fill the summaries of runs an earlier version exported, "
+                 "and export nothing");
     app.add_option("--to", to, "clickhouse://host:port/database")->required();
     app.add_option("--run", run, "only this run of a single database")->check(CLI::PositiveNumber);
     app.add_option("--project", labels.project, "project label (default: the captured process)");
@@ -38,7 +40,7 @@ int main(int argc, char **argv) {
         Layout l{ClickHouse(ClickHouseUrl::parse(to)), {}, cluster};
         for (const auto &s : shards) l.shards.emplace_back(ClickHouseUrl::parse(s));
         if (init) {
-            create_schema(l);
+            if (int64_t n = create_schema(l)) std::cout << to << ": filled the per-run summaries of the " << n << " runs that had none\n";
             return 0;
         }
         if (dbs.empty()) throw std::invalid_argument("no run.db given (or --init to create the tables only)");

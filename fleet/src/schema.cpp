@@ -1,5 +1,7 @@
 #include "schema.h"
 
+#include "summaries.h"
+
 #include <memtracer/store/db.h>
 #include <memtracer/store/schema.h>
 
@@ -120,14 +122,10 @@ const Table &table(const std::string &name) {
     throw std::logic_error("no ClickHouse table " + name);
 }
 
-void create_schema(Layout &l) {
-    auto create_db = [](ClickHouse &c) { c.execute("CREATE DATABASE IF NOT EXISTS " + c.url().database, "", false); };
-    create_db(l.entry);
-    // `runs` is created last: once it is there, so is every table (and a shard that is down
-    // does not stop an export into a cluster whose schema exists).
-    auto have = l.entry.rows("SELECT count() FROM system.tables WHERE database = " + sql_quote(l.entry.url().database) +
-                             " AND name = 'runs'");
-    if (!have.empty() && have[0][0] == "1") return;
+namespace {
+void create_db(ClickHouse &c) { c.execute("CREATE DATABASE IF NOT EXISTS " + c.url().database, "", false); }
+
+void create_tables(Layout &l) {
     if (l.shards.empty()) {
         for (const Table &t : tables()) l.entry.execute(create_sql(t, t.name));
         return;
@@ -142,6 +140,27 @@ void create_schema(Layout &l) {
         l.entry.execute("CREATE TABLE IF NOT EXISTS " + t.name + " AS " + t.name + "_local ENGINE = Distributed(" +
                         l.cluster + ", " + l.entry.url().database + ", " + t.name + "_local, " + key + ")");
     }
+}
+}  // namespace
+
+int64_t create_schema(Layout &l) {
+    create_db(l.entry);
+    // Every table there (a shard that is down does not stop an export into a cluster whose schema
+    // exists); otherwise the missing ones: a database an earlier version created lacks the tables
+    // added since (the per-run summaries).
+    std::string names;
+    for (const Table &t : tables()) names += (names.empty() ? "" : ", ") + sql_quote(t.name);
+    auto have = l.entry.rows("SELECT name, engine FROM system.tables WHERE database = " + sql_quote(l.entry.url().database) +
+                             " AND name IN (" + names + ")");
+    if (have.size() != tables().size()) {
+        // A cluster's tables added to its entry server alone would hold rows no shard has.
+        for (auto &r : have)
+            if (l.shards.empty() && r.at(1) == "Distributed")
+                throw std::invalid_argument(l.entry.url().text + " holds a cluster's Distributed tables: give --cluster and --shard "
+                                                                 "to create the tables it lacks on every shard");
+        create_tables(l);
+    }
+    return backfill_summaries(l.entry);
 }
 
 }  // namespace mt::fleet

@@ -8,6 +8,7 @@
 #ifndef MEMTRACER_FLEET_SCHEMA_H
 #define MEMTRACER_FLEET_SCHEMA_H
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,10 @@ struct Layout {
     std::vector<ClickHouse> shards;  // empty: one server
     std::string cluster;
 };
-// CREATE DATABASE / TABLE IF NOT EXISTS for the layout: idempotent.
-void create_schema(Layout &l);
+// CREATE DATABASE / TABLE IF NOT EXISTS for the layout (a table an earlier version did not have
+// is created in an existing database), then the summaries of runs exported before them are
+// filled (summaries.h). Idempotent. Returns how many runs had no summaries.
+int64_t create_schema(Layout &l);
 
 }  // namespace mt::fleet
 

@@ -255,3 +255,76 @@ TEST_CASE("fleet answers: gate --baseline last:N against the median of the histo
     CHECK(none.exit_code == 2);
     CHECK(none.output.find("no earlier run") != std::string::npos);
 }
+
+TEST_CASE("fleet answers: runs exported before the per-run summaries get them filled once, the readers refuse until then", "[fleet]") {
+    Fleet f;
+    fleet::ClickHouse c(fleet::ClickHouseUrl::parse(f.url));
+    auto snapshot = [&](const std::string &table, const std::string &keys) {
+        return c.rows("SELECT project, platform, build, device, toString(night), run_key, export_id, " + keys +
+                      ", count, requested_bytes, gc_bytes FROM " + table + " ORDER BY run_key, export_id, " + keys);
+    };
+    const auto sites = snapshot("run_site_sums", "site_key"), classes = snapshot("run_class_sums", "class_key, class_id");
+    REQUIRE(sites.size() > 8);
+    REQUIRE(classes.size() > 8);
+    // What the previous memtracer-export left: the same runs, no summary tables on any server.
+    auto drop_summaries = [&] {
+        for (const std::string &t : {"run_site_sums", "run_class_sums"}) {
+            c.execute("DROP TABLE IF EXISTS " + t);
+            for (auto *s : {&f.s1, &f.s2}) fleet::ClickHouse(fleet::ClickHouseUrl::parse(s->url("nightly"))).execute("DROP TABLE " + t + "_local");
+        }
+    };
+    drop_summaries();
+    auto files = viewer::open_run_files(f.dbs);
+    viewer::TrendQuery site;
+    site.sel = {Selection::What::Site, "Cache.Put (Assets/Scripts/Cache.cs)"};
+    // The readers say what is wrong and what to run, rather than answer without the old runs.
+    CHECK_THROWS_WITH(viewer::compute_trend(*fleet::open_clickhouse_fleet(fleet::ClickHouseUrl::parse(f.url)), site),
+                      Catch::Contains(f.url) && Catch::Contains("memtracer-export --upgrade --to " + f.url));
+    auto report = test::run_process({MT_REPORT_BIN, "trend", f.url, "--site", "Cache.Put"});
+    CHECK(report.exit_code == 2);
+    viewer::Database viewer_db(fleet::open_clickhouse_backend(f.url));
+    auto served = viewer::handle_target(viewer_db, "/api/fleet/top?group=site");
+    CHECK(served.status == 500);
+    CHECK(served.body.find("--upgrade --to " + f.url) != std::string::npos);
+    CHECK(viewer::handle_target(viewer_db, "/api/runs").status == 200);  // the per-run endpoints read no summaries
+    CHECK(report.output.find("--upgrade") != std::string::npos);
+    const std::vector<std::string> cluster = {"--cluster", "mt_test", "--shard", f.s1.url("nightly"), "--shard", f.s2.url("nightly")};
+    auto run_export = [&](std::vector<std::string> argv) {
+        argv.insert(argv.begin(), MT_EXPORT_BIN);
+        argv.insert(argv.end(), cluster.begin(), cluster.end());
+        auto r = test::run_process(argv);
+        INFO(r.output);
+        CHECK(r.exit_code == 0);
+        return r.output;
+    };
+    // A cluster's database upgraded through its entry server alone would get tables no shard has.
+    auto alone = test::run_process({MT_EXPORT_BIN, "--upgrade", "--to", f.url});
+    CHECK(alone.exit_code == 2);
+    CHECK(alone.output.find("--shard") != std::string::npos);
+
+    // The exporter fills them when it opens the database (here re-exporting a file: a no-op for
+    // its runs), with exactly the rows it writes for a new run; so does --upgrade.
+    CHECK(run_export({f.dbs[0], "--to", f.url}).find("already exported") != std::string::npos);
+    CHECK(snapshot("run_site_sums", "site_key") == sites);
+    CHECK(snapshot("run_class_sums", "class_key, class_id") == classes);
+    drop_summaries();
+    CHECK(run_export({"--upgrade", "--to", f.url}).find("filled the per-run summaries of the 8 runs") != std::string::npos);
+    CHECK(snapshot("run_site_sums", "site_key") == sites);
+    CHECK(snapshot("run_class_sums", "class_key, class_id") == classes);
+
+    // The answers are the files' again.
+    auto ch = fleet::open_clickhouse_fleet(fleet::ClickHouseUrl::parse(f.url));
+    CHECK(viewer::render_trend(viewer::compute_trend(*ch, site)) == viewer::render_trend(viewer::compute_trend(*files, site)));
+    for (auto g : {viewer::Group::Class, viewer::Group::Site}) {
+        viewer::FleetTopQuery q{g, {}, {}, viewer::Metric::Bytes, 50};
+        CHECK(viewer::render_fleet_top(viewer::compute_fleet_top(*ch, q)) == viewer::render_fleet_top(viewer::compute_fleet_top(*files, q)));
+        viewer::GrowthQuery gq{g, {}, viewer::BuildRange::parse("build-0..build-1"), viewer::BuildRange::parse("build-2..build-3"),
+                               viewer::Metric::Bytes, 50};
+        CHECK(viewer::render_growth(viewer::compute_growth(*ch, gq)) == viewer::render_growth(viewer::compute_growth(*files, gq)));
+    }
+
+    // Again: nothing to fill, nothing added.
+    CHECK(run_export({"--upgrade", "--to", f.url}).find("filled") == std::string::npos);
+    CHECK(snapshot("run_site_sums", "site_key") == sites);
+    CHECK(snapshot("run_class_sums", "class_key, class_id") == classes);
+}
