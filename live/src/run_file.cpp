@@ -11,6 +11,7 @@
 
 #include "memtracer/codec.h"
 #include "memtracer/format.h"
+#include "memtracer/write_all.h"
 
 namespace mt::live {
 
@@ -68,20 +69,11 @@ void RunFile::truncate_to(uint64_t offset) {
 
 void RunFile::append(std::span<const uint8_t> bytes) {
     if (size_ == 0 && bytes.size() >= 64) std::memcpy(header_.data(), bytes.data(), 64);
-    const uint8_t *p = bytes.data();
-    size_t left = bytes.size();
-    while (left > 0) {
-        ssize_t n = ::write(fd_, p, left);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            int err = errno;
-            // As the runtime does: cut the partial chunk off, the file stays a valid prefix.
-            if (ftruncate(fd_, static_cast<off_t>(size_)) == 0) lseek(fd_, static_cast<off_t>(size_), SEEK_SET);
-            errno = err;
-            fail("write to", path_);
-        }
-        p += n;
-        left -= static_cast<size_t>(n);
+    if (int err = trace::write_all(fd_, bytes.data(), bytes.size())) {
+        // As the runtime does: cut the partial chunk off, the file stays a valid prefix.
+        if (ftruncate(fd_, static_cast<off_t>(size_)) == 0) lseek(fd_, static_cast<off_t>(size_), SEEK_SET);
+        errno = err;
+        fail("write to", path_);
     }
     size_ += bytes.size();
 }

@@ -8,14 +8,15 @@
 #include <span>
 #include <string>
 
+#include "memtracer/noncopyable.h"
+
 namespace mt::live {
 
 class RunFile {
 public:
     RunFile() = default;
     ~RunFile();
-    RunFile(const RunFile &) = delete;
-    RunFile &operator=(const RunFile &) = delete;
+    MT_NONCOPYABLE(RunFile);
 
     // resume: keep an existing file's whole chunks (throws std::runtime_error saying why not).
     void open(const std::string &path, bool resume);

@@ -12,6 +12,8 @@
 #include <span>
 #include <string>
 
+#include "memtracer/noncopyable.h"
+
 namespace mt::reader {
 class FollowReader;
 class Visitor;
@@ -23,8 +25,7 @@ class StreamCheck {
 public:
     StreamCheck();
     ~StreamCheck();
-    StreamCheck(const StreamCheck &) = delete;
-    StreamCheck &operator=(const StreamCheck &) = delete;
+    MT_NONCOPYABLE(StreamCheck);
 
     // Starts over from the host file as it is (its whole chunks were checked when stored): a
     // resumed or reconnected capture continues after them. Throws std::runtime_error if that

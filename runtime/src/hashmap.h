@@ -8,14 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memtracer/noncopyable.h"
+
 namespace mt::rt {
 
 class U64Map {
 public:
     U64Map() = default;
     ~U64Map() { free(t_); }
-    U64Map(const U64Map &) = delete;
-    U64Map &operator=(const U64Map &) = delete;
+    MT_NONCOPYABLE(U64Map);
 
     uint32_t size() const { return n_; }
     void clear() {
@@ -82,8 +83,7 @@ class Vec {
 public:
     Vec() = default;
     ~Vec() { free(d_); }
-    Vec(const Vec &) = delete;
-    Vec &operator=(const Vec &) = delete;
+    MT_NONCOPYABLE(Vec);
 
     uint32_t size() const { return n_; }
     T *data() { return d_; }

@@ -13,6 +13,7 @@
 #include "hashmap.h"
 #include "lifetimes.h"
 #include "memtracer/trace_writer.h"
+#include "memtracer/noncopyable.h"
 
 namespace mt::rt {
 
@@ -28,8 +29,7 @@ bool native_heap_describe(uint64_t klass, trace::ClassRecord *rec, char *buf, si
 class NativeLive {
 public:
     NativeLive() = default;
-    NativeLive(const NativeLive &) = delete;
-    NativeLive &operator=(const NativeLive &) = delete;
+    MT_NONCOPYABLE(NativeLive);
 
     // An allocation; a live one at the same address (its free was never reported) dies first.
     // False on out of memory.

@@ -209,6 +209,25 @@ void StreamSink::welcome(uint16_t status, uint64_t start, const char *msg) {
     refusing_ = status != MT_LIVE_OK;
 }
 
+// Appends up to `cap` bytes the socket has now to in_. False when it has none yet, or when the
+// connection is gone (dropped here: `closed` says why on an orderly close).
+bool StreamSink::recv_in(uint32_t cap, const char *closed) {
+    for (;;) {
+        ssize_t n = recv(fd_, in_ + in_len_, cap, MSG_DONTWAIT);
+        if (n == 0) {
+            drop(closed);
+            return false;
+        }
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            if (errno != EAGAIN && errno != EWOULDBLOCK) drop_errno();
+            return false;
+        }
+        in_len_ += static_cast<uint32_t>(n);
+        return true;
+    }
+}
+
 // Connect mode: the connection the runtime opened to the host (listen mode: stream_accept.cpp).
 void StreamSink::read_hello() {
     if (mono_ns() - state_since_ns_ > kLiveHelloTimeoutNs) {
@@ -218,14 +237,7 @@ void StreamSink::read_hello() {
     // Read no further than the HELLO, so a CONTROL sent right behind it stays in the socket.
     uint32_t want = in_len_ < MT_LIVE_HELLO_FIXED ? MT_LIVE_HELLO_FIXED : MT_LIVE_HELLO_FIXED + mt_live_get16(in_ + 6);
     while (in_len_ < want) {
-        ssize_t n = recv(fd_, in_ + in_len_, want - in_len_, MSG_DONTWAIT);
-        if (n == 0) return drop("closed the connection before its HELLO");
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            if (errno != EAGAIN && errno != EWOULDBLOCK) drop_errno();
-            return;
-        }
-        in_len_ += static_cast<uint32_t>(n);
+        if (!recv_in(want - in_len_, "closed the connection before its HELLO")) return;
         if (in_len_ == MT_LIVE_HELLO_FIXED && want == MT_LIVE_HELLO_FIXED) {
             if (memcmp(in_, MT_LIVE_HELLO_MAGIC, 4) != 0 || mt_live_get16(in_ + 4) != MT_LIVE_VERSION ||
                 mt_live_get16(in_ + 6) > MT_LIVE_MAX_TOKEN) {
@@ -265,14 +277,7 @@ void StreamSink::start_streaming(const uint8_t *hello) {
 
 void StreamSink::read_control() {
     for (;;) {
-        ssize_t n = recv(fd_, in_ + in_len_, kLiveInCap - in_len_, MSG_DONTWAIT);
-        if (n == 0) return drop("disconnected");
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            if (errno != EAGAIN && errno != EWOULDBLOCK) drop_errno();
-            return;
-        }
-        in_len_ += static_cast<uint32_t>(n);
+        if (!recv_in(kLiveInCap - in_len_, "disconnected")) return;
         uint32_t at = 0;
         while (in_len_ - at >= MT_LIVE_MSG_HEADER) {
             const uint8_t *m = in_ + at;

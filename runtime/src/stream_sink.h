@@ -83,6 +83,7 @@ private:
     void read_hello();
     void welcome(uint16_t status, uint64_t start, const char *msg);
     void read_control();
+    bool recv_in(uint32_t cap, const char *closed);
     void apply_controls();
     bool send_some(uint64_t budget);
     bool fill();

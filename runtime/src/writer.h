@@ -23,6 +23,7 @@
 #include "ring.h"
 #include "state.h"
 #include "memtracer/trace_writer.h"
+#include "memtracer/noncopyable.h"
 
 namespace mt::rt {
 
@@ -80,8 +81,7 @@ class Writer {
 public:
     Writer() = default;
     ~Writer();
-    Writer(const Writer &) = delete;
-    Writer &operator=(const Writer &) = delete;
+    MT_NONCOPYABLE(Writer);
 
     // Creates the file and writes header, INFO and MODULES (on the caller's thread).
     bool begin(const char *path, const WriterConfig &cfg, const trace::FileHeaderParams &hp, const trace::KeyValue *info,

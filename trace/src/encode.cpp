@@ -1,6 +1,7 @@
 // encode.cpp — the run.mt encoder (see trace_writer.h), driven by format.h's field tables. Chunks are assembled in place in the batch buffer: the
 // 16-byte header is reserved first and patched with size and CRC once the payload is known.
 #include "memtracer/trace_writer.h"
+#include "memtracer/write_all.h"
 
 #include "crc_fast.h"
 
@@ -157,22 +158,13 @@ bool TraceWriter::flush() {
         oversize_ = false;
         return false;
     }
-    const uint8_t *p = batch_.data();
-    size_t left = batch_.size();
-    while (left > 0) {
-        ssize_t n = ::write(fd_, p, left);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            int err = n < 0 ? errno : EIO;
-            // Cut the partial batch off so the file still ends on a chunk boundary. Devices
-            // such as /dev/full cannot be truncated; there nothing reached the disk anyway.
-            if (ftruncate(fd_, static_cast<off_t>(written_)) == 0) lseek(fd_, static_cast<off_t>(written_), SEEK_SET);
-            fail("write to", err);
-            batch_.reset();
-            return false;
-        }
-        p += n;
-        left -= static_cast<size_t>(n);
+    if (int err = write_all(fd_, batch_.data(), batch_.size())) {
+        // Cut the partial batch off so the file still ends on a chunk boundary. Devices
+        // such as /dev/full cannot be truncated; there nothing reached the disk anyway.
+        if (ftruncate(fd_, static_cast<off_t>(written_)) == 0) lseek(fd_, static_cast<off_t>(written_), SEEK_SET);
+        fail("write to", err);
+        batch_.reset();
+        return false;
     }
     written_ += batch_.size();
     batch_.clear();

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "memtracer/codec.h"
+#include "memtracer/noncopyable.h"
 
 namespace mt::trace {
 
@@ -18,8 +19,7 @@ class Buf {
 public:
     Buf() = default;
     ~Buf() { free(data_); }
-    Buf(const Buf &) = delete;
-    Buf &operator=(const Buf &) = delete;
+    MT_NONCOPYABLE(Buf);
     Buf(Buf &&o) noexcept : data_(o.data_), size_(o.size_), cap_(o.cap_), failed_(o.failed_) {
         o.data_ = nullptr;
         o.size_ = o.cap_ = 0;

@@ -55,6 +55,7 @@
 #include "memtracer/event_encode.h"
 #include "memtracer/event_predict.h"
 #include "memtracer/format.h"
+#include "memtracer/noncopyable.h"
 
 namespace mt::trace {
 
@@ -155,8 +156,7 @@ class ListEncoder {
 public:
     ListEncoder() = default;
     ~ListEncoder();
-    ListEncoder(const ListEncoder &) = delete;
-    ListEncoder &operator=(const ListEncoder &) = delete;
+    MT_NONCOPYABLE(ListEncoder);
 
     void begin(uint64_t base_tick = 0);
     uint64_t count() const { return count_; }
@@ -195,8 +195,7 @@ class TraceWriter {
 public:
     TraceWriter() = default;
     ~TraceWriter();
-    TraceWriter(const TraceWriter &) = delete;
-    TraceWriter &operator=(const TraceWriter &) = delete;
+    MT_NONCOPYABLE(TraceWriter);
 
     bool open(const char *path);  // creates/truncates; the writer owns and closes the fd
     void attach(int fd);          // an fd the caller owns; bytes_written() counts from 0

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "memtracer/noncopyable.h"
+
 namespace mt::reader::detail {
 
 class FileBytes {
@@ -16,8 +18,7 @@ public:
     // naming the kind of file when it is not a regular file (FIFO, device, directory, socket).
     explicit FileBytes(const std::string &path);
     ~FileBytes();
-    FileBytes(const FileBytes &) = delete;
-    FileBytes &operator=(const FileBytes &) = delete;
+    MT_NONCOPYABLE(FileBytes);
 
     const uint8_t *data() const { return data_; }
     size_t size() const { return size_; }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "memtracer/format.h"
+#include "memtracer/noncopyable.h"
 
 namespace mt::reader {
 
@@ -185,8 +186,7 @@ class FollowReader {
 public:
     explicit FollowReader(Visitor &visitor);
     ~FollowReader();
-    FollowReader(const FollowReader &) = delete;
-    FollowReader &operator=(const FollowReader &) = delete;
+    MT_NONCOPYABLE(FollowReader);
 
     // `data`/`size`: the whole file as it is now. Returns false while even the 64-byte file
     // header is incomplete (nothing read); throws FormatError for a header that is bad. Then
