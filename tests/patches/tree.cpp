@@ -1,5 +1,7 @@
 #include "tree.h"
 
+#include "../remove_at_exit.h"
+
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -53,6 +55,7 @@ std::string first_difference(const Tree &a, const Tree &b) {
 fs::path make_temp_dir(const std::string &tag) {
     std::string tmpl = (fs::temp_directory_path() / ("mt-" + tag + "-XXXXXX")).string();
     if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed for " + tmpl);
+    remove_at_exit(tmpl);
     return tmpl;
 }
 

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 
+#include "../remove_at_exit.h"
 #include "app.h"
 #include "memtracer/codec.h"
 #include "http_server.h"
@@ -26,6 +27,7 @@ inline fs::path temp_dir(const std::string &name) {
     auto d = fs::temp_directory_path() / ("mt-viewer-" + name + "-" + std::to_string(getpid()));
     fs::remove_all(d);
     fs::create_directories(d);
+    remove_at_exit(d);
     return d;
 }
 
