@@ -1,6 +1,7 @@
 #include "memtracer/cli.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <string_view>
@@ -105,6 +106,18 @@ CLI::Validator range(uint64_t lo, uint64_t hi) {
             return "";
         },
         "N");
+}
+
+CLI::Validator seconds() {
+    return CLI::Validator(
+        [](std::string &v) -> std::string {
+            double s = 0;
+            auto r = std::from_chars(v.data(), v.data() + v.size(), s);
+            if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size() || !std::isfinite(s) || s < 0)
+                return "'" + v + "' is not a number of seconds >= 0";
+            return "";
+        },
+        "SECONDS");
 }
 
 CLI::Validator one_of(std::vector<std::string> choices) {

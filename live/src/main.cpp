@@ -14,11 +14,15 @@ int main(int argc, char **argv) {
     app.add_option("--token", o.token, "the game's MEMTRACER_TOKEN");
     app.add_flag("--listen", o.listen, "listen at ADDR for a game that connects out (MEMTRACER_CONNECT)");
     app.add_flag("--resume", o.resume, "keep the whole chunks already in --out and receive only the rest");
-    app.add_option("--stop-after-frames", o.stop_after_frames, "send stop once this many frames are stored");
-    app.add_option("--wait", o.wait_seconds, "keep trying to connect this many seconds");
+    // Counts and times are refused when negative or not numbers, before anything connects.
+    app.add_option("--stop-after-frames", o.stop_after_frames, "send stop once this many frames are stored")
+        ->check(mt::cli::range(0, UINT64_MAX));
+    app.add_option("--wait", o.wait_seconds, "keep trying to connect this many seconds")->check(mt::cli::seconds());
     app.add_option("--reconnect", o.reconnect_seconds,
-                   "after a lost connection, wait this many seconds for the game and resume (0: exit, cut off)");
-    app.add_option("--status-interval", o.status_seconds, "seconds between status lines (0: none)");
+                   "after a lost connection, wait this many seconds for the game and resume (0: exit, cut off)")
+        ->check(mt::cli::seconds());
+    app.add_option("--status-interval", o.status_seconds, "seconds between status lines (0: none)")
+        ->check(mt::cli::seconds());
     app.add_flag("--latency", o.latency, "print mt_frame_end -> stored latency (p50/p95) and events/s at the end");
     bool no_commands = false;
     app.add_flag("--no-commands", no_commands, "do not read pause/resume/stop/mark NAME from stdin");

@@ -15,6 +15,7 @@ struct Parsed {
     std::vector<std::string> inputs, elfs;
     std::string out;
     unsigned jobs = 1;
+    double wait = 10;
     bool force = false;
 };
 
@@ -25,6 +26,7 @@ Parsed parse(std::vector<std::string> args) {
     cli.app().add_option("-o,--output", p.out);
     cli.app().add_option("--elf", p.elfs);
     cli.app().add_option("-j,--jobs", p.jobs)->check(mt::cli::range(1, 256));
+    cli.app().add_option("--wait", p.wait)->check(mt::cli::seconds());
     cli.app().add_flag("--force", p.force);
     args.insert(args.begin(), "tool");
     std::vector<const char *> argv;
@@ -66,6 +68,16 @@ TEST_CASE("common cli: usage errors exit with the tool's status", "[cli]") {
     CHECK(parse({"a", "--jobs", "0"}).code == 64);  // out of range
     CHECK(parse({"a", "--jobs", "many"}).code == 64);
     CHECK(parse({"a", "--force=1"}).code == 64);    // a flag takes no value
+}
+
+TEST_CASE("common cli: a time in seconds is a finite number, 0 or more", "[cli]") {
+    CHECK(parse({"a", "--wait", "2.5"}).wait == 2.5);
+    CHECK(parse({"a", "--wait", "0"}).wait == 0);
+    CHECK_FALSE(parse({"a", "--wait", "30"}).code);
+    for (const char *bad : {"-1", "-0.5", "soon", "", "inf", "nan", "1s"}) {
+        INFO(bad);
+        CHECK(parse({"a", "--wait", bad}).code == 64);
+    }
 }
 
 TEST_CASE("common cli: --help and --version end the program with 0", "[cli]") {

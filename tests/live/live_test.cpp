@@ -162,6 +162,31 @@ TEST_CASE("live: a host that is not a runtime's peer makes memtracer-capture fai
     CHECK(access((dir + "/x.mt").c_str(), F_OK) != 0);
 }
 
+TEST_CASE("live: memtracer-capture refuses a negative or unreadable count or time before connecting", "[live]") {
+    // Before the check, --wait -1 tried once and said "cannot connect", --status-interval -5 and
+    // --stop-after-frames -3 were taken as given.
+    std::string dir = temp_dir("badopts");
+    RemoveOnExit cleanup{dir};
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"--wait", "-1"}, "--wait: '-1' is not a number of seconds >= 0"},
+        {{"--reconnect", "later"}, "--reconnect: 'later' is not a number of seconds >= 0"},
+        {{"--status-interval", "-5"}, "--status-interval: '-5' is not a number of seconds >= 0"},
+        {{"--stop-after-frames", "-3"}, "--stop-after-frames: '-3' is not a whole number in [0, 18446744073709551615]"},
+    };
+    int n = 0;
+    for (const auto &[args, message] : cases) {
+        INFO(message);
+        std::vector<std::string> argv = {MT_CAPTURE, "127.0.0.1:1", "-o", dir + "/x.mt"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        std::string log = dir + "/capture" + std::to_string(n++) + ".log";
+        Child host(argv, log);
+        CHECK(host.wait() == 2);
+        CHECK(contains(host.log(), message));
+        CHECK_FALSE(contains(host.log(), "cannot connect"));
+    }
+    CHECK(access((dir + "/x.mt").c_str(), F_OK) != 0);
+}
+
 TEST_CASE("live: pause, resume and mark from the host apply at the next drain", "[live]") {
     std::string dir = temp_dir("pause");
     RemoveOnExit cleanup{dir};

@@ -49,6 +49,7 @@ private:
 // Validators for option values; CLI11 puts the option's name first: "--jobs: 'zero' is not a
 // whole number in [1, 256]", "--hook: 'inline' is not patch or profiler".
 CLI::Validator range(uint64_t lo, uint64_t hi);  // a decimal integer in [lo, hi]
+CLI::Validator seconds();  // a time in seconds, 0 or more ("0", "2.5"); "'-1' is not a number of seconds >= 0"
 CLI::Validator one_of(std::vector<std::string> choices);
 
 // The project version (CMake PROJECT_VERSION).
