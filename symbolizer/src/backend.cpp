@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "memtracer/symbolizer/errors.h"
+#include "subprocess.h"
 
 namespace mt::sym {
 
@@ -29,6 +30,14 @@ BackendKind parse_backend_kind(const std::string &name) {
     if (name == "llvm-symbolizer") return BackendKind::LlvmSymbolizer;
     if (name == "atos") return BackendKind::Atos;
     throw usage_error("--backend: unknown backend '" + name + "' (builtin, llvm-symbolizer or atos)");
+}
+
+std::string ToolBackend::executable() const {
+    std::string exe = find_executable(tool_.empty() ? kind_.defaults : std::vector<std::string>{tool_});
+    if (exe.empty())
+        throw symbols_error(std::string(kind_.name) + " not found (" + (tool_.empty() ? std::string(kind_.where) : tool_) +
+                            "); " + kind_.hint);
+    return exe;
 }
 
 std::string hex_address(uint64_t v) {

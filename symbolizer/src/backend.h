@@ -47,9 +47,22 @@ public:
 // is the executable the user named ("" = the backend's default).
 class ToolBackend : public Backend {
 public:
-    ToolBackend(unsigned jobs, std::string tool) : jobs_(jobs), tool_(std::move(tool)) {}
+    // What the backend runs when the user names no executable, and how a missing one is told.
+    struct Tool {
+        const char *name;                   // the backend's name, which is also the tool's
+        std::vector<std::string> defaults;  // tried in order (a name in PATH or a path)
+        const char *where;                  // where the defaults were looked for: "in PATH"
+        const char *hint;                   // how to get it: "it ships with Xcode"
+    };
+    ToolBackend(Tool kind, unsigned jobs, std::string tool) : kind_(std::move(kind)), jobs_(jobs), tool_(std::move(tool)) {}
+    const char *name() const override { return kind_.name; }
 
 protected:
+    // The executable to run: the one the user named, else the first default found. Throws
+    // Error(Symbols) "<name> not found (<what was looked for>); <hint>".
+    std::string executable() const;
+
+    Tool kind_;
     unsigned jobs_;
     std::string tool_;
 };

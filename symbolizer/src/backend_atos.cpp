@@ -37,15 +37,14 @@ private:
 
 class AtosBackend final : public ToolBackend {
 public:
-    using ToolBackend::ToolBackend;
-    const char *name() const override { return "atos"; }
+    AtosBackend(unsigned jobs, std::string tool)
+        : ToolBackend({"atos", {"atos"}, "in PATH", "it ships with Xcode"}, jobs, std::move(tool)) {}
 
     void symbolize(const SymbolFile &file, std::span<const uint64_t> addrs, std::span<SymbolRecord> out,
                    const BackendContext &ctx) override {
         if (file.kind != ObjectKind::MachO)
             throw symbols_error(file.path + ": atos reads Mach-O files only; use --backend builtin for ELF");
-        std::string exe = find_executable({tool_.empty() ? "atos" : tool_});
-        if (exe.empty()) throw symbols_error("atos not found (" + (tool_.empty() ? std::string("in PATH") : tool_) + "); it ships with Xcode");
+        std::string exe = executable();
         auto ranges = split_ranges(addrs.size(), jobs_);
         run_parallel(ranges.size(), [&](size_t part) {
             auto [begin, end] = ranges[part];

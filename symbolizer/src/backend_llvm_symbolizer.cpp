@@ -58,8 +58,10 @@ bool parse_answer(const std::string &line, uint64_t addr, SymbolRecord &rec, std
 
 class LlvmSymbolizerBackend final : public ToolBackend {
 public:
-    using ToolBackend::ToolBackend;
-    const char *name() const override { return "llvm-symbolizer"; }
+    LlvmSymbolizerBackend(unsigned jobs, std::string tool)
+        : ToolBackend({"llvm-symbolizer", {"llvm-symbolizer-19", MT_LLVM_TOOLS_DIR "/llvm-symbolizer", "llvm-symbolizer"},
+                       "llvm-symbolizer-19 in PATH", "install llvm-19 or pass --llvm-symbolizer PATH"},
+                      jobs, std::move(tool)) {}
 
     // LLVM's warnings about a file (damaged DWARF) go to the tool's stderr, which is captured:
     // any line refuses the file, as the builtin backend does, instead of hundreds of raw lines.
@@ -132,11 +134,7 @@ private:
     }
 
     void start(size_t n) {
-        std::string exe = find_executable({tool_.empty() ? "llvm-symbolizer-19" : tool_, tool_.empty() ? MT_LLVM_TOOLS_DIR "/llvm-symbolizer" : "",
-                                           tool_.empty() ? "llvm-symbolizer" : ""});
-        if (exe.empty())
-            throw symbols_error("llvm-symbolizer not found (" + (tool_.empty() ? std::string("llvm-symbolizer-19 in PATH") : tool_) +
-                                "); install llvm-19 or pass --llvm-symbolizer PATH");
+        std::string exe = executable();
         while (stderr_.size() < n) stderr_.push_back(new_stderr_capture());
         while (children_.size() < n) children_.push_back(spawn_tool({exe, "--output-style=JSON", "--no-demangle"}, stderr_[children_.size()].fd()));
         for (size_t i = 0; i < children_.size(); ++i)

@@ -193,6 +193,22 @@ TEST_CASE("symbolizer: atos backend (atos stand-in) agrees with the builtin back
                       Catch::Contains("Mach-O files only"));
 }
 
+TEST_CASE("symbolizer: a tool backend that cannot find its tool says which and how to get it", "[atos]") {
+    SymbolFile macho;
+    macho.path = "UnityFramework";
+    macho.kind = ObjectKind::MachO;
+    std::vector<uint64_t> lookups = {0x1000};
+    auto atos = make_backend({BackendKind::Atos, 1, "", "/nonexistent/atos"});
+    CHECK(std::string(atos->name()) == "atos");
+    CHECK_THROWS_WITH(atos->symbolize(macho, lookups, {nullptr, nullptr}),
+                      Catch::Contains("atos not found (/nonexistent/atos); it ships with Xcode"));
+    auto llvm = make_backend({BackendKind::LlvmSymbolizer, 1, "/nonexistent/llvm-symbolizer", ""});
+    CHECK(std::string(llvm->name()) == "llvm-symbolizer");
+    CHECK_THROWS_WITH(llvm->symbolize(macho, lookups, {nullptr, nullptr}),
+                      Catch::Contains("llvm-symbolizer not found (/nonexistent/llvm-symbolizer); install llvm-19 or pass "
+                                      "--llvm-symbolizer PATH"));
+}
+
 TEST_CASE("symbolizer: atos output: the formats atos prints are parsed", "[atos]") {
     auto out = parse_atos_output(
         "inner (in UnityFramework) (/src/a.c:5)\nouter (in UnityFramework) (/src/a.c:10)\n\n"
