@@ -3,8 +3,6 @@
 // levels, and an error has to say line and column.
 #include <algorithm>
 #include <charconv>
-#include <fstream>
-#include <sstream>
 
 #include "memtracer/symbolizer/errors.h"
 #include "il2cpp_symbols.h"
@@ -149,10 +147,6 @@ LineMap LineMap::parse(std::string_view text, const std::string &name) {
     LineMap m;
     LineMapParser(text, name, m).run();
     return m;
-}
-
-LineMap LineMap::load(const std::string &path) {
-    return parse(read_symbols_file(path), path);
 }
 
 std::optional<CsLocation> LineMap::lookup(std::string_view cpp_file, uint32_t cpp_line, const LineBounds *function) const {

@@ -2,11 +2,8 @@
 #include "il2cpp_metadata.h"
 
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "memtracer/symbolizer/errors.h"
-#include "il2cpp_paths.h"
 
 namespace mt::sym {
 
@@ -262,10 +259,6 @@ void Il2CppMetadata::number_overloads_that_may_share() {
                     overload_number_[members[i]] = static_cast<uint32_t>(i + 1);
                     overload_number_[members[j]] = static_cast<uint32_t>(j + 1);
                 }
-}
-
-Il2CppMetadata Il2CppMetadata::load(const std::string &path) {
-    return parse(read_symbols_file(path), path);
 }
 
 std::string_view Il2CppMetadata::str(uint32_t offset) const {

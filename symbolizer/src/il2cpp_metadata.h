@@ -44,7 +44,6 @@ class Il2CppMetadata {
 public:
     // Throws Error(Symbols) "<name>: ..." for a file that is not global-metadata.dat, an
     // unsupported version or a table outside the file.
-    static Il2CppMetadata load(const std::string &path);
     static Il2CppMetadata parse(std::string_view bytes, const std::string &name);
 
     int version() const { return version_; }

@@ -55,10 +55,6 @@ MethodMap MethodMap::parse(std::string_view text, const std::string &name) {
     return map;
 }
 
-MethodMap MethodMap::load(const std::string &path) {
-    return parse(read_symbols_file(path), path);
-}
-
 const std::string *MethodMap::csharp_name(std::string_view native) const {
     auto it = by_native_.find(std::string(native));
     // An `_inline` or `_AdjustorThunk` copy is the method itself (il2cpp never lists the copies).
@@ -140,9 +136,9 @@ Il2CppSymbols Il2CppSymbols::load_dir(const std::string &dir) {
         throw symbols_error(dir + ": no MethodMap.tsv, LineNumberMappings.json, generated *.cpp or global-metadata.dat found "
                                   "(looked in it, its Symbols/, an export's Il2CppOutputProject/Source/il2cppOutput and "
                                   "Data/Managed/Metadata)");
-    if (!md.empty()) s.metadata = Il2CppMetadata::load(md);
-    if (!mm.empty()) s.methods = MethodMap::load(mm);
-    if (!lm.empty()) s.lines = LineMap::load(lm);
+    if (!md.empty()) s.metadata = load_symbols_file<Il2CppMetadata>(md);
+    if (!mm.empty()) s.methods = load_symbols_file<MethodMap>(mm);
+    if (!lm.empty()) s.lines = load_symbols_file<LineMap>(lm);
     if (sources) {
         s.sources = GeneratedSources::scan_dir(out.string());
         s.output_dir = out.string();

@@ -20,6 +20,12 @@ std::string normalize_path(std::string_view p);  // '\\' -> '/'
 std::string_view path_basename(std::string_view p);
 // The whole of one of Unity's files; throws Error(Symbols) "<path>: cannot open".
 std::string read_symbols_file(const std::string &path);
+// One of Unity's files read whole and parsed by T::parse(text, path) (Il2CppMetadata, MethodMap,
+// LineMap); the parser's errors name the path.
+template <class T>
+T load_symbols_file(const std::string &path) {
+    return T::parse(read_symbols_file(path), path);
+}
 
 // Paths added get indices 0, 1, 2...; find() gives the index of the best match or -1.
 class PathIndex {

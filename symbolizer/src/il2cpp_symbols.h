@@ -34,8 +34,7 @@ namespace mt::sym {
 
 class MethodMap {
 public:
-    // Throws Error(Symbols) "<path>:<line>: ..." for a malformed line.
-    static MethodMap load(const std::string &path);
+    // Throws Error(Symbols) "<name>:<line>: ..." for a malformed line.
     static MethodMap parse(std::string_view text, const std::string &name);
     const std::string *csharp_name(std::string_view native) const;
     size_t size() const { return by_native_.size(); }
@@ -54,8 +53,7 @@ struct LineBounds {
 
 class LineMap {
 public:
-    // Throws Error(Symbols) "<path>:<line>:<column>: ..." for malformed JSON or a bad entry.
-    static LineMap load(const std::string &path);
+    // Throws Error(Symbols) "<name>:<line>:<column>: ..." for malformed JSON or a bad entry.
     static LineMap parse(std::string_view text, const std::string &name);
     // With `function` (the generated function's lines, il2cpp_sources.h): the nearest mapping at or
     // above `cpp_line` inside the function, else the function's first mapping, else none.
