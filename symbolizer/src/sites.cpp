@@ -5,14 +5,16 @@
 namespace mt::sym {
 
 namespace {
-bool matches(const SymbolRow &row, std::span<const InternalRule> rules) {
+// Internal: any rule matches (machinery is internal too); Machinery: a Machinery rule matches.
+bool matches(const SymbolRow &row, InternalRule::Role role) {
     std::string_view name = row.demangled.empty() ? std::string_view(row.function) : std::string_view(row.demangled);
     // Mach-O symbol tables prefix every C name with '_'.
     std::string_view bare = name.size() > 1 && name[0] == '_' && name[1] != '_' ? name.substr(1) : name;
     // "ns::Cls::fn(int)" -> "fn", for the exact rules.
     std::string_view fn = bare.substr(0, bare.find('('));
     if (size_t colons = fn.rfind("::"); colons != std::string_view::npos) fn = fn.substr(colons + 2);
-    for (const InternalRule &r : rules) {
+    for (const InternalRule &r : kInternalRules) {
+        if (role == InternalRule::Machinery && r.role != InternalRule::Machinery) continue;
         if (r.kind == InternalRule::Prefix ? name.starts_with(r.text) || bare.starts_with(r.text) : fn == r.text)
             return true;
     }
@@ -20,9 +22,9 @@ bool matches(const SymbolRow &row, std::span<const InternalRule> rules) {
 }
 }  // namespace
 
-bool is_internal(const SymbolRow &row) { return matches(row, kInternalRules); }
+bool is_internal(const SymbolRow &row) { return matches(row, InternalRule::Internal); }
 
-bool is_machinery(const SymbolRow &row) { return !row.function.empty() && matches(row, kMachineryRules); }
+bool is_machinery(const SymbolRow &row) { return !row.function.empty() && matches(row, InternalRule::Machinery); }
 
 bool MachineryTrim::add(std::span<const SymbolRow> chain) {
     if (done_) return false;

@@ -3,7 +3,7 @@
 // code rather than MemTracer, Boehm GC or il2cpp runtime internals. kInternalRules is the whole
 // rule; docs/symbolizer.md lists it.
 //
-// The allocation machinery (kMachineryRules, a part of the internal frames) is what differs
+// The allocation machinery (the Machinery rules, a part of the internal frames) is what differs
 // between the ways MemTracer gets an allocation: patch mode's innermost frames are
 // Object::Allocate*/Array::NewSpecific (the ALLOC_* macros), no-patch mode's are
 // Profiler::Allocation and MemTracer's profiler callback. A stack's leading run of machinery
@@ -34,55 +34,44 @@ struct InternalRule {
     enum Kind { Prefix, Exact } kind;
     std::string_view text;  // matched against the demangled name (else the raw one); Exact
                             // compares the unqualified function name without parameters
+    enum Role { Internal, Machinery } role;  // Machinery: allocation machinery, which is internal too
     std::string_view what;
 };
 
+// The allocation machinery (Machinery), as libil2cpp spells it from Unity 2018.4 to 6000.x
+// (vm/Object.cpp, vm/Array.cpp, vm/String.cpp, vm/Profiler.cpp, gc/GarbageCollector.cpp,
+// codegen/il2cpp-codegen*.h) and as the sample game's il2cpp/ imitates it, is every function
+// between the generated code's allocating call and MemTracer's hook, in either mode. One table, so
+// a machinery rule is an internal rule by construction.
 inline constexpr InternalRule kInternalRules[] = {
-    {InternalRule::Prefix, "mt_", "MemTracer's C API and allocation hook (mt_on_alloc)"},
-    {InternalRule::Prefix, "mt::", "MemTracer runtime internals"},
-    {InternalRule::Prefix, "memtracer_il2cpp::", "MemTracer's patch layer inside libil2cpp"},
-    {InternalRule::Prefix, "GC_", "Boehm GC (GC_malloc, GC_malloc_kind, GC_generic_malloc...)"},
-    {InternalRule::Prefix, "il2cpp::vm::", "il2cpp VM: Object::New, Array::New, String::New, Profiler..."},
-    {InternalRule::Prefix, "il2cpp::gc::", "il2cpp GC glue (GarbageCollector::Allocate...)"},
-    {InternalRule::Prefix, "il2cpp::utils::", "il2cpp runtime utilities"},
-    {InternalRule::Prefix, "il2cpp::os::", "il2cpp OS layer"},
-    {InternalRule::Prefix, "il2cpp_codegen_", "generated-code helpers (il2cpp_codegen_object_new...)"},
-    {InternalRule::Prefix, "il2cpp_", "il2cpp C API (il2cpp_object_new, il2cpp_array_new_specific...)"},
-    {InternalRule::Prefix, "Il2Cpp", "il2cpp runtime helpers (Il2CppCodeGenWriteBarrier...)"},
-    {InternalRule::Exact, "SZArrayNew", "generated-code array allocation helper"},
-    {InternalRule::Exact, "GenArrayNew", "generated-code array allocation helper"},
-    {InternalRule::Exact, "Box", "generated-code boxing helper"},
-    {InternalRule::Exact, "UnBox", "generated-code unboxing helper"},
-};
-
-// The allocation machinery, as libil2cpp spells it from Unity 2018.4 to 6000.x (vm/Object.cpp,
-// vm/Array.cpp, vm/String.cpp, vm/Profiler.cpp, gc/GarbageCollector.cpp, codegen/il2cpp-codegen*.h)
-// and as the sample game's il2cpp/ imitates it: every function between the generated code's
-// allocating call and MemTracer's hook, in either mode. Same matching as kInternalRules; every
-// machinery frame is also internal.
-inline constexpr InternalRule kMachineryRules[] = {
-    {InternalRule::Prefix, "mt_", "MemTracer's hook (mt_on_alloc)"},
-    {InternalRule::Prefix, "mt::", "MemTracer's profiler callback (no-patch mode) and runtime"},
-    {InternalRule::Prefix, "memtracer_il2cpp::", "MemTracer's patch layer (patch mode)"},
-    {InternalRule::Prefix, "GC_", "Boehm GC: GC_malloc, GC_malloc_atomic, GC_gcj_malloc, GC_gcj_vector_malloc..."},
-    {InternalRule::Prefix, "il2cpp::vm::Object::", "Object::New, NewAllocSpecific, NewPtrFree, Allocate, AllocatePtrFree, AllocateSpec, Box, Clone"},
-    {InternalRule::Prefix, "il2cpp::vm::Array::", "Array::New, NewSpecific, NewFull, NewCached, Clone"},
-    {InternalRule::Prefix, "il2cpp::vm::String::", "String::New, NewLen, NewSize, NewUtf16, NewWrapper..."},
-    {InternalRule::Prefix, "il2cpp::vm::Profiler::", "Profiler::Allocation: il2cpp's profiler dispatch (no-patch mode)"},
-    {InternalRule::Prefix, "il2cpp::gc::", "GarbageCollector::Allocate, AllocateFixed, RegisterFinalizerForNewObject..."},
-    {InternalRule::Prefix, "il2cpp_codegen_", "generated-code allocation helpers (il2cpp_codegen_object_new, _string_new_...)"},
-    {InternalRule::Prefix, "il2cpp_object_new", "il2cpp C API"},
-    {InternalRule::Prefix, "il2cpp_array_new", "il2cpp C API (il2cpp_array_new, _new_specific, _new_full)"},
-    {InternalRule::Prefix, "il2cpp_string_new", "il2cpp C API (il2cpp_string_new, _new_len, _new_utf16, _new_wrapper)"},
-    {InternalRule::Prefix, "il2cpp_value_box", "il2cpp C API"},
-    {InternalRule::Exact, "SZArrayNew", "generated-code array allocation helper"},
-    {InternalRule::Exact, "GenArrayNew", "generated-code array allocation helper"},
-    {InternalRule::Exact, "Box", "generated-code boxing helper"},
+    {InternalRule::Prefix, "mt_", InternalRule::Machinery, "MemTracer's C API and allocation hook (mt_on_alloc)"},
+    {InternalRule::Prefix, "mt::", InternalRule::Machinery, "MemTracer's runtime and its profiler callback (no-patch mode)"},
+    {InternalRule::Prefix, "memtracer_il2cpp::", InternalRule::Machinery, "MemTracer's patch layer inside libil2cpp (patch mode)"},
+    {InternalRule::Prefix, "GC_", InternalRule::Machinery, "Boehm GC: GC_malloc, GC_malloc_atomic, GC_gcj_malloc, GC_gcj_vector_malloc..."},
+    {InternalRule::Prefix, "il2cpp::vm::Object::", InternalRule::Machinery, "Object::New, NewAllocSpecific, NewPtrFree, Allocate, AllocatePtrFree, AllocateSpec, Box, Clone"},
+    {InternalRule::Prefix, "il2cpp::vm::Array::", InternalRule::Machinery, "Array::New, NewSpecific, NewFull, NewCached, Clone"},
+    {InternalRule::Prefix, "il2cpp::vm::String::", InternalRule::Machinery, "String::New, NewLen, NewSize, NewUtf16, NewWrapper..."},
+    {InternalRule::Prefix, "il2cpp::vm::Profiler::", InternalRule::Machinery, "Profiler::Allocation: il2cpp's profiler dispatch (no-patch mode)"},
+    {InternalRule::Prefix, "il2cpp::vm::", InternalRule::Internal, "the rest of the il2cpp VM (Class, Type, Reflection...)"},
+    {InternalRule::Prefix, "il2cpp::gc::", InternalRule::Machinery, "GarbageCollector::Allocate, AllocateFixed, RegisterFinalizerForNewObject..."},
+    {InternalRule::Prefix, "il2cpp::utils::", InternalRule::Internal, "il2cpp runtime utilities"},
+    {InternalRule::Prefix, "il2cpp::os::", InternalRule::Internal, "il2cpp OS layer"},
+    {InternalRule::Prefix, "il2cpp_codegen_", InternalRule::Machinery, "generated-code helpers (il2cpp_codegen_object_new, _string_new_...)"},
+    {InternalRule::Prefix, "il2cpp_object_new", InternalRule::Machinery, "il2cpp C API"},
+    {InternalRule::Prefix, "il2cpp_array_new", InternalRule::Machinery, "il2cpp C API (il2cpp_array_new, _new_specific, _new_full)"},
+    {InternalRule::Prefix, "il2cpp_string_new", InternalRule::Machinery, "il2cpp C API (il2cpp_string_new, _new_len, _new_utf16, _new_wrapper)"},
+    {InternalRule::Prefix, "il2cpp_value_box", InternalRule::Machinery, "il2cpp C API"},
+    {InternalRule::Prefix, "il2cpp_", InternalRule::Internal, "the rest of the il2cpp C API (il2cpp_class_get_name...)"},
+    {InternalRule::Prefix, "Il2Cpp", InternalRule::Internal, "il2cpp runtime helpers (Il2CppCodeGenWriteBarrier...)"},
+    {InternalRule::Exact, "SZArrayNew", InternalRule::Machinery, "generated-code array allocation helper"},
+    {InternalRule::Exact, "GenArrayNew", InternalRule::Machinery, "generated-code array allocation helper"},
+    {InternalRule::Exact, "Box", InternalRule::Machinery, "generated-code boxing helper"},
+    {InternalRule::Exact, "UnBox", InternalRule::Internal, "generated-code unboxing helper"},
 };
 
 // True when the frame belongs to the runtime, the GC or MemTracer rather than to the game.
 bool is_internal(const SymbolRow &row);
-// True when the frame is allocation machinery (kMachineryRules).
+// True when the frame is allocation machinery (a Machinery rule).
 bool is_machinery(const SymbolRow &row);
 
 // A stack's leading allocation machinery, counted in the frames a view expands (an address's

@@ -1,4 +1,4 @@
-// The allocation machinery (sites.h kMachineryRules): the frames between the generated code's
+// The allocation machinery (sites.h kInternalRules' Machinery rules): the frames between the generated code's
 // allocating call and MemTracer's hook, which differ between patch mode (the ALLOC_* macros in
 // Object::Allocate*, Array::NewSpecific) and no-patch mode (il2cpp's Profiler::Allocation). A
 // stack's leading machinery is trimmed, so both modes start at the same frame and a stack
@@ -99,7 +99,8 @@ TEST_CASE("symbolizer: the machinery trim stops at the first frame that is not m
 }
 
 TEST_CASE("symbolizer: every machinery frame is internal, so a site never starts inside it") {
-    for (const auto &rule : mt::sym::kMachineryRules) {
+    for (const auto &rule : mt::sym::kInternalRules) {
+        if (rule.role != mt::sym::InternalRule::Machinery) continue;
         std::string name(rule.text);
         if (rule.kind == mt::sym::InternalRule::Exact) name += "(int)";
         else name += "Alloc(int)";
