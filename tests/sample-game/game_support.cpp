@@ -38,11 +38,11 @@ GameRun run_game(const std::filesystem::path &dir, const std::string &tag, const
 
 namespace {
 
-std::map<uint64_t, std::string> class_names(const Json &expect) {
+std::map<uint64_t, std::string> class_names(const JValue &expect) {
     std::map<uint64_t, std::string> names;
-    for (const Json &c : expect.at("classes").items) {
-        const std::string &ns = c.at("namespace").text;
-        names[c.at("klass").u64()] = (ns.empty() ? "" : ns + ".") + c.at("name").text;
+    for (const JValue &c : expect["classes"].a) {
+        const std::string &ns = c["namespace"].str();
+        names[c["klass"].u64()] = (ns.empty() ? "" : ns + ".") + c["name"].str();
     }
     return names;
 }
@@ -88,20 +88,20 @@ std::string describe(const Key &k) {
 
 }  // namespace
 
-Tally<uint64_t> expected_by_klass(const Json &expect) {
+Tally<uint64_t> expected_by_klass(const JValue &expect) {
     Tally<uint64_t> t;
-    for (const Json &a : expect.at("allocations").items)
-        t[a.at("frame").u64()][a.at("klass").u64()] = Cell{a.at("count").u64(), a.at("bytes").u64()};
+    for (const JValue &a : expect["allocations"].a)
+        t[a["frame"].u64()][a["klass"].u64()] = Cell{a["count"].u64(), a["bytes"].u64()};
     return t;
 }
 
-Tally<std::string> expected_by_name(const Json &expect) {
+Tally<std::string> expected_by_name(const JValue &expect) {
     auto names = class_names(expect);
     Tally<std::string> t;
-    for (const Json &a : expect.at("allocations").items) {
-        Cell &c = t[a.at("frame").u64()][names.at(a.at("klass").u64())];
-        c.count += a.at("count").u64();
-        c.bytes += a.at("bytes").u64();
+    for (const JValue &a : expect["allocations"].a) {
+        Cell &c = t[a["frame"].u64()][names.at(a["klass"].u64())];
+        c.count += a["count"].u64();
+        c.bytes += a["bytes"].u64();
     }
     return t;
 }

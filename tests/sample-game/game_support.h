@@ -2,7 +2,7 @@
 // (--expect-json) and its run.mt side by side, per frame and per class.
 #pragma once
 
-#include "json_mini.h"
+#include "../json_dom.h"
 #include "process.h"
 
 #include <memtracer/reader.h>
@@ -36,8 +36,8 @@ struct Cell {
 template <class Key>
 using Tally = std::map<uint64_t, std::map<Key, Cell>>;
 
-Tally<uint64_t> expected_by_klass(const Json &expect);
-Tally<std::string> expected_by_name(const Json &expect);
+Tally<uint64_t> expected_by_klass(const JValue &expect);
+Tally<std::string> expected_by_name(const JValue &expect);
 Tally<uint64_t> recorded_by_klass(const mt::reader::Run &run);  // events or aggregates
 Tally<std::string> recorded_by_name(const mt::reader::Run &run);
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "json_dom.h"
+#include "../json_dom.h"
 #include "memtracer/viewer/query.h"
 #include "static_files.h"
 

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "json_dom.h"
+#include "../json_dom.h"
 #include "memtracer/store/db.h"
 #include "memtracer/viewer/query.h"
 

@@ -1,7 +1,10 @@
-// json_dom.h — a strict little JSON parser for the viewer tests: every response body must parse
-// (so the tests also prove the writer emits valid JSON), and assertions read values from it.
+// json_dom.h — the tests' one JSON reader, strict: every viewer response body must parse (so the
+// tests also prove the writer emits valid JSON), and assertions read values from it; the sample
+// game's --expect-json tally is read with it too. A number keeps its text, so a 64-bit count
+// survives exactly (u64()).
 #pragma once
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -17,7 +20,7 @@ struct JValue {
     enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
     bool b = false;
     double n = 0;
-    std::string s;
+    std::string s;  // String: decoded; Number: as written
     std::vector<JValue> a;
     std::map<std::string, JValue> o;
 
@@ -40,6 +43,18 @@ struct JValue {
     const std::string &str() const {
         if (kind != String) throw std::runtime_error("not a string");
         return s;
+    }
+    // A whole number exactly, from a number or a string ("0x…" addresses are strings).
+    uint64_t u64() const {
+        if (kind != Number && kind != String) throw std::runtime_error("not a number");
+        std::string_view t = s;
+        int base = 10;
+        if (kind == String && (t.starts_with("0x") || t.starts_with("0X"))) t.remove_prefix(2), base = 16;
+        uint64_t v = 0;
+        auto r = std::from_chars(t.data(), t.data() + t.size(), v, base);
+        if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size())
+            throw std::runtime_error("not a whole number: " + s);
+        return v;
     }
     size_t size() const { return kind == Array ? a.size() : o.size(); }
 };
@@ -117,7 +132,8 @@ private:
             ++p_;
         if (p_ == start) fail("unexpected character");
         v.kind = JValue::Number;
-        v.n = std::stod(std::string(t_.substr(start, p_ - start)));
+        v.s = std::string(t_.substr(start, p_ - start));
+        v.n = std::stod(v.s);
         return v;
     }
     std::string string() {
