@@ -119,6 +119,7 @@ std::vector<PartitionWork> RunIngest::resolve_addresses(AddressCache &cache) {
     for (size_t id = stacks_written_; id < stacks_.size(); ++id) {
         StackFrames &s = stacks_[id];
         s.refs.assign(s.raw.size(), FrameRef{});
+        s.ids.assign(s.raw.size(), 0);
         for (size_t pos = 0; pos < s.raw.size(); ++pos) {
             ++frame_addresses_;
             int idx = modules_.find(s.raw[pos]);
@@ -126,9 +127,11 @@ std::vector<PartitionWork> RunIngest::resolve_addresses(AddressCache &cache) {
                 ++outside_modules_;
                 continue;
             }
-            auto [row, first] = cache.intern(partition_for(idx), file_address(modules_.modules()[idx], s.raw[pos]));
+            AddressCache::Partition &part = partition_for(idx);
+            auto [row, first] = cache.intern(part, file_address(modules_.modules()[idx], s.raw[pos]));
             module_use_[idx] += first;
             s.refs[pos] = {idx, row};
+            s.ids[pos] = part.rows[row].addr_id;  // 0 for a row new in this run: write_stack_frames fills it in
         }
     }
     cache.assign_ids();
@@ -143,11 +146,12 @@ void RunIngest::write_stack_frames() {
     store::BatchInsert ins(db_, store::sql::kInsertStackFrames);
     for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
         StackFrames &s = stacks_[id];
-        // Kept for write_stacks: a row of the cache is a likely cache miss, read once per frame.
-        s.ids.resize(s.raw.size());
         for (size_t pos = 0; pos < s.raw.size(); ++pos) {
             ins.add(run_id_).add(id).add(static_cast<int64_t>(pos)).add(s.raw[pos]);
-            if (int64_t a = s.ids[pos] = addr_id(s.refs[pos])) ins.add(a);
+            // Rows new in this run got their ids after resolve_addresses: read them from the
+            // cache now (a likely cache miss: once per frame, kept for write_stacks).
+            if (!s.ids[pos]) s.ids[pos] = addr_id(s.refs[pos]);
+            if (int64_t a = s.ids[pos]) ins.add(a);
             else ins.add_null();
             ins.end_row();
         }
@@ -190,10 +194,14 @@ void RunIngest::write_stacks() {
             auto [it, fresh] = site_ids.try_emplace(key, 0);
             if (fresh) {
                 add_site.bind(1, site->function).bind(2, site->file).bind(3, site->line).run();
-                get_site.bind(1, site->function).bind(2, site->file).bind(3, site->line);
-                if (!get_site.step()) throw database_error("site vanished after insert: " + site->function);
-                it->second = get_site.i64(0);
-                get_site.reset();
+                if (db_.changes() == 1) {  // new: its id without a lookup
+                    it->second = db_.last_insert_rowid();
+                } else {  // another run's site
+                    get_site.bind(1, site->function).bind(2, site->file).bind(3, site->line);
+                    if (!get_site.step()) throw database_error("site vanished after insert: " + site->function);
+                    it->second = get_site.i64(0);
+                    get_site.reset();
+                }
             }
             ins.add(it->second);
         } else {
