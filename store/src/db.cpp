@@ -188,6 +188,8 @@ Stmt Db::cached(std::string_view sql) {
 
 int64_t Db::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
 
+int64_t Db::changes() const { return sqlite3_changes64(db_); }
+
 std::optional<int64_t> Db::query_int(std::string_view sql) {
     Stmt st(db_, sql);
     if (!st.step()) return std::nullopt;

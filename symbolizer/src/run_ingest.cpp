@@ -11,6 +11,7 @@
 #include "memtracer/symbolizer/errors.h"
 #include "memtracer/format.h"
 #include "object_info.h"
+#include "symbol_chains.h"
 
 namespace mt::sym {
 
@@ -118,6 +119,7 @@ std::vector<PartitionWork> RunIngest::resolve_addresses(AddressCache &cache) {
     for (size_t id = stacks_written_; id < stacks_.size(); ++id) {
         StackFrames &s = stacks_[id];
         s.refs.assign(s.raw.size(), FrameRef{});
+        s.ids.assign(s.raw.size(), 0);
         for (size_t pos = 0; pos < s.raw.size(); ++pos) {
             ++frame_addresses_;
             int idx = modules_.find(s.raw[pos]);
@@ -125,9 +127,11 @@ std::vector<PartitionWork> RunIngest::resolve_addresses(AddressCache &cache) {
                 ++outside_modules_;
                 continue;
             }
-            auto [row, first] = cache.intern(partition_for(idx), file_address(modules_.modules()[idx], s.raw[pos]));
+            AddressCache::Partition &part = partition_for(idx);
+            auto [row, first] = cache.intern(part, file_address(modules_.modules()[idx], s.raw[pos]));
             module_use_[idx] += first;
             s.refs[pos] = {idx, row};
+            s.ids[pos] = part.rows[row].addr_id;  // 0 for a row new in this run: write_stack_frames fills it in
         }
     }
     cache.assign_ids();
@@ -141,10 +145,13 @@ int64_t RunIngest::addr_id(const FrameRef &r) const {
 void RunIngest::write_stack_frames() {
     store::BatchInsert ins(db_, store::sql::kInsertStackFrames);
     for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
-        const StackFrames &s = stacks_[id];
+        StackFrames &s = stacks_[id];
         for (size_t pos = 0; pos < s.raw.size(); ++pos) {
             ins.add(run_id_).add(id).add(static_cast<int64_t>(pos)).add(s.raw[pos]);
-            if (int64_t a = addr_id(s.refs[pos])) ins.add(a);
+            // Rows new in this run got their ids after resolve_addresses: read them from the
+            // cache now (a likely cache miss: once per frame, kept for write_stacks).
+            if (!s.ids[pos]) s.ids[pos] = addr_id(s.refs[pos]);
+            if (int64_t a = s.ids[pos]) ins.add(a);
             else ins.add_null();
             ins.end_row();
         }
@@ -154,26 +161,28 @@ void RunIngest::write_stack_frames() {
 
 void RunIngest::write_stacks() {
     // Site choice is sites.h's (StackSites); this reads the chains it asks for and stores its answers.
-    store::Stmt chain_q = db_.prepare(store::sql::kSymbolChain);
-    StackSites sites([&](int64_t addr_id) {
-        std::vector<SymbolRow> rows;
-        chain_q.bind(1, addr_id);
-        while (chain_q.step())
-            rows.push_back({chain_q.str(0), chain_q.str(1), chain_q.str(2), chain_q.str(3),
-                            static_cast<uint32_t>(chain_q.i64(4)), static_cast<uint32_t>(chain_q.i64(5)),
-                            chain_q.str(6), static_cast<uint32_t>(chain_q.i64(7))});
-        chain_q.reset();
-        return rows;
-    });
-    std::vector<int64_t> ids;
+    // Every stack's first address in a module is asked for (the machinery trim starts there, and
+    // it is usually the site): those chains are read up front, in addr_id order.
+    SymbolChains chains(db_);
+    {
+        std::vector<int64_t> first;
+        first.reserve(stacks_.size() - stacks_written_);
+        for (uint32_t id = stacks_written_; id < stacks_.size(); ++id)
+            for (int64_t a : stacks_[id].ids)
+                if (a) {
+                    first.push_back(a);
+                    break;
+                }
+        chains.read_ahead(std::move(first));
+    }
+    StackSites sites([&](int64_t addr_id) { return chains.take(addr_id); });
     std::unordered_map<std::string, int64_t> site_ids;
     store::Stmt add_site = db_.prepare(store::sql::kInsertSite);
     store::Stmt get_site = db_.prepare(store::sql::kFindSite);
     store::BatchInsert ins(db_, store::sql::kInsertStacks);
     for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
         const StackFrames &s = stacks_[id];
-        ids.clear();
-        for (const FrameRef &r : s.refs) ids.push_back(addr_id(r));
+        const std::vector<int64_t> &ids = s.ids;
         std::optional<Site> site = sites.site(ids, [&](size_t pos) {
             const FrameRef &r = s.refs[pos];
             return module_label(modules_.modules()[r.module], part_of_[r.module]->rows[r.row].file_address);
@@ -185,10 +194,14 @@ void RunIngest::write_stacks() {
             auto [it, fresh] = site_ids.try_emplace(key, 0);
             if (fresh) {
                 add_site.bind(1, site->function).bind(2, site->file).bind(3, site->line).run();
-                get_site.bind(1, site->function).bind(2, site->file).bind(3, site->line);
-                if (!get_site.step()) throw database_error("site vanished after insert: " + site->function);
-                it->second = get_site.i64(0);
-                get_site.reset();
+                if (db_.changes() == 1) {  // new: its id without a lookup
+                    it->second = db_.last_insert_rowid();
+                } else {  // another run's site
+                    get_site.bind(1, site->function).bind(2, site->file).bind(3, site->line);
+                    if (!get_site.step()) throw database_error("site vanished after insert: " + site->function);
+                    it->second = get_site.i64(0);
+                    get_site.reset();
+                }
             }
             ins.add(it->second);
         } else {

@@ -83,6 +83,7 @@ private:
     struct StackFrames {
         std::vector<uint64_t> raw;
         std::vector<FrameRef> refs;
+        std::vector<int64_t> ids;  // each frame's addr_id (0: outside every module); complete after write_stack_frames
     };
     int64_t addr_id(const FrameRef &r) const;
     int main_module() const;

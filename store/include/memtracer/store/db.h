@@ -107,6 +107,8 @@ public:
     Stmt cached(std::string_view sql);
     size_t cached_count() const { return cache_.size(); }
     int64_t last_insert_rowid() const;
+    // Rows the last INSERT/UPDATE/DELETE changed (0: an ON CONFLICT DO NOTHING that did nothing).
+    int64_t changes() const;
     // Single integer of a one-row query (e.g. PRAGMA user_version); nullopt when no row.
     std::optional<int64_t> query_int(std::string_view sql);
     sqlite3 *get() const { return db_; }
