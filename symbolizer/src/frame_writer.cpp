@@ -10,12 +10,6 @@
 
 namespace mt::sym {
 
-namespace {
-
-uint64_t rounded(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(std::llround(v)); }
-
-}  // namespace
-
 FrameWriter::FrameWriter(store::Db &db, int64_t run_id, const mt::reader::Header &h, bool split_threads)
     : run_id_(run_id),
       ns_per_tick_(1e9 / (h.tick_hz > 0 ? h.tick_hz : 1e9)),
@@ -42,26 +36,27 @@ int64_t FrameWriter::ns(uint64_t tick) const {
     return static_cast<int64_t>(std::llround(d));
 }
 
-void FrameWriter::write_allocs(uint64_t seq, const AggRows &rows) {
+void FrameWriter::write_allocs(uint64_t seq, const AllocRows &rows) {
     // In key order, so each frame's rows are appended to the allocs b-tree in order.
-    for (const auto &[key, g] : rows) {
-        uint64_t count = rounded(g.count), req = rounded(g.requested), gc = rounded(g.gc);
-        allocs_.add(run_id_).add(seq).add(key.class_id).add(key.stack_id).add(count).add(req).add(gc).add(key.thread).end_row();
-        auto [it, fresh] = run_aggs_.try_emplace(key);
-        RunAgg &r = it->second;
-        if (fresh) r.first_seq = seq;
+    for (const AllocRow &row : rows) {
+        const Key &key = row.key;
+        allocs_.add(run_id_).add(seq).add(key.class_id).add(key.stack_id).add(row.count).add(row.requested).add(row.gc).add(key.thread).end_row();
+        size_t known = run_aggs_.entries().size();
+        uint32_t at = run_aggs_.find_or_add(key);
+        RunAgg &r = run_aggs_.entries()[at].second;
+        if (at == known) r.first_seq = seq;  // a new key
         r.last_seq = seq;
         if (!r.dirty) {
             r.dirty = true;
-            dirty_.push_back(key);
+            dirty_.push_back(at);
         }
-        r.count += count;
-        r.requested += req;
-        r.gc += gc;
-        totals_.alloc_count += count;
-        totals_.requested_bytes += req;
-        totals_.gc_bytes += gc;
-        if (lifetimes_) lifetimes_->on_alloc(key.class_id, key.stack_id, key.thread, seq, count, gc);
+        r.count += row.count;
+        r.requested += row.requested;
+        r.gc += row.gc;
+        totals_.alloc_count += row.count;
+        totals_.requested_bytes += row.requested;
+        totals_.gc_bytes += row.gc;
+        if (lifetimes_) lifetimes_->on_alloc(key.class_id, key.stack_id, key.thread, seq, row.count, row.gc);
     }
 }
 
@@ -93,7 +88,7 @@ void FrameWriter::add(const FrameDigest &d) {
     write(d.frame, d.records, d.rows);
 }
 
-void FrameWriter::write(const mt::reader::Frame &f, uint64_t records, const AggRows &rows) {
+void FrameWriter::write(const mt::reader::Frame &f, uint64_t records, const AllocRows &rows) {
     if (!totals_.any_frame) {
         totals_.first_tick = f.start_tick;
         totals_.any_frame = true;
@@ -127,8 +122,8 @@ void FrameWriter::write(const mt::reader::Frame &f, uint64_t records, const AggR
 
 void FrameWriter::flush() {
     allocs_.flush();
-    for (const Key &key : dirty_) {
-        RunAgg &r = run_aggs_[key];
+    for (uint32_t at : dirty_) {
+        auto &[key, r] = run_aggs_.entries()[at];
         r.dirty = false;
         rcs_.bind(1, run_id_).bind(2, key.class_id).bind(3, key.stack_id).bind(4, r.count).bind(5, r.requested);
         rcs_.bind(6, r.gc).bind(7, r.first_seq).bind(8, r.last_seq).bind(9, key.thread).run();
