@@ -16,13 +16,13 @@ FrameWriter::FrameWriter(store::Db &db, int64_t run_id, const mt::reader::Header
       aggregate_mode_((h.flags & MT_FILE_FLAG_AGGREGATE) != 0),
       split_(split_threads && !aggregate_mode_),
       digester_(h, split_threads),
-      frame_(db.prepare(store::sql::kInsertFrame)),
-      gc_(db.prepare(store::sql::kInsertGcEvent)),
       death_(db.prepare(store::sql::kInsertDeath)),
       rcs_(db.prepare(store::sql::kInsertRunClassStack)),
       survivor_(db.prepare(store::sql::kInsertSurvivor)),
       marker_(db.prepare(store::sql::kInsertMarker)),
-      allocs_(db, store::sql::kInsertAllocs) {
+      allocs_(db, store::sql::kInsertAllocs),
+      frames_(db, store::sql::kInsertFrameRows),
+      gcs_(db, store::sql::kInsertGcEventRows) {
     store::Stmt split = db.prepare(store::sql::kSetThreadSplit);
     split.bind(1, run_id).bind(2, split_ ? 1 : 0).run();
     if (h.flags & MT_FILE_FLAG_LIFETIMES) {
@@ -105,23 +105,25 @@ void FrameWriter::write(const mt::reader::Frame &f, uint64_t records, const Allo
 
     uint64_t gc_ticks = 0;
     for (const auto &g : f.gcs) {
-        gc_.bind(1, run_id_).bind(2, f.seq).bind(3, ns(g.start_tick)).bind(4, ns(g.end_tick));
-        gc_.bind(5, g.heap_size).bind(6, g.free_bytes).bind(7, g.reclaimed_bytes).bind(8, g.gc_no).run();
+        gcs_.add(run_id_).add(f.seq).add(ns(g.start_tick)).add(ns(g.end_tick));
+        gcs_.add(g.heap_size).add(g.free_bytes).add(g.reclaimed_bytes).add(g.gc_no).end_row();
         gc_ticks += g.end_tick > g.start_tick ? g.end_tick - g.start_tick : 0;
     }
     totals_.gc_count += f.gcs.size();
 
-    frame_.bind(1, run_id_).bind(2, f.seq).bind(3, f.index).bind(4, ns(f.start_tick)).bind(5, ns(f.end_tick));
-    frame_.bind(6, f.events).bind(7, f.requested_bytes).bind(8, f.gc_bytes).bind(9, f.dropped);
-    frame_.bind(10, f.heap_size).bind(11, f.free_bytes).bind(12, static_cast<uint64_t>(f.gcs.size()));
-    frame_.bind(13, static_cast<int64_t>(std::llround(static_cast<double>(gc_ticks) * ns_per_tick_)));
-    if (lifetimes_) frame_.bind(14, lifetimes_->live_bytes());
-    else frame_.bind_null(14);
-    frame_.bind(15, f.flags).run();
+    frames_.add(run_id_).add(f.seq).add(f.index).add(ns(f.start_tick)).add(ns(f.end_tick));
+    frames_.add(f.events).add(f.requested_bytes).add(f.gc_bytes).add(f.dropped);
+    frames_.add(f.heap_size).add(f.free_bytes).add(static_cast<uint64_t>(f.gcs.size()));
+    frames_.add(static_cast<int64_t>(std::llround(static_cast<double>(gc_ticks) * ns_per_tick_)));
+    if (lifetimes_) frames_.add(lifetimes_->live_bytes());
+    else frames_.add_null();
+    frames_.add(f.flags).end_row();
 }
 
 void FrameWriter::flush() {
     allocs_.flush();
+    frames_.flush();
+    gcs_.flush();
     for (uint32_t at : dirty_) {
         auto &[key, r] = run_aggs_.entries()[at];
         r.dirty = false;

@@ -63,8 +63,9 @@ private:
     bool aggregate_mode_;
     bool split_;
     FrameDigester digester_;  // add(Frame)'s
-    store::Stmt frame_, gc_, death_, rcs_, survivor_, marker_;
-    store::BatchInsert allocs_;
+    store::Stmt death_, rcs_, survivor_, marker_;
+    // 64 rows a statement (a statement per frame was 100k single-row steps of a session ingest).
+    store::BatchInsert allocs_, frames_, gcs_;
     AllocRows rows_;  // add(Frame)'s, reused per frame
     AggTable<RunAgg> run_aggs_;
     std::vector<uint32_t> dirty_;  // positions in run_aggs_ with dirty set
