@@ -1,8 +1,8 @@
 // frame_aggs.h — one frame's allocations summed per (class, stack, allocating thread): the
 // per-event step of an ingest (120M events in a session-sized run, ~85 keys per frame). An
-// open-addressing table with linear probing that keeps its slots between frames and clears only
-// the ones a frame used; std::unordered_map's node per key and pointer chase per event were a
-// tenth of a whole ingest (docs/benchmarks.md, issue 22's third session).
+// open-addressing table with linear probing that keeps its memory between frames;
+// std::unordered_map's node per key and pointer chase per event were a tenth of a whole ingest
+// (docs/benchmarks.md, issue 22's third session; the lookup inline since the fourth).
 #ifndef MEMTRACER_SYM_FRAME_AGGS_H
 #define MEMTRACER_SYM_FRAME_AGGS_H
 
@@ -95,7 +95,7 @@ private:
     std::vector<std::pair<AggKey, V>> entries_;
 };
 
-// One frame's sums, kept between frames (only the slots a frame used are refilled).
+// One frame's sums; the table's memory is kept from frame to frame.
 class FrameAggs {
 public:
     Agg &operator[](const AggKey &k) { return table_[k]; }
