@@ -9,9 +9,9 @@ namespace mt::store {
 
 BatchInsert::BatchInsert(Db &db, std::string_view head, int columns, int rows_per_statement)
     : db_(db), head_(head), columns_(columns > 0 ? columns : sql::count_columns(head)), per_statement_(rows_per_statement),
-      full_(db.prepare(sql(rows_per_statement))) {
-    values_.reserve(static_cast<size_t>(columns_ * per_statement_));
-}
+      full_(db.prepare(sql(rows_per_statement))),
+      capacity_(static_cast<size_t>(columns_ * per_statement_)),
+      values_(std::make_unique<Value[]>(capacity_)) {}
 
 BatchInsert::~BatchInsert() noexcept(false) {
     if (std::uncaught_exceptions() == 0) flush();
@@ -32,29 +32,33 @@ void BatchInsert::write(Stmt &st, size_t first, int rows) {
         const Value &v = values_[first + i];
         int idx = static_cast<int>(i) + 1;
         if (v.kind == Value::Int) st.bind(idx, v.i);
-        else if (v.kind == Value::Text) st.bind_static(idx, v.s);  // values_ outlives the step below
+        else if (v.kind == Value::Text) st.bind_static(idx, texts_[static_cast<size_t>(v.i)]);  // texts_ outlives the step below
         else if (v.kind == Value::TextRef) st.bind_static(idx, v.ref);
         else st.bind_null(idx);
     }
     st.run();
 }
 
+void BatchInsert::too_many_values() const {
+    throw std::logic_error("BatchInsert: a row of " + head_ + " has the wrong number of values");  // a writer's bug
+}
+
 void BatchInsert::end_row() {
-    size_t want = static_cast<size_t>(columns_ * per_statement_);
-    if (values_.size() % static_cast<size_t>(columns_) != 0)
-        throw std::logic_error("BatchInsert: a row of " + head_ + " has the wrong number of values");  // a writer's bug
-    if (values_.size() == want) {
+    if (count_ % static_cast<size_t>(columns_) != 0) too_many_values();
+    if (count_ == capacity_) {
         write(full_, 0, per_statement_);
-        values_.clear();
+        count_ = 0;
+        texts_.clear();
     }
 }
 
 void BatchInsert::flush() {
-    if (values_.empty()) return;
-    int rows = static_cast<int>(values_.size() / static_cast<size_t>(columns_));
+    if (count_ == 0) return;
+    int rows = static_cast<int>(count_ / static_cast<size_t>(columns_));
     Stmt tail = db_.prepare(sql(rows));
     write(tail, 0, rows);
-    values_.clear();
+    count_ = 0;
+    texts_.clear();
 }
 
 }  // namespace mt::store

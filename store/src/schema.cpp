@@ -162,10 +162,12 @@ OpenedDb open_and_prepare(const std::string &path, bool created) {
         db.exec("PRAGMA journal_mode = WAL");  // cannot change inside a transaction; persists until finish_database
         db.exec("PRAGMA synchronous = NORMAL");
     }
-    // 64 MiB: the big tables are written in key order (appends), so a larger cache bought no
+    // 16 MiB: the big tables are written in key order (appends), so a larger cache bought no
     // speed, only resident memory (256 MiB held the whole 256 MB benchmark database: the
-    // symbolizer's peak RSS above llvm-symbolizer's; docs/benchmarks.md, issue 22).
-    db.exec("PRAGMA cache_size = -65536");
+    // symbolizer's peak RSS above llvm-symbolizer's), and every dirty page it holds is written
+    // and synced by the commit, after the load (64 MiB: 0.3 s more at the end of a session-sized
+    // ingest than 16; store::EarlySync syncs what spilled before; docs/benchmarks.md, issue 22).
+    db.exec("PRAGMA cache_size = -16384");
     db.exec("PRAGMA temp_store = MEMORY");
     db.exec("PRAGMA threads = 2");  // helper threads for the sorts of CREATE INDEX after a bulk load
 

@@ -7,12 +7,27 @@
 
 namespace mt::sym {
 
+namespace {
+
+uint64_t rounded(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(std::llround(v)); }
+
+}  // namespace
+
+void FrameAggs::drain_sorted(AllocRows &out) {
+    auto &sums = table_.entries();
+    std::sort(sums.begin(), sums.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    out.clear();
+    out.reserve(sums.size());
+    for (const auto &[key, g] : sums) out.push_back({key, rounded(g.count), rounded(g.requested), rounded(g.gc)});
+    table_.clear();
+}
+
 FrameDigester::FrameDigester(const mt::reader::Header &h, bool split_threads)
     : sample_interval_(static_cast<double>(h.sample_interval_bytes)),
       aggregate_mode_((h.flags & MT_FILE_FLAG_AGGREGATE) != 0),
       split_(split_threads && !aggregate_mode_) {}
 
-void FrameDigester::sum(const mt::reader::Frame &f, AggRows &rows, Lifetimes *lifetimes) {
+void FrameDigester::sum(const mt::reader::Frame &f, AllocRows &rows, Lifetimes *lifetimes) {
     if (aggregate_mode_) {
         for (const auto &a : f.aggregates) {
             Agg &g = aggs_[AggKey{a.class_id, a.stack_id, -1}];

@@ -1,8 +1,8 @@
 // frame_aggs.h — one frame's allocations summed per (class, stack, allocating thread): the
 // per-event step of an ingest (120M events in a session-sized run, ~85 keys per frame). An
-// open-addressing table with linear probing that keeps its slots between frames and clears only
-// the ones a frame used; std::unordered_map's node per key and pointer chase per event were a
-// tenth of a whole ingest (docs/benchmarks.md, issue 22's third session).
+// open-addressing table with linear probing that keeps its memory between frames;
+// std::unordered_map's node per key and pointer chase per event were a tenth of a whole ingest
+// (docs/benchmarks.md, issue 22's third session; the lookup inline since the fourth).
 #ifndef MEMTRACER_SYM_FRAME_AGGS_H
 #define MEMTRACER_SYM_FRAME_AGGS_H
 
@@ -37,41 +37,50 @@ struct Agg {
     double count = 0, requested = 0, gc = 0;
 };
 
-using AggRows = std::vector<std::pair<AggKey, Agg>>;  // a frame's sums, in key order
+// One allocs row's figures: a frame's sums for a key, rounded to whole allocations and bytes.
+struct AllocRow {
+    AggKey key;
+    uint64_t count = 0, requested = 0, gc = 0;
+};
+using AllocRows = std::vector<AllocRow>;  // a frame's rows, in key order
 
-// The sums live in a dense array in first-use order and the table holds 4-byte indexes into it:
-// both stay in L1 while a frame's 48-byte events stream past (a table of whole slots missed it).
-class FrameAggs {
+// AggKey -> V: the values in a dense array in first-use order and an open-addressing table (linear
+// probing) of 4-byte indexes into it: both stay in L1 while a frame's 48-byte events stream past
+// (a table of whole slots missed it). The per-event lookup is inline; growing is not.
+template <class V>
+class AggTable {
 public:
-    FrameAggs() : index_(kInitial, -1) {}
+    AggTable() : index_(kInitial, -1) {}
 
-    Agg &operator[](const AggKey &k) {
+    // The position of k's value in entries(), added (V{}) when k is new.
+    uint32_t find_or_add(const AggKey &k) {
         size_t mask = index_.size() - 1;
         for (size_t i = AggKeyHash{}(k) & mask;; i = (i + 1) & mask) {
             int32_t e = index_[i];
-            if (e >= 0 && entries_[static_cast<size_t>(e)].first == k) return entries_[static_cast<size_t>(e)].second;
-            if (e < 0) {
-                if ((entries_.size() + 1) * 2 > index_.size()) {
-                    grow();
-                    return (*this)[k];
-                }
-                index_[i] = static_cast<int32_t>(entries_.size());
-                return entries_.emplace_back(k, Agg{}).second;
-            }
+            if (e < 0) return add(k, i);
+            if (entries_[static_cast<size_t>(e)].first == k) return static_cast<uint32_t>(e);
         }
     }
-
-    // The frame's sums in key order (allocs' primary key order) into `out`, then an empty table.
-    void drain_sorted(AggRows &out) {
-        out.swap(entries_);
+    V &operator[](const AggKey &k) { return entries_[find_or_add(k)].second; }
+    std::vector<std::pair<AggKey, V>> &entries() { return entries_; }
+    const std::vector<std::pair<AggKey, V>> &entries() const { return entries_; }
+    // Empties the table, keeping its memory.
+    void clear() {
         entries_.clear();
-        entries_.reserve(out.size());  // out may have come in empty (a new digest each frame)
         std::fill(index_.begin(), index_.end(), -1);
-        std::sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
     }
 
 private:
     static constexpr size_t kInitial = 1024;
+    [[gnu::noinline]] uint32_t add(const AggKey &k, size_t slot) {
+        if ((entries_.size() + 1) * 2 > index_.size()) {
+            grow();
+            return find_or_add(k);
+        }
+        index_[slot] = static_cast<int32_t>(entries_.size());
+        entries_.emplace_back(k, V{});
+        return static_cast<uint32_t>(entries_.size() - 1);
+    }
     void grow() {
         index_.assign(index_.size() * 2, -1);
         size_t mask = index_.size() - 1;
@@ -83,7 +92,19 @@ private:
     }
 
     std::vector<int32_t> index_;  // -1: empty, else a position in entries_
-    AggRows entries_;
+    std::vector<std::pair<AggKey, V>> entries_;
+};
+
+// One frame's sums; the table's memory is kept from frame to frame.
+class FrameAggs {
+public:
+    Agg &operator[](const AggKey &k) { return table_[k]; }
+    // The frame's sums, rounded, in key order (allocs' primary key order) into `out`; then an
+    // empty table.
+    void drain_sorted(AllocRows &out);
+
+private:
+    AggTable<Agg> table_;
 };
 
 // A frame with its events summed: all the frame tables need of it. Made on the reading thread
@@ -91,7 +112,7 @@ private:
 struct FrameDigest {
     mt::reader::Frame frame;  // event_list and aggregates left empty
     uint64_t records = 0;     // the events (aggregate mode: aggregate records) the frame held
-    AggRows rows;
+    AllocRows rows;
 };
 
 // The per-event step: sums a frame's events (sampled runs weighted, docs in frame_writer.h).
@@ -101,7 +122,7 @@ public:
     bool split() const { return split_; }
     // Sums f's events into `rows`; `lifetimes` (a lifetimes run, split by thread) also sees each
     // event, in file order.
-    void sum(const mt::reader::Frame &f, AggRows &rows, Lifetimes *lifetimes);
+    void sum(const mt::reader::Frame &f, AllocRows &rows, Lifetimes *lifetimes);
     // The whole digest, the frame's other data copied.
     void digest(const mt::reader::Frame &f, FrameDigest &out);
 

@@ -10,25 +10,19 @@
 
 namespace mt::sym {
 
-namespace {
-
-uint64_t rounded(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(std::llround(v)); }
-
-}  // namespace
-
 FrameWriter::FrameWriter(store::Db &db, int64_t run_id, const mt::reader::Header &h, bool split_threads)
     : run_id_(run_id),
       ns_per_tick_(1e9 / (h.tick_hz > 0 ? h.tick_hz : 1e9)),
       aggregate_mode_((h.flags & MT_FILE_FLAG_AGGREGATE) != 0),
       split_(split_threads && !aggregate_mode_),
       digester_(h, split_threads),
-      frame_(db.prepare(store::sql::kInsertFrame)),
-      gc_(db.prepare(store::sql::kInsertGcEvent)),
       death_(db.prepare(store::sql::kInsertDeath)),
       rcs_(db.prepare(store::sql::kInsertRunClassStack)),
       survivor_(db.prepare(store::sql::kInsertSurvivor)),
       marker_(db.prepare(store::sql::kInsertMarker)),
-      allocs_(db, store::sql::kInsertAllocs) {
+      allocs_(db, store::sql::kInsertAllocs),
+      frames_(db, store::sql::kInsertFrameRows),
+      gcs_(db, store::sql::kInsertGcEventRows) {
     store::Stmt split = db.prepare(store::sql::kSetThreadSplit);
     split.bind(1, run_id).bind(2, split_ ? 1 : 0).run();
     if (h.flags & MT_FILE_FLAG_LIFETIMES) {
@@ -42,26 +36,27 @@ int64_t FrameWriter::ns(uint64_t tick) const {
     return static_cast<int64_t>(std::llround(d));
 }
 
-void FrameWriter::write_allocs(uint64_t seq, const AggRows &rows) {
+void FrameWriter::write_allocs(uint64_t seq, const AllocRows &rows) {
     // In key order, so each frame's rows are appended to the allocs b-tree in order.
-    for (const auto &[key, g] : rows) {
-        uint64_t count = rounded(g.count), req = rounded(g.requested), gc = rounded(g.gc);
-        allocs_.add(run_id_).add(seq).add(key.class_id).add(key.stack_id).add(count).add(req).add(gc).add(key.thread).end_row();
-        auto [it, fresh] = run_aggs_.try_emplace(key);
-        RunAgg &r = it->second;
-        if (fresh) r.first_seq = seq;
+    for (const AllocRow &row : rows) {
+        const Key &key = row.key;
+        allocs_.add(run_id_).add(seq).add(key.class_id).add(key.stack_id).add(row.count).add(row.requested).add(row.gc).add(key.thread).end_row();
+        size_t known = run_aggs_.entries().size();
+        uint32_t at = run_aggs_.find_or_add(key);
+        RunAgg &r = run_aggs_.entries()[at].second;
+        if (at == known) r.first_seq = seq;  // a new key
         r.last_seq = seq;
         if (!r.dirty) {
             r.dirty = true;
-            dirty_.push_back(key);
+            dirty_.push_back(at);
         }
-        r.count += count;
-        r.requested += req;
-        r.gc += gc;
-        totals_.alloc_count += count;
-        totals_.requested_bytes += req;
-        totals_.gc_bytes += gc;
-        if (lifetimes_) lifetimes_->on_alloc(key.class_id, key.stack_id, key.thread, seq, count, gc);
+        r.count += row.count;
+        r.requested += row.requested;
+        r.gc += row.gc;
+        totals_.alloc_count += row.count;
+        totals_.requested_bytes += row.requested;
+        totals_.gc_bytes += row.gc;
+        if (lifetimes_) lifetimes_->on_alloc(key.class_id, key.stack_id, key.thread, seq, row.count, row.gc);
     }
 }
 
@@ -93,7 +88,7 @@ void FrameWriter::add(const FrameDigest &d) {
     write(d.frame, d.records, d.rows);
 }
 
-void FrameWriter::write(const mt::reader::Frame &f, uint64_t records, const AggRows &rows) {
+void FrameWriter::write(const mt::reader::Frame &f, uint64_t records, const AllocRows &rows) {
     if (!totals_.any_frame) {
         totals_.first_tick = f.start_tick;
         totals_.any_frame = true;
@@ -110,25 +105,27 @@ void FrameWriter::write(const mt::reader::Frame &f, uint64_t records, const AggR
 
     uint64_t gc_ticks = 0;
     for (const auto &g : f.gcs) {
-        gc_.bind(1, run_id_).bind(2, f.seq).bind(3, ns(g.start_tick)).bind(4, ns(g.end_tick));
-        gc_.bind(5, g.heap_size).bind(6, g.free_bytes).bind(7, g.reclaimed_bytes).bind(8, g.gc_no).run();
+        gcs_.add(run_id_).add(f.seq).add(ns(g.start_tick)).add(ns(g.end_tick));
+        gcs_.add(g.heap_size).add(g.free_bytes).add(g.reclaimed_bytes).add(g.gc_no).end_row();
         gc_ticks += g.end_tick > g.start_tick ? g.end_tick - g.start_tick : 0;
     }
     totals_.gc_count += f.gcs.size();
 
-    frame_.bind(1, run_id_).bind(2, f.seq).bind(3, f.index).bind(4, ns(f.start_tick)).bind(5, ns(f.end_tick));
-    frame_.bind(6, f.events).bind(7, f.requested_bytes).bind(8, f.gc_bytes).bind(9, f.dropped);
-    frame_.bind(10, f.heap_size).bind(11, f.free_bytes).bind(12, static_cast<uint64_t>(f.gcs.size()));
-    frame_.bind(13, static_cast<int64_t>(std::llround(static_cast<double>(gc_ticks) * ns_per_tick_)));
-    if (lifetimes_) frame_.bind(14, lifetimes_->live_bytes());
-    else frame_.bind_null(14);
-    frame_.bind(15, f.flags).run();
+    frames_.add(run_id_).add(f.seq).add(f.index).add(ns(f.start_tick)).add(ns(f.end_tick));
+    frames_.add(f.events).add(f.requested_bytes).add(f.gc_bytes).add(f.dropped);
+    frames_.add(f.heap_size).add(f.free_bytes).add(static_cast<uint64_t>(f.gcs.size()));
+    frames_.add(static_cast<int64_t>(std::llround(static_cast<double>(gc_ticks) * ns_per_tick_)));
+    if (lifetimes_) frames_.add(lifetimes_->live_bytes());
+    else frames_.add_null();
+    frames_.add(f.flags).end_row();
 }
 
 void FrameWriter::flush() {
     allocs_.flush();
-    for (const Key &key : dirty_) {
-        RunAgg &r = run_aggs_[key];
+    frames_.flush();
+    gcs_.flush();
+    for (uint32_t at : dirty_) {
+        auto &[key, r] = run_aggs_.entries()[at];
         r.dirty = false;
         rcs_.bind(1, run_id_).bind(2, key.class_id).bind(3, key.stack_id).bind(4, r.count).bind(5, r.requested);
         rcs_.bind(6, r.gc).bind(7, r.first_seq).bind(8, r.last_seq).bind(9, key.thread).run();

@@ -18,7 +18,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 #include "frame_aggs.h"
@@ -55,8 +54,8 @@ private:
         uint64_t count = 0, requested = 0, gc = 0, first_seq = 0, last_seq = 0;
         bool dirty = false;  // changed since the last flush()
     };
-    void write(const mt::reader::Frame &f, uint64_t records, const AggRows &rows);
-    void write_allocs(uint64_t seq, const AggRows &rows);
+    void write(const mt::reader::Frame &f, uint64_t records, const AllocRows &rows);
+    void write_allocs(uint64_t seq, const AllocRows &rows);
     void write_deaths(const mt::reader::Frame &f);
 
     int64_t run_id_;
@@ -64,11 +63,12 @@ private:
     bool aggregate_mode_;
     bool split_;
     FrameDigester digester_;  // add(Frame)'s
-    store::Stmt frame_, gc_, death_, rcs_, survivor_, marker_;
-    store::BatchInsert allocs_;
-    AggRows rows_;  // add(Frame)'s, reused per frame
-    std::unordered_map<Key, RunAgg, AggKeyHash> run_aggs_;
-    std::vector<Key> dirty_;  // keys of run_aggs_ with dirty set
+    store::Stmt death_, rcs_, survivor_, marker_;
+    // 64 rows a statement (a statement per frame was 100k single-row steps of a session ingest).
+    store::BatchInsert allocs_, frames_, gcs_;
+    AllocRows rows_;  // add(Frame)'s, reused per frame
+    AggTable<RunAgg> run_aggs_;
+    std::vector<uint32_t> dirty_;  // positions in run_aggs_ with dirty set
     std::vector<int64_t> death_threads_;  // per death of the current frame
     std::optional<Lifetimes> lifetimes_;
     std::optional<DeathSites> death_sites_;  // with lifetimes_

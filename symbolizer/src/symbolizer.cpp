@@ -9,6 +9,7 @@
 #include "backend.h"
 #include "il2cpp_symbols.h"
 #include "memtracer/store/db.h"
+#include "memtracer/store/early_sync.h"
 #include "memtracer/store/schema.h"
 #include "memtracer/symbolizer/errors.h"
 #include "object_info.h"
@@ -79,6 +80,7 @@ InputResult Symbolizer::ingest(store::Db &db, const std::string &run_path) {
     if (ec) throw input_error(run_path + ": cannot read: " + ec.message());
 
     store::Transaction tx(db);
+    store::EarlySync early_sync(db.path());  // the pages written so far reach the disk before the commit
     auto t0 = std::chrono::steady_clock::now();
     RunIngest run(db, {run_path, size}, *locator_, config_.force, warn_);
     run.split_threads(config_.threads);
@@ -110,6 +112,7 @@ InputResult Symbolizer::ingest(store::Db &db, const std::string &run_path) {
     auto t3 = symbolize_new_stacks(db, run, cache, res, config_.resymbolize);
     run.finish(r);
     store::create_secondary_indexes(db);
+    early_sync.stop();  // the commit's own sync need not wait behind one in flight
     tx.commit();
     res.finish_seconds = seconds_since(t3);
     describe(run, r, res);

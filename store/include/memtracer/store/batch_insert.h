@@ -5,6 +5,7 @@
 #define MEMTRACER_STORE_BATCH_INSERT_H
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,24 +24,25 @@ public:
     BatchInsert &operator=(const BatchInsert &) = delete;
 
     BatchInsert &add(int64_t v) {
-        values_.push_back({Value::Int, v, {}, {}});
+        push({Value::Int, v, {}});
         return *this;
     }
     BatchInsert &add(uint64_t v) { return add(static_cast<int64_t>(v)); }
     BatchInsert &add(int v) { return add(static_cast<int64_t>(v)); }
     BatchInsert &add(uint32_t v) { return add(static_cast<int64_t>(v)); }
     BatchInsert &add(std::string v) {
-        values_.push_back({Value::Text, 0, std::move(v), {}});
+        push({Value::Text, static_cast<int64_t>(texts_.size()), {}});
+        texts_.push_back(std::move(v));
         return *this;
     }
     BatchInsert &add(const char *v) { return add(std::string(v)); }
     // Text that outlives this BatchInsert's next flush (no copy is made).
     BatchInsert &add_ref(std::string_view v) {
-        values_.push_back({Value::TextRef, 0, {}, v});
+        push({Value::TextRef, 0, v});
         return *this;
     }
     BatchInsert &add_null() {
-        values_.push_back({Value::Null, 0, {}, {}});
+        push({Value::Null, 0, {}});
         return *this;
     }
     // Ends a row: every row must add exactly `columns` values.
@@ -49,12 +51,19 @@ public:
     void flush();
 
 private:
+    // 32 bytes and trivially copied (a session ingest's allocs rows are 34M values): an owned
+    // text lives in texts_, `i` its index there.
     struct Value {
         enum Kind : uint8_t { Null, Int, Text, TextRef } kind;
         int64_t i;
-        std::string s;
         std::string_view ref;
     };
+    // Inline, into a buffer of one full statement's values (end_row writes it when full).
+    void push(const Value &v) {
+        if (count_ == capacity_) too_many_values();
+        values_[count_++] = v;
+    }
+    [[noreturn]] void too_many_values() const;
     std::string sql(int rows) const;
     void write(Stmt &st, size_t first_value, int rows);
 
@@ -62,7 +71,10 @@ private:
     std::string head_;
     int columns_, per_statement_;
     Stmt full_;
-    std::vector<Value> values_;
+    size_t capacity_;                   // columns_ * per_statement_
+    std::unique_ptr<Value[]> values_;  // the rows not written yet
+    size_t count_ = 0;
+    std::vector<std::string> texts_;  // add(std::string)'s, until the flush that writes them
 };
 
 }  // namespace mt::store

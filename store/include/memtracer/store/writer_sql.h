@@ -91,13 +91,16 @@ inline constexpr SqlText kInsertSymbols =
     rows_head("symbols", "addr_id, depth, function, demangled, csharp, file, line, column, cs_file, cs_line");
 
 // frame_writer.cpp
-// One frame of a run.
-inline constexpr SqlText kInsertFrame = insert_sql(
-    "frames", "run_id, seq, frame_index, start_ns, end_ns, alloc_count, requested_bytes, gc_bytes, dropped, heap_size, "
-              "free_bytes, gc_count, gc_ns, live_bytes, flags");
-// One collection.
-inline constexpr SqlText kInsertGcEvent =
-    insert_sql("gc_events", "run_id, seq, start_ns, end_ns, heap_size, free_bytes, reclaimed_bytes, gc_no");
+// One frame of a run; the Rows form is the symbolizer's BatchInsert head (many frames a statement).
+inline constexpr std::string_view kFrameColumns =
+    "run_id, seq, frame_index, start_ns, end_ns, alloc_count, requested_bytes, gc_bytes, dropped, heap_size, "
+    "free_bytes, gc_count, gc_ns, live_bytes, flags";
+inline constexpr SqlText kInsertFrame = insert_sql("frames", kFrameColumns);
+inline constexpr SqlText kInsertFrameRows = rows_head("frames", kFrameColumns);
+// One collection; the same two forms.
+inline constexpr std::string_view kGcEventColumns = "run_id, seq, start_ns, end_ns, heap_size, free_bytes, reclaimed_bytes, gc_no";
+inline constexpr SqlText kInsertGcEvent = insert_sql("gc_events", kGcEventColumns);
+inline constexpr SqlText kInsertGcEventRows = rows_head("gc_events", kGcEventColumns);
 // One mt_mark label.
 inline constexpr SqlText kInsertMarker = insert_sql("markers", "run_id, seq, ns, label");
 // Objects of a class freed in a frame.
