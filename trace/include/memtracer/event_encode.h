@@ -1,4 +1,4 @@
-// event_encode.h — one EVENTS entry (EventRecord) and its version 3 encoding (format.h
+// event_encode.h — one EVENTS entry (EventRecord) and its version 4 encoding (format.h
 // MT_EVENT_FIELDS, event_predict.h): a flags byte says which fields the chunk's earlier entries
 // (and the stack's STACKS entry) predict exactly, and those are left out. Inline, so that the
 // runtime's writer thread, which encodes one entry per traced allocation, pays no call and builds
@@ -69,7 +69,7 @@ static_assert(MT_EVENT_FLAGS_ALL < 0x80, "the flags of an EVENTS entry fit one v
     o = put_v(o, codec::zigzag(static_cast<int64_t>(r.m - prev.m))); \
     prev.m = r.m;
 #define MT_EV_STACK_NEW(m)                                   \
-    if (p.stack_plus1 == stack1) flags |= MT_EVENT_SAME_STACK; \
+    if (stack_pred1 == stack1) flags |= MT_EVENT_STACK_PREDICTED; \
     else o = put_v(o, r.m);
 #define MT_EV_CLASS_NEW(m)                                                  \
     if (shape && shape->class_id == r.m) flags |= MT_EVENT_SAME_CLASS; \
@@ -94,6 +94,7 @@ MT_EVENT_INLINE void encode_event(Buf &buf, const EventRecord &r, EventDeltas &p
     uint8_t *w = buf.reserve(MT_FIELD_COUNT(MT_EVENT_FIELDS) * codec::kMaxVarint);
     if (!w) return;
     const uint64_t stack1 = static_cast<uint64_t>(r.stack_id) + 1;
+    const uint64_t stack_pred1 = p.predict_stack_plus1(true);
     // The shape SAME_CLASS/SAME_SIZE predict: this stack's last event in the chunk, else the
     // stack's STACKS entry.
     codec::EventPredict::ShapeSlot &slot = p.shape[r.stack_id % MT_EVENT_SHAPE_SLOTS];
@@ -110,6 +111,7 @@ MT_EVENT_INLINE void encode_event(Buf &buf, const EventRecord &r, EventDeltas &p
     *flags_at = static_cast<uint8_t>(flags);
     buf.commit(static_cast<size_t>(o - w));
     p.thread_plus1 = static_cast<uint64_t>(r.thread) + 1;
+    p.learn_next(stack1);
     p.stack_plus1 = stack1;
     slot.stack_plus1 = stack1;
     slot.shape.class_id = r.class_id;
