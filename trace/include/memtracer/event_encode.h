@@ -94,7 +94,8 @@ MT_EVENT_INLINE void encode_event(Buf &buf, const EventRecord &r, EventDeltas &p
     uint8_t *w = buf.reserve(MT_FIELD_COUNT(MT_EVENT_FIELDS) * codec::kMaxVarint);
     if (!w) return;
     const uint64_t stack1 = static_cast<uint64_t>(r.stack_id) + 1;
-    const uint64_t stack_pred1 = p.predict_stack_plus1(true);
+    codec::EventPredict::ShapeSlot &prev_slot = p.prev_slot();
+    const uint64_t stack_pred1 = prev_slot.next_plus1 ? prev_slot.next_plus1 : p.stack_plus1;
     // The shape SAME_CLASS/SAME_SIZE predict: this stack's last event in the chunk, else the
     // stack's STACKS entry.
     codec::EventPredict::ShapeSlot &slot = p.shape[r.stack_id % MT_EVENT_SHAPE_SLOTS];
@@ -111,12 +112,8 @@ MT_EVENT_INLINE void encode_event(Buf &buf, const EventRecord &r, EventDeltas &p
     *flags_at = static_cast<uint8_t>(flags);
     buf.commit(static_cast<size_t>(o - w));
     p.thread_plus1 = static_cast<uint64_t>(r.thread) + 1;
-    p.learn_next(stack1);
     p.stack_plus1 = stack1;
-    slot.stack_plus1 = stack1;
-    slot.shape.class_id = r.class_id;
-    slot.shape.size = r.size;
-    slot.shape.gc_size = r.gc_size;
+    codec::EventPredict::learn_stack(prev_slot, slot, stack1, codec::EventShape{r.class_id, r.size, r.gc_size});
     codec::EventPredict::learn_addr(a, r.thread, r.gc_size, r.address);
 }
 

@@ -20,9 +20,16 @@ struct EventShape {
 
 struct EventPredict {
     // The last event that used this shape slot (stack % MT_EVENT_SHAPE_SLOTS); stack_plus1 0: none.
+    // next_plus1 (version 4's STACK_PREDICTED): the stack of the event that came right after the
+    // owner's last event, + 1; 0 none. A game allocates in loops, so the call site after this one
+    // is mostly the one that came after it last time (docs/benchmarks.md, issue 22 fourth
+    // session: 66% of stacks predicted this way, against 6% as the previous one). Kept in the
+    // shape slot: the previous event's stack always owns its slot (it was just written), so the
+    // prediction is one load; a slot that changes owner forgets the successor.
     struct ShapeSlot {
         uint64_t stack_plus1;
         EventShape shape;
+        uint64_t next_plus1;
     };
     // The last event that used this address slot (mt_event_addr_slot); thread_plus1 0: none.
     // stride: what the next address is predicted to add (at first, minus the GC size); step:
@@ -30,17 +37,9 @@ struct EventPredict {
     struct AddrSlot {
         uint64_t thread_plus1, gc_size, address, stride, step;
     };
-    // The stack that followed stack S the last time S occurred (version 4's STACK_PREDICTED), in
-    // slot S % MT_EVENT_SHAPE_SLOTS; stack_plus1 0: none. A game allocates in loops, so the
-    // call site after this one is mostly the one that came after it last time (docs/benchmarks.md,
-    // issue 22 fourth session: 66% of stacks predicted this way, against 6% as the previous one).
-    struct NextSlot {
-        uint64_t stack_plus1, next_plus1;
-    };
     uint64_t thread_plus1;  // the previous event's thread + 1; 0 before the chunk's first event
     uint64_t stack_plus1;   // the previous event's stack + 1
     ShapeSlot shape[MT_EVENT_SHAPE_SLOTS];
-    NextSlot next[MT_EVENT_SHAPE_SLOTS];
     AddrSlot addr[MT_EVENT_ADDR_SLOTS];
 
     void reset() { memset(this, 0, sizeof *this); }  // at every chunk's start
@@ -50,17 +49,15 @@ struct EventPredict {
         const ShapeSlot &s = shape[stack % MT_EVENT_SHAPE_SLOTS];
         return s.stack_plus1 == stack + 1 ? &s.shape : nullptr;
     }
+    // The previous event's stack's slot. Before the chunk's first event (stack_plus1 0) the
+    // index wraps to the last slot, which no stack owns yet: its next_plus1 is 0 (reset), and
+    // what learn() writes there is cleared when a stack takes the slot (no branch on the hot path).
+    ShapeSlot &prev_slot() { return shape[(stack_plus1 - 1) % MT_EVENT_SHAPE_SLOTS]; }
     // The predicted stack + 1 (0: none, the chunk's first event). Version 4: the previous stack's
-    // successor where its slot knows one; version 3 (successor false): the previous stack.
-    uint64_t predict_stack_plus1(bool successor) const {
-        if (!successor || stack_plus1 == 0) return stack_plus1;
-        const NextSlot &n = next[(stack_plus1 - 1) % MT_EVENT_SHAPE_SLOTS];
-        return n.stack_plus1 == stack_plus1 ? n.next_plus1 : stack_plus1;
-    }
-    // Records that `stack_plus1` followed the previous event's stack (before the previous stack
-    // moves on to it).
-    void learn_next(uint64_t next_stack_plus1) {
-        if (stack_plus1 != 0) next[(stack_plus1 - 1) % MT_EVENT_SHAPE_SLOTS] = NextSlot{stack_plus1, next_stack_plus1};
+    // successor where its slot has one; version 3 (successor false): the previous stack.
+    uint64_t predict_stack_plus1(bool successor) {
+        uint64_t next = successor ? prev_slot().next_plus1 : 0;
+        return next ? next : stack_plus1;
     }
     AddrSlot &addr_of(uint64_t thread, uint64_t gc_size) { return addr[mt_event_addr_slot(thread, gc_size)]; }
     // The predicted address, when the slot holds an event of this thread and GC size.
@@ -73,11 +70,19 @@ struct EventPredict {
 
     // After every entry, predicted or not.
     void learn(uint64_t thread, uint64_t stack, const EventShape &s, uint64_t address) {
-        learn_next(stack + 1);
+        learn_stack(prev_slot(), shape[stack % MT_EVENT_SHAPE_SLOTS], stack + 1, s);
         thread_plus1 = thread + 1;
         stack_plus1 = stack + 1;
-        shape[stack % MT_EVENT_SHAPE_SLOTS] = ShapeSlot{stack + 1, s};
         learn_addr(addr_of(thread, s.gc_size), thread, s.gc_size, address);
+    }
+    // learn()'s stack part, for a caller that already holds the two slots (the encoder): the
+    // previous stack's successor is this one, then this stack's slot takes its shape (forgetting
+    // the successor of a stack it takes the slot from). In this order: the two may be one slot.
+    static void learn_stack(ShapeSlot &prev, ShapeSlot &cur, uint64_t stack_plus1, const EventShape &s) {
+        prev.next_plus1 = stack_plus1;
+        if (cur.stack_plus1 != stack_plus1) cur.next_plus1 = 0;
+        cur.stack_plus1 = stack_plus1;
+        cur.shape = s;
     }
     // learn()'s address part, for a caller that already holds the slot (the encoder's hot path).
     static void learn_addr(AddrSlot &a, uint64_t thread, uint64_t gc_size, uint64_t address) {

@@ -102,9 +102,9 @@ typedef struct mt_chunk_header {
  *             entries:
  *               SAME_THREAD              the previous event's;
  *               STACK_PREDICTED          version 4: the stack that followed the previous event's
- *                 stack the last time it occurred in this chunk (successor slot: that stack mod
- *                 MT_EVENT_SHAPE_SLOTS, if the slot holds this very stack), else the previous
- *                 event's stack; version 3 (SAME_STACK): always the previous event's;
+ *                 stack P at P's last earlier occurrence in this chunk, if no other stack of P's
+ *                 shape slot (stack mod MT_EVENT_SHAPE_SLOTS) occurred since; else P itself.
+ *                 Version 3 (SAME_STACK): always the previous event's stack;
  *               SAME_CLASS, SAME_SIZE    class / size and GC size of the stack's shape: the last
  *                 event whose stack had the same shape slot (stack mod MT_EVENT_SHAPE_SLOTS) if
  *                 that event had this very stack, else the shape in the stack's STACKS entry;
