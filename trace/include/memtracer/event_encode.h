@@ -100,7 +100,8 @@ MT_EVENT_INLINE void encode_event(Buf &buf, const EventRecord &r, EventDeltas &p
     // stack's STACKS entry.
     codec::EventPredict::ShapeSlot &slot = p.shape[r.stack_id % MT_EVENT_SHAPE_SLOTS];
     codec::EventShape dict{r.stack_class, r.stack_size, r.stack_gc_size};
-    const codec::EventShape *shape = slot.stack_plus1 == stack1 ? &slot.shape : r.knows_stack_shape ? &dict : nullptr;
+    const bool owned = slot.stack_plus1 == stack1;  // kept in a register across the field writes
+    const codec::EventShape *shape = owned ? &slot.shape : r.knows_stack_shape ? &dict : nullptr;
     // An unpredicted address is written against the prediction where there is one (a free list
     // that skipped a live object lands a few objects off it), else against the previous address.
     codec::EventPredict::AddrSlot &a = p.addr_of(r.thread, r.gc_size);
@@ -113,7 +114,7 @@ MT_EVENT_INLINE void encode_event(Buf &buf, const EventRecord &r, EventDeltas &p
     buf.commit(static_cast<size_t>(o - w));
     p.thread_plus1 = static_cast<uint64_t>(r.thread) + 1;
     p.stack_plus1 = stack1;
-    codec::EventPredict::learn_stack(prev_slot, slot, stack1, codec::EventShape{r.class_id, r.size, r.gc_size});
+    codec::EventPredict::learn_stack(prev_slot, slot, owned, stack1, codec::EventShape{r.class_id, r.size, r.gc_size});
     codec::EventPredict::learn_addr(a, r.thread, r.gc_size, r.address);
 }
 

@@ -70,7 +70,8 @@ struct EventPredict {
 
     // After every entry, predicted or not.
     void learn(uint64_t thread, uint64_t stack, const EventShape &s, uint64_t address) {
-        learn_stack(prev_slot(), shape[stack % MT_EVENT_SHAPE_SLOTS], stack + 1, s);
+        ShapeSlot &cur = shape[stack % MT_EVENT_SHAPE_SLOTS];
+        learn_stack(prev_slot(), cur, cur.stack_plus1 == stack + 1, stack + 1, s);
         thread_plus1 = thread + 1;
         stack_plus1 = stack + 1;
         learn_addr(addr_of(thread, s.gc_size), thread, s.gc_size, address);
@@ -78,9 +79,10 @@ struct EventPredict {
     // learn()'s stack part, for a caller that already holds the two slots (the encoder): the
     // previous stack's successor is this one, then this stack's slot takes its shape (forgetting
     // the successor of a stack it takes the slot from). In this order: the two may be one slot.
-    static void learn_stack(ShapeSlot &prev, ShapeSlot &cur, uint64_t stack_plus1, const EventShape &s) {
+    // owned: cur already held this stack.
+    static void learn_stack(ShapeSlot &prev, ShapeSlot &cur, bool owned, uint64_t stack_plus1, const EventShape &s) {
         prev.next_plus1 = stack_plus1;
-        if (cur.stack_plus1 != stack_plus1) cur.next_plus1 = 0;
+        if (!owned) cur.next_plus1 = 0;
         cur.stack_plus1 = stack_plus1;
         cur.shape = s;
     }
