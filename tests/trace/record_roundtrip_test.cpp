@@ -241,10 +241,8 @@ TEST_CASE("EVENTS: a stack's STACKS shape predicts its first event in a chunk", 
     // Written by the runtime's writer, which knows each stack's shape: flags SAME_CLASS |
     // SAME_SIZE (0x0c) on the very first event, so class, size and gc_extra are left out.
     trace::EventRecord e{0, 100, 5, 9, 24, 32, 0x4000};
-    e.knows_stack_shape = true;
-    e.stack_class = 5;
-    e.stack_size = 24;
-    e.stack_gc_size = 32;
+    const codec::EventShape shape{5, 24, 32};
+    e.stack_shape = &shape;
     Chunk ch = one_chunk(MT_CHUNK_EVENTS, [&](trace::TraceWriter &w) { w.events(0, 100, &e, 1); });
     CHECK(ch.payload == std::vector<uint8_t>{0, 1, 0x0c, 0, 0, 9, 0x80, 0x80, 0x02});
     DictSizes d = all_defined();

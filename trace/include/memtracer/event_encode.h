@@ -30,9 +30,8 @@ struct EventRecord {
     uint64_t size, gc_size, address;
     // The shape written in this stack's STACKS entry, when the caller knows it (the runtime's
     // writer does): lets the first event of a stack in a chunk leave its class and sizes out too.
-    bool knows_stack_shape = false;
-    uint32_t stack_class = 0;
-    uint64_t stack_size = 0, stack_gc_size = 0;
+    // A pointer, read only when the chunk has no event of this stack yet (not copied per event).
+    const codec::EventShape *stack_shape = nullptr;
 };
 
 // The previous entry's values of the DELTA fields (format.h), named as those fields.
@@ -99,9 +98,8 @@ MT_EVENT_INLINE void encode_event(Buf &buf, const EventRecord &r, EventDeltas &p
     // The shape SAME_CLASS/SAME_SIZE predict: this stack's last event in the chunk, else the
     // stack's STACKS entry.
     codec::EventPredict::ShapeSlot &slot = p.shape[r.stack_id % MT_EVENT_SHAPE_SLOTS];
-    codec::EventShape dict{r.stack_class, r.stack_size, r.stack_gc_size};
     const bool owned = slot.stack_plus1 == stack1;  // kept in a register across the field writes
-    const codec::EventShape *shape = owned ? &slot.shape : r.knows_stack_shape ? &dict : nullptr;
+    const codec::EventShape *shape = owned ? &slot.shape : r.stack_shape;
     // An unpredicted address is written against the prediction where there is one (a free list
     // that skipped a live object lands a few objects off it), else against the previous address.
     codec::EventPredict::AddrSlot &a = p.addr_of(r.thread, r.gc_size);
