@@ -1,8 +1,8 @@
 // decode_events.cpp — EVENTS entries: versions 3 and 4 (format.h MT_EVENT_FIELDS, a flags byte and
-// the fields it does not predict; event_predict.h keeps the same state as the encoder; they differ
-// only in what STACK_PREDICTED predicts) and versions 1 and 2 (MT_EVENT_FIELDS_V2). A flag that claims a prediction the chunk cannot make (no earlier
-// event of that thread, stack or GC size, no shape for the stack) is damage, refused with the
-// entry's place.
+// the fields it does not predict; event_predict.h keeps the same state as the encoder; the two
+// differ only in what STACK_PREDICTED predicts) and versions 1 and 2 (MT_EVENT_FIELDS_V2). A flag
+// that claims a prediction the chunk cannot make (no earlier event of that thread, stack or GC
+// size, no shape for the stack) is damage, refused with the entry's place.
 #include "decode_fields.h"
 #include "memtracer/event_predict.h"
 

@@ -1,5 +1,5 @@
-// event_predict.h — what a version 3 or 4 EVENTS entry leaves out is predicted from the earlier entries
-// of its chunk and the stack's STACKS entry (format.h, mt_event_flags). The encoder and the
+// event_predict.h — what a version 3 or 4 EVENTS entry leaves out is predicted from the earlier
+// entries of its chunk and the stack's STACKS entry (format.h, mt_event_flags). The encoder and the
 // decoder keep this same state and update it the same way after every entry, so what one
 // predicts the other rebuilds exactly. Plain arrays, no allocation of its own: the runtime's
 // writer uses it (no libstdc++ there).
