@@ -144,7 +144,7 @@ uint32_t Writer::stack_id_slow(const AllocRec &r, uint32_t cid, uint64_t size, u
     }
     if (rec_kind(r) == REC_ALLOC_FULL) {
         id = n_stacks_++;
-        if (!stacks_.insert(r.hash, id) || !stack_shapes_.push(StackShape{cid, size, gc_size}))
+        if (!stacks_.insert(r.hash, id) || !stack_shapes_.push(codec::EventShape{cid, size, gc_size}))
             disable("out of memory for the stack table");
         const uint64_t *frames = rec_frames(r);
         d_stacks_.add(trace::StackRecord{id, frames, r.depth, cid, size, gc_size});
@@ -155,7 +155,7 @@ uint32_t Writer::stack_id_slow(const AllocRec &r, uint32_t cid, uint64_t size, u
     // ever did, the event is kept under an empty stack rather than lost.
     if (unknown_stack_ == UINT32_MAX) {
         unknown_stack_ = n_stacks_++;
-        if (!stack_shapes_.push(StackShape{cid, size, gc_size})) disable("out of memory for the stack table");
+        if (!stack_shapes_.push(codec::EventShape{cid, size, gc_size})) disable("out of memory for the stack table");
         d_stacks_.add(trace::StackRecord{unknown_stack_, nullptr, 0, cid, size, gc_size});
     }
     return unknown_stack_;
@@ -190,14 +190,9 @@ __attribute__((always_inline)) inline void Writer::on_record(uint32_t tid, const
         return;
     }
     size_t before = f.staged.bytes();
-    trace::EventRecord ev{tid, r.tick, cid, sid, size, gc_size, r.obj};
-    if (sid < stack_shapes_.size()) {
-        const StackShape &sh = stack_shapes_[sid];
-        ev.knows_stack_shape = true;
-        ev.stack_class = sh.class_id;
-        ev.stack_size = sh.size;
-        ev.stack_gc_size = sh.gc_size;
-    }
+    // The stack's STACKS shape (stack_id() keeps one per id unless it ran out of memory).
+    trace::EventRecord ev{tid, r.tick, cid, sid, size, gc_size, r.obj,
+                          sid < stack_shapes_.size() ? &stack_shapes_[sid] : nullptr};
     f.staged.add(ev);
     staged_bytes_ += f.staged.bytes() - before;
     spill_if_full(f, f.staged, MT_CHUNK_EVENTS);

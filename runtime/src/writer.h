@@ -162,11 +162,7 @@ private:
     trace::ListEncoder d_threads_, d_classes_, d_stacks_, d_modules_;
     // Each stack's shape as its STACKS entry says (its first allocation's class and sizes), by
     // id: events at that stack leave out what it predicts (format.h EVENTS, SAME_CLASS/SAME_SIZE).
-    struct StackShape {
-        uint32_t class_id;
-        uint64_t size, gc_size;
-    };
-    Vec<StackShape> stack_shapes_;
+    Vec<codec::EventShape> stack_shapes_;
     OpenFrame *frames_ = nullptr;  // kOpenFrames, indexed by seq % kOpenFrames
     uint64_t next_commit_ = 0;     // oldest uncommitted seq
     uint64_t known_ends_ = 0;      // frames 0 .. known_ends_-1 have ended

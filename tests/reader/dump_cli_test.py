@@ -34,7 +34,7 @@ def sample(name):
 def test_text():
     code, out, err = dump(sample("complete"))
     check(code == 0 and err == "", f"complete: exit {code}, stderr {err!r}")
-    for want in ["format version     3", "start time         2023-11-14T22:13:20.123456789Z", "pid                4242",
+    for want in ["format version     4", "start time         2023-11-14T22:13:20.123456789Z", "pid                4242",
                  "arch               x86_64, 8-byte pointers", "mode               events",
                  "flags              lifetimes, gc-events (0x18)", "process            SampleGame",
                  "deadbeef0102030405060708090a0b0c0d0e0f10  /opt/game/libil2cpp.so", "worker-renamed",
@@ -55,7 +55,7 @@ def test_json():
     code, out, err = dump(sample("complete"), "--json", "--all-frames", "--events")
     check(code == 0, f"json exit {code}")
     doc = json.loads(out)
-    check(doc["header"]["version"] == 3 and doc["header"]["pid"] == 4242, "json header")
+    check(doc["header"]["version"] == 4 and doc["header"]["pid"] == 4242, "json header")
     check(doc["info"]["session_label"] == 'level "1"\n\tGr\u00f6\u00dfe \\ \x01', "json escaping round-trips")
     check(doc["threads"][2]["name"] == "loader\ufffd", "invalid UTF-8 becomes U+FFFD")
     check([m["build_id"] for m in doc["modules"]][:2] == ["deadbeef0102030405060708090a0b0c0d0e0f10",
@@ -97,7 +97,7 @@ def test_unreadable_and_usage():
     code, out, err = dump(sample("foreign"))
     check(code == 2 and out == "" and "not a run.mt: magic is 'PK\\x03\\x04" in err, f"foreign: {code} {err!r}")
     code, out, err = dump(sample("version7"), "--json")
-    check(code == 2 and out == "" and "format version 7, this reader knows 1 to 3" in err, f"version: {code} {err!r}")
+    check(code == 2 and out == "" and "format version 7, this reader knows 1 to 4" in err, f"version: {code} {err!r}")
     code, _, err = dump(os.path.join(WORK, "missing.mt"))
     check(code == 2 and "No such file or directory" in err, "missing file")
     for args, want in [([], "no run.mt given"), (["--bogus", "x.mt"], "--bogus: unknown option"),

@@ -59,11 +59,11 @@ TEST_CASE("reader: a wrong magic in an otherwise valid header is refused", "[rea
 TEST_CASE("reader: an unknown version is named, whatever follows it", "[reader][header]") {
     std::vector<uint8_t> h = test::header_bytes();
     codec::put_le32(h.data() + 8, 7);
-    CHECK_THAT(error_of(h), Equals("format version 7, this reader knows 1 to 3"));
+    CHECK_THAT(error_of(h), Equals("format version 7, this reader knows 1 to 4"));
     test::fix_header_crc(h);
-    CHECK_THAT(error_of(h), Equals("format version 7, this reader knows 1 to 3"));
+    CHECK_THAT(error_of(h), Equals("format version 7, this reader knows 1 to 4"));
     h.resize(16);  // a future header may be shorter or longer: the version alone decides
-    CHECK_THAT(error_of(h), Equals("format version 7, this reader knows 1 to 3"));
+    CHECK_THAT(error_of(h), Equals("format version 7, this reader knows 1 to 4"));
 }
 
 TEST_CASE("reader: a damaged header fails its CRC", "[reader][header]") {

@@ -101,7 +101,7 @@ TEST_CASE("trace writer lays out every chunk type as format.h says", "[writer]")
         CHECK(c.u() == 0);
         CHECK(c.done());
     }
-    {  // EVENTS (version 3): dt from the frame start, then from the previous event (negative
+    {  // EVENTS (version 4): dt from the frame start, then from the previous event (negative
        // allowed); the second event's thread, stack and class are its predictions (flags 0x7)
         test::Cur c(f.chunks[5].payload);
         CHECK(c.u() == 0);   // frame_seq
@@ -114,7 +114,7 @@ TEST_CASE("trace writer lays out every chunk type as format.h says", "[writer]")
         CHECK(c.u() == ev[0].size);
         CHECK(c.s() == static_cast<int64_t>(ev[0].gc_size - ev[0].size));
         CHECK(c.s() == static_cast<int64_t>(ev[0].address));
-        CHECK(c.u() == (MT_EVENT_SAME_THREAD | MT_EVENT_SAME_STACK | MT_EVENT_SAME_CLASS));
+        CHECK(c.u() == (MT_EVENT_SAME_THREAD | MT_EVENT_STACK_PREDICTED | MT_EVENT_SAME_CLASS));
         CHECK(c.s() == -5);
         CHECK(c.u() == ev[1].size);
         CHECK(c.s() == static_cast<int64_t>(ev[1].gc_size - ev[1].size));

@@ -195,7 +195,7 @@ TEST_CASE("EVENTS bytes are the ones format.h draws", "[trace]") {
     // frame_seq 7, count 3. The first event predicts nothing: flags 0, thread 1, dt 5 (zigzag
     // 10), stack 3, class 2, size 32, gc_extra 16 (zigzag 32), addr 0x1000 (zigzag 0x2000 =
     // 0x80 0x40). The second is the next object of the same free list (0x1000 - 48): flags
-    // SAME_THREAD | SAME_STACK | SAME_CLASS | SAME_SIZE | ADDR_PREDICTED (0x2f), then dt 5 only.
+    // SAME_THREAD | STACK_PREDICTED | SAME_CLASS | SAME_SIZE | ADDR_PREDICTED (0x2f), then dt 5 only.
     // The third, another stack with its shape unknown and its GC size the requested one: flags
     // SAME_THREAD | NO_GC_EXTRA (0x11), dt -2 (zigzag 3), stack 4, class 2, size 64, addr 0x2000
     // against the previous address 0xfd0 (0x1030, zigzag 0x2060 = 0xe0 0x40).
@@ -205,14 +205,44 @@ TEST_CASE("EVENTS bytes are the ones format.h draws", "[trace]") {
                                              0x11, 3, 4, 2, 64, 0xe0, 0x40});
 }
 
+TEST_CASE("EVENTS version 4: STACK_PREDICTED is the stack that followed the previous one last time", "[trace]") {
+    // Stacks 3, 4, 3, 4, 4 from one thread, everything else unpredictable (a new class, size and
+    // address each time). The fourth event's stack is 4 because 4 followed 3 last time (version
+    // 3 predicted only the previous stack, 3, and wrote it); the fifth's is written: 4's successor
+    // was 3 last time.
+    trace::EventRecord e[5];
+    const uint32_t stacks[5] = {3, 4, 3, 4, 4};
+    for (uint32_t i = 0; i < 5; ++i) e[i] = {1, 101 + i, i, stacks[i], 8 + 8 * i, 8 + 8 * i, 0x10000u * (i + 1)};
+    Chunk ch = one_chunk(MT_CHUNK_EVENTS, [&](trace::TraceWriter &w) { w.events(0, 100, e, 5); });
+    // Each entry: flags, [thread], dt 1, [stack], class, size, addr against the previous address.
+    const std::vector<uint8_t> want{0, 5,                                   //
+                                    0x10, 1, 2, 3, 0, 8, 0x80, 0x80, 0x08,  // the first: nothing predicted
+                                    0x11, 2, 4, 1, 16, 0x80, 0x80, 0x08,    // same thread
+                                    0x11, 2, 3, 2, 24, 0x80, 0x80, 0x08,    // 3 after 4: 4 had no successor
+                                    0x13, 2, 3, 32, 0x80, 0x80, 0x08,       // 4 after 3: predicted
+                                    0x11, 2, 4, 4, 40, 0x80, 0x80, 0x08};   // 4 after 4: 3 was predicted
+    CHECK(ch.payload == want);
+    for (uint32_t version : {3u, 4u}) {
+        INFO("decoded as version " << version);
+        Cursor c(ch.payload.data(), ch.payload.size());
+        CHECK(c.u("frame_seq") == 0);
+        std::vector<reader::Event> got;
+        reader::detail::decode_events(c, all_defined(), version, got);
+        c.finish();
+        REQUIRE(got.size() == 5);
+        // The same bytes read as version 3 take the previous stack for the fourth event: the
+        // decoder follows the header's version, and version 3 files keep their meaning.
+        for (uint32_t i = 0; i < 5; ++i) CHECK(got[i].stack_id == (version == 3 && i == 3 ? 3u : stacks[i]));
+        for (uint32_t i = 0; i < 5; ++i) CHECK(got[i].address == e[i].address);
+    }
+}
+
 TEST_CASE("EVENTS: a stack's STACKS shape predicts its first event in a chunk", "[trace]") {
     // Written by the runtime's writer, which knows each stack's shape: flags SAME_CLASS |
     // SAME_SIZE (0x0c) on the very first event, so class, size and gc_extra are left out.
     trace::EventRecord e{0, 100, 5, 9, 24, 32, 0x4000};
-    e.knows_stack_shape = true;
-    e.stack_class = 5;
-    e.stack_size = 24;
-    e.stack_gc_size = 32;
+    const codec::EventShape shape{5, 24, 32};
+    e.stack_shape = &shape;
     Chunk ch = one_chunk(MT_CHUNK_EVENTS, [&](trace::TraceWriter &w) { w.events(0, 100, &e, 1); });
     CHECK(ch.payload == std::vector<uint8_t>{0, 1, 0x0c, 0, 0, 9, 0x80, 0x80, 0x02});
     DictSizes d = all_defined();

@@ -1,8 +1,8 @@
-// decode_events.cpp — EVENTS entries: version 3 (format.h MT_EVENT_FIELDS, a flags byte and the
-// fields it does not predict; event_predict.h keeps the same state as the encoder) and versions 1
-// and 2 (MT_EVENT_FIELDS_V2). A flag that claims a prediction the chunk cannot make (no earlier
-// event of that thread, stack or GC size, no shape for the stack) is damage, refused with the
-// entry's place.
+// decode_events.cpp — EVENTS entries: versions 3 and 4 (format.h MT_EVENT_FIELDS, a flags byte and
+// the fields it does not predict; event_predict.h keeps the same state as the encoder; the two
+// differ only in what STACK_PREDICTED predicts) and versions 1 and 2 (MT_EVENT_FIELDS_V2). A flag
+// that claims a prediction the chunk cannot make (no earlier event of that thread, stack or GC
+// size, no shape for the stack) is damage, refused with the entry's place.
 #include "decode_fields.h"
 #include "memtracer/event_predict.h"
 
@@ -52,10 +52,11 @@ constexpr uint64_t kShapeFlags = MT_EVENT_SAME_CLASS | MT_EVENT_SAME_SIZE;
     else if (p.thread_plus1 == 0) [[unlikely]] unpredictable(c, "the thread");            \
     else out.m = static_cast<uint32_t>(p.thread_plus1 - 1);
 #define MT_DEV_DELTA(m, label) out.m = x.prev.m += static_cast<uint64_t>(c.s(label));
-#define MT_DEV_STACK_NEW(m, label)                                                       \
-    if (!(flags & MT_EVENT_SAME_STACK)) out.m = c.ref(label, x.dicts->stacks, "stacks"); \
-    else if (p.stack_plus1 == 0) [[unlikely]] unpredictable(c, "the stack");              \
-    else out.m = static_cast<uint32_t>(p.stack_plus1 - 1);                                \
+#define MT_DEV_STACK_NEW(m, label)                                                            \
+    if (!(flags & MT_EVENT_STACK_PREDICTED)) out.m = c.ref(label, x.dicts->stacks, "stacks"); \
+    else if (uint64_t pred1_ = p.predict_stack_plus1(successor); pred1_ == 0) [[unlikely]]     \
+        unpredictable(c, "the stack");                                                         \
+    else out.m = static_cast<uint32_t>(pred1_ - 1);                                            \
     if (flags & kShapeFlags) shape = predicted_shape(c, *x.dicts, p, out.m);
 #define MT_DEV_CLASS_NEW(m, label) \
     out.m = (flags & MT_EVENT_SAME_CLASS) ? static_cast<uint32_t>(shape.class_id) : c.ref(label, x.dicts->classes, "classes");
@@ -75,7 +76,8 @@ constexpr uint64_t kShapeFlags = MT_EVENT_SAME_CLASS | MT_EVENT_SAME_SIZE;
     }
 #define MT_DEV_FIELD(kind, m, label) MT_DEV_##kind(m, label)
 
-inline void decode_v3(Cursor &c, EntryContext &x, codec::EventPredict &p, Event &out) {
+// `successor`: version 4's STACK_PREDICTED (the previous stack's successor), else version 3's.
+inline void decode_v3(Cursor &c, EntryContext &x, codec::EventPredict &p, bool successor, Event &out) {
     uint64_t flags = 0;
     codec::EventShape shape{0, 0, 0};
     MT_EVENT_FIELDS(MT_DEV_FIELD)
@@ -85,7 +87,7 @@ inline void decode_v3(Cursor &c, EntryContext &x, codec::EventPredict &p, Event 
 }  // namespace
 
 void decode_events(Cursor &c, const DictSizes &d, uint32_t version, std::vector<Event> &out) {
-    bool v3 = version >= 3;
+    bool v3 = version >= 3, successor = version >= 4;
     uint64_t n = c.count("count", v3 ? MT_FIELD_MIN(MT_EVENT_FIELDS) : MT_FIELD_MIN(MT_EVENT_FIELDS_V2));
     size_t want = out.size() + static_cast<size_t>(n);  // several chunks can feed one frame
     if (want > out.capacity()) out.reserve(std::max(want, out.capacity() * 2));
@@ -96,7 +98,7 @@ void decode_events(Cursor &c, const DictSizes &d, uint32_t version, std::vector<
     for (uint64_t i = 0; i < n; ++i) {
         c.record("event", i);
         Event e;
-        if (v3) decode_v3(c, x, p, e);
+        if (v3) decode_v3(c, x, p, successor, e);
         else decode_v2(c, x, e);
         out.push_back(e);
     }

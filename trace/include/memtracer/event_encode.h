@@ -1,4 +1,4 @@
-// event_encode.h — one EVENTS entry (EventRecord) and its version 3 encoding (format.h
+// event_encode.h — one EVENTS entry (EventRecord) and its version 4 encoding (format.h
 // MT_EVENT_FIELDS, event_predict.h): a flags byte says which fields the chunk's earlier entries
 // (and the stack's STACKS entry) predict exactly, and those are left out. Inline, so that the
 // runtime's writer thread, which encodes one entry per traced allocation, pays no call and builds
@@ -30,9 +30,8 @@ struct EventRecord {
     uint64_t size, gc_size, address;
     // The shape written in this stack's STACKS entry, when the caller knows it (the runtime's
     // writer does): lets the first event of a stack in a chunk leave its class and sizes out too.
-    bool knows_stack_shape = false;
-    uint32_t stack_class = 0;
-    uint64_t stack_size = 0, stack_gc_size = 0;
+    // A pointer, read only when the chunk has no event of this stack yet (not copied per event).
+    const codec::EventShape *stack_shape = nullptr;
 };
 
 // The previous entry's values of the DELTA fields (format.h), named as those fields.
@@ -69,7 +68,7 @@ static_assert(MT_EVENT_FLAGS_ALL < 0x80, "the flags of an EVENTS entry fit one v
     o = put_v(o, codec::zigzag(static_cast<int64_t>(r.m - prev.m))); \
     prev.m = r.m;
 #define MT_EV_STACK_NEW(m)                                   \
-    if (p.stack_plus1 == stack1) flags |= MT_EVENT_SAME_STACK; \
+    if (stack_pred1 == stack1) flags |= MT_EVENT_STACK_PREDICTED; \
     else o = put_v(o, r.m);
 #define MT_EV_CLASS_NEW(m)                                                  \
     if (shape && shape->class_id == r.m) flags |= MT_EVENT_SAME_CLASS; \
@@ -94,11 +93,13 @@ MT_EVENT_INLINE void encode_event(Buf &buf, const EventRecord &r, EventDeltas &p
     uint8_t *w = buf.reserve(MT_FIELD_COUNT(MT_EVENT_FIELDS) * codec::kMaxVarint);
     if (!w) return;
     const uint64_t stack1 = static_cast<uint64_t>(r.stack_id) + 1;
+    codec::EventPredict::ShapeSlot &prev_slot = p.prev_slot();
+    const uint64_t stack_pred1 = prev_slot.next_plus1 ? prev_slot.next_plus1 : p.stack_plus1;
     // The shape SAME_CLASS/SAME_SIZE predict: this stack's last event in the chunk, else the
     // stack's STACKS entry.
     codec::EventPredict::ShapeSlot &slot = p.shape[r.stack_id % MT_EVENT_SHAPE_SLOTS];
-    codec::EventShape dict{r.stack_class, r.stack_size, r.stack_gc_size};
-    const codec::EventShape *shape = slot.stack_plus1 == stack1 ? &slot.shape : r.knows_stack_shape ? &dict : nullptr;
+    const bool owned = slot.stack_plus1 == stack1;  // kept in a register across the field writes
+    const codec::EventShape *shape = owned ? &slot.shape : r.stack_shape;
     // An unpredicted address is written against the prediction where there is one (a free list
     // that skipped a live object lands a few objects off it), else against the previous address.
     codec::EventPredict::AddrSlot &a = p.addr_of(r.thread, r.gc_size);
@@ -111,10 +112,7 @@ MT_EVENT_INLINE void encode_event(Buf &buf, const EventRecord &r, EventDeltas &p
     buf.commit(static_cast<size_t>(o - w));
     p.thread_plus1 = static_cast<uint64_t>(r.thread) + 1;
     p.stack_plus1 = stack1;
-    slot.stack_plus1 = stack1;
-    slot.shape.class_id = r.class_id;
-    slot.shape.size = r.size;
-    slot.shape.gc_size = r.gc_size;
+    codec::EventPredict::learn_stack(prev_slot, slot, owned, stack1, codec::EventShape{r.class_id, r.size, r.gc_size});
     codec::EventPredict::learn_addr(a, r.thread, r.gc_size, r.address);
 }
 

@@ -1,5 +1,5 @@
-// event_predict.h — what a version 3 EVENTS entry leaves out is predicted from the earlier entries
-// of its chunk and the stack's STACKS entry (format.h, mt_event_flags). The encoder and the
+// event_predict.h — what a version 3 or 4 EVENTS entry leaves out is predicted from the earlier
+// entries of its chunk and the stack's STACKS entry (format.h, mt_event_flags). The encoder and the
 // decoder keep this same state and update it the same way after every entry, so what one
 // predicts the other rebuilds exactly. Plain arrays, no allocation of its own: the runtime's
 // writer uses it (no libstdc++ there).
@@ -20,9 +20,16 @@ struct EventShape {
 
 struct EventPredict {
     // The last event that used this shape slot (stack % MT_EVENT_SHAPE_SLOTS); stack_plus1 0: none.
+    // next_plus1 (version 4's STACK_PREDICTED): the stack of the event that came right after the
+    // owner's last event, + 1; 0 none. A game allocates in loops, so the call site after this one
+    // is mostly the one that came after it last time (docs/benchmarks.md, issue 22 fourth
+    // session: 66% of stacks predicted this way, against 6% as the previous one). Kept in the
+    // shape slot: the previous event's stack always owns its slot (it was just written), so the
+    // prediction is one load; a slot that changes owner forgets the successor.
     struct ShapeSlot {
         uint64_t stack_plus1;
         EventShape shape;
+        uint64_t next_plus1;
     };
     // The last event that used this address slot (mt_event_addr_slot); thread_plus1 0: none.
     // stride: what the next address is predicted to add (at first, minus the GC size); step:
@@ -42,6 +49,16 @@ struct EventPredict {
         const ShapeSlot &s = shape[stack % MT_EVENT_SHAPE_SLOTS];
         return s.stack_plus1 == stack + 1 ? &s.shape : nullptr;
     }
+    // The previous event's stack's slot. Before the chunk's first event (stack_plus1 0) the
+    // index wraps to the last slot, which no stack owns yet: its next_plus1 is 0 (reset), and
+    // what learn() writes there is cleared when a stack takes the slot (no branch on the hot path).
+    ShapeSlot &prev_slot() { return shape[(stack_plus1 - 1) % MT_EVENT_SHAPE_SLOTS]; }
+    // The predicted stack + 1 (0: none, the chunk's first event). Version 4: the previous stack's
+    // successor where its slot has one; version 3 (successor false): the previous stack.
+    uint64_t predict_stack_plus1(bool successor) {
+        uint64_t next = successor ? prev_slot().next_plus1 : 0;
+        return next ? next : stack_plus1;
+    }
     AddrSlot &addr_of(uint64_t thread, uint64_t gc_size) { return addr[mt_event_addr_slot(thread, gc_size)]; }
     // The predicted address, when the slot holds an event of this thread and GC size.
     bool predict_addr(uint64_t thread, uint64_t gc_size, uint64_t *out) {
@@ -53,10 +70,21 @@ struct EventPredict {
 
     // After every entry, predicted or not.
     void learn(uint64_t thread, uint64_t stack, const EventShape &s, uint64_t address) {
+        ShapeSlot &cur = shape[stack % MT_EVENT_SHAPE_SLOTS];
+        learn_stack(prev_slot(), cur, cur.stack_plus1 == stack + 1, stack + 1, s);
         thread_plus1 = thread + 1;
         stack_plus1 = stack + 1;
-        shape[stack % MT_EVENT_SHAPE_SLOTS] = ShapeSlot{stack + 1, s};
         learn_addr(addr_of(thread, s.gc_size), thread, s.gc_size, address);
+    }
+    // learn()'s stack part, for a caller that already holds the two slots (the encoder): the
+    // previous stack's successor is this one, then this stack's slot takes its shape (forgetting
+    // the successor of a stack it takes the slot from). In this order: the two may be one slot.
+    // owned: cur already held this stack.
+    static void learn_stack(ShapeSlot &prev, ShapeSlot &cur, bool owned, uint64_t stack_plus1, const EventShape &s) {
+        prev.next_plus1 = stack_plus1;
+        if (!owned) cur.next_plus1 = 0;
+        cur.stack_plus1 = stack_plus1;
+        cur.shape = s;
     }
     // learn()'s address part, for a caller that already holds the slot (the encoder's hot path).
     static void learn_addr(AddrSlot &a, uint64_t thread, uint64_t gc_size, uint64_t address) {

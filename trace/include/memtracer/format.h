@@ -23,7 +23,8 @@
 #include <stdint.h>
 
 #define MT_FORMAT_MAGIC "MEMTRACE"      /* 8 bytes, no NUL stored */
-#define MT_FORMAT_VERSION 3u           /* 3: EVENTS entries lead with mt_event_flags; 2: MARKS chunks */
+#define MT_FORMAT_VERSION 4u           /* 4: STACK_PREDICTED is the stack that followed the previous one;
+                                          3: EVENTS entries lead with mt_event_flags; 2: MARKS chunks */
 #define MT_FORMAT_VERSION_MIN 1u       /* oldest version this reader still reads */
 #define MT_CHUNK_MAGIC 0x4B43544Du      /* "MTCK" as bytes 'M','T','C','K' */
 #define MT_MAX_CHUNK_PAYLOAD (64u * 1024u * 1024u)  /* a reader refuses larger */
@@ -90,16 +91,20 @@ typedef struct mt_chunk_header {
  *           raw return addresses (the innermost is the allocation call site's return address).
  *           Version 3 on, then the stack's shape: class u, size u, gc_size u (those of an
  *           allocation at this stack, usually its first; EVENTS' SAME_CLASS and SAME_SIZE fall back to them).
- * EVENTS    frame_seq u, count u, then per event (raw mode, version 3; MT_EVENT_FIELDS):
+ * EVENTS    frame_seq u, count u, then per event (raw mode, version 3 on; MT_EVENT_FIELDS):
  *             flags u (mt_event_flags), thread u (unless SAME_THREAD), dt s (ticks since the
  *             previous event in this chunk; the first is from the frame's start tick), stack u
- *             (unless SAME_STACK), class u (unless SAME_CLASS), size u (requested; unless
+ *             (unless STACK_PREDICTED), class u (unless SAME_CLASS), size u (requested; unless
  *             SAME_SIZE), gc_extra s (GC_size - requested; unless SAME_SIZE or NO_GC_EXTRA),
  *             addr s (unless ADDR_PREDICTED: the object address minus its prediction, or where
  *             there is none minus the previous event's address in this chunk, the first's from 0). What a flag leaves out is predicted exactly from
  *             the earlier events of the same chunk (every chunk decodes alone) and the STACKS
  *             entries:
- *               SAME_THREAD, SAME_STACK  the previous event's;
+ *               SAME_THREAD              the previous event's;
+ *               STACK_PREDICTED          version 4: the stack that followed the previous event's
+ *                 stack P at P's last earlier occurrence in this chunk, if no other stack of P's
+ *                 shape slot (stack mod MT_EVENT_SHAPE_SLOTS) occurred since; else P itself.
+ *                 Version 3 (SAME_STACK): always the previous event's stack;
  *               SAME_CLASS, SAME_SIZE    class / size and GC size of the stack's shape: the last
  *                 event whose stack had the same shape slot (stack mod MT_EVENT_SHAPE_SLOTS) if
  *                 that event had this very stack, else the shape in the stack's STACKS entry;
@@ -153,8 +158,8 @@ typedef struct mt_chunk_header {
  *   STR      str: the member's characters (no NUL)
  *   BYTES    str: the member's raw bytes
  *   PCS      u depth, then depth x s: each frame minus the previous one (the first minus 0)
- * EVENTS (version 3) only: FLAGS u: the entry's mt_event_flags; THREAD_NEW, STACK_NEW, CLASS_NEW:
- *   THREAD, STACK, CLASS unless SAME_THREAD, SAME_STACK, SAME_CLASS; U_NEW: U unless SAME_SIZE;
+ * EVENTS (version 3 on) only: FLAGS u: the entry's mt_event_flags; THREAD_NEW, STACK_NEW, CLASS_NEW:
+ *   THREAD, STACK, CLASS unless SAME_THREAD, STACK_PREDICTED, SAME_CLASS; U_NEW: U unless SAME_SIZE;
  *   GC_EXTRA_NEW: GC_EXTRA unless SAME_SIZE or NO_GC_EXTRA; ADDR: DELTA unless ADDR_PREDICTED
  *   (the running value follows the address either way).
  * List chunks start with count u (frame-scoped ones: frame_seq u, then count u). MT_FIELD_COUNT
@@ -236,10 +241,10 @@ typedef struct mt_chunk_header {
 #define MT_FIELD_MIN_ONE_(kind, member, label) +MT_FIELD_ALWAYS_##kind
 #define MT_FIELD_MIN(TABLE) (0 TABLE(MT_FIELD_MIN_ONE_))
 
-/* EVENTS (version 3): what an entry's flags say it leaves out, and the prediction tables' sizes. */
+/* EVENTS (version 3 on): what an entry's flags say it leaves out, and the prediction tables' sizes. */
 typedef enum mt_event_flags {
     MT_EVENT_SAME_THREAD = 0x1,
-    MT_EVENT_SAME_STACK = 0x2,
+    MT_EVENT_STACK_PREDICTED = 0x2,  /* version 3 called it SAME_STACK: the previous event's stack */
     MT_EVENT_SAME_CLASS = 0x4,
     MT_EVENT_SAME_SIZE = 0x8,
     MT_EVENT_NO_GC_EXTRA = 0x10,   /* never with SAME_SIZE */
