@@ -94,7 +94,7 @@ MT_EVENT_INLINE void encode_event(Buf &buf, const EventRecord &r, EventDeltas &p
     if (!w) return;
     const uint64_t stack1 = static_cast<uint64_t>(r.stack_id) + 1;
     codec::EventPredict::ShapeSlot &prev_slot = p.prev_slot();
-    const uint64_t stack_pred1 = prev_slot.next_plus1 ? prev_slot.next_plus1 : p.stack_plus1;
+    const uint64_t stack_pred1 = p.predict_stack_plus1(prev_slot);
     // The shape SAME_CLASS/SAME_SIZE predict: this stack's last event in the chunk, else the
     // stack's STACKS entry.
     codec::EventPredict::ShapeSlot &slot = p.shape[r.stack_id % MT_EVENT_SHAPE_SLOTS];

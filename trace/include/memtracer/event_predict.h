@@ -56,9 +56,10 @@ struct EventPredict {
     // The predicted stack + 1 (0: none, the chunk's first event). Version 4: the previous stack's
     // successor where its slot has one; version 3 (successor false): the previous stack.
     uint64_t predict_stack_plus1(bool successor) {
-        uint64_t next = successor ? prev_slot().next_plus1 : 0;
-        return next ? next : stack_plus1;
+        return successor ? predict_stack_plus1(prev_slot()) : stack_plus1;
     }
+    // The same for version 4, for a caller that already holds the previous stack's slot (the encoder).
+    uint64_t predict_stack_plus1(const ShapeSlot &prev) const { return prev.next_plus1 ? prev.next_plus1 : stack_plus1; }
     AddrSlot &addr_of(uint64_t thread, uint64_t gc_size) { return addr[mt_event_addr_slot(thread, gc_size)]; }
     // The predicted address, when the slot holds an event of this thread and GC size.
     bool predict_addr(uint64_t thread, uint64_t gc_size, uint64_t *out) {
