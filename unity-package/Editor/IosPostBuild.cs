@@ -155,26 +155,4 @@ namespace MemTracer.Editor
 "echo \"MemTracer: symbols of this build in $DEST (memtracer-symbolize --symbols \\\"$STORE\\\")\"\n";
         }
     }
-
-    /// <summary>The export's libil2cpp patched or restored with the shared rules.</summary>
-    public static class Il2Cpp
-    {
-        public static List<string> Patch(string libil2cpp)
-        {
-            if (!File.Exists(Path.Combine(libil2cpp, "vm", "Object.cpp")))
-                throw new FileNotFoundException("MemTracer: no libil2cpp in the export at " + libil2cpp + " (Unity 2019.3+ exports carry one); set the hook to 'profiler' in Project Settings > MemTracer to build without the patch");
-            var p = new Il2CppPatcher(libil2cpp, PackagePaths.PatchData);
-            if (p.Check() == "patched") return new List<string>();
-            return p.Apply().Skip(1).Select(l => "libil2cpp: " + l.Trim()).ToList();
-        }
-
-        public static List<string> Unpatch(string libil2cpp)
-        {
-            if (!File.Exists(Path.Combine(libil2cpp, "vm", "Object.cpp"))) return new List<string>();
-            var p = new Il2CppPatcher(libil2cpp, PackagePaths.PatchData);
-            if (p.Check() != "patched") return new List<string>();
-            p.Revert();
-            return new List<string> { "libil2cpp: reverted" };
-        }
-    }
 }
