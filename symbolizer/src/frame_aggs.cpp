@@ -14,12 +14,17 @@ uint64_t rounded(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(std::llro
 }  // namespace
 
 void FrameAggs::drain_sorted(AllocRows &out) {
+    auto by_key = [](const auto &a, const auto &b) { return a.first < b.first; };
     auto &sums = table_.entries();
-    std::sort(sums.begin(), sums.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    auto &exact = exact_.entries();
+    std::sort(sums.begin(), sums.end(), by_key);
+    std::sort(exact.begin(), exact.end(), by_key);
     out.clear();
-    out.reserve(sums.size());
+    out.reserve(sums.size() + exact.size());
     for (const auto &[key, g] : sums) out.push_back({key, rounded(g.count), rounded(g.requested), rounded(g.gc)});
+    for (const auto &[key, g] : exact) out.push_back({key, g.count, g.requested, g.gc});
     table_.clear();
+    exact_.clear();
 }
 
 FrameDigester::FrameDigester(const mt::reader::Header &h, bool split_threads)
@@ -34,6 +39,15 @@ void FrameDigester::sum(const mt::reader::Frame &f, AllocRows &rows, Lifetimes *
             g.count += static_cast<double>(a.count);
             g.requested += static_cast<double>(a.requested_bytes);
             g.gc += static_cast<double>(a.gc_bytes);
+        }
+    } else if (sample_interval_ <= 0) {
+        for (const auto &e : f.event_list) {
+            const int64_t thread = split_ ? static_cast<int64_t>(e.thread) : -1;
+            if (split_ && lifetimes) lifetimes->on_event(e.address, f.seq, e.thread, e.class_id, e.stack_id);
+            ExactAgg &g = aggs_.exact(AggKey{e.class_id, e.stack_id, thread});
+            g.count += 1;
+            g.requested += e.size;
+            g.gc += e.gc_size;
         }
     } else {
         for (const auto &e : f.event_list) {

@@ -36,6 +36,11 @@ struct AggKeyHash {
 struct Agg {
     double count = 0, requested = 0, gc = 0;
 };
+// An unsampled run's sums: every weight is 1, so whole numbers, summed as such (no conversion to
+// double per event; the same figures as Agg's below 2^53, and exact above it).
+struct ExactAgg {
+    uint64_t count = 0, requested = 0, gc = 0;
+};
 
 // One allocs row's figures: a frame's sums for a key, rounded to whole allocations and bytes.
 struct AllocRow {
@@ -66,6 +71,7 @@ public:
     const std::vector<std::pair<AggKey, V>> &entries() const { return entries_; }
     // Empties the table, keeping its memory.
     void clear() {
+        if (entries_.empty()) return;  // index_ is all -1 already (a frame may use the other table)
         entries_.clear();
         std::fill(index_.begin(), index_.end(), -1);
     }
@@ -95,16 +101,19 @@ private:
     std::vector<std::pair<AggKey, V>> entries_;
 };
 
-// One frame's sums; the table's memory is kept from frame to frame.
+// One frame's sums, weighted (Agg) or whole (ExactAgg): a frame uses one of the two tables. The
+// tables' memory is kept from frame to frame.
 class FrameAggs {
 public:
     Agg &operator[](const AggKey &k) { return table_[k]; }
-    // The frame's sums, rounded, in key order (allocs' primary key order) into `out`; then an
-    // empty table.
+    ExactAgg &exact(const AggKey &k) { return exact_[k]; }
+    // The frame's sums, rounded, in key order (allocs' primary key order) into `out`; then empty
+    // tables.
     void drain_sorted(AllocRows &out);
 
 private:
     AggTable<Agg> table_;
+    AggTable<ExactAgg> exact_;
 };
 
 // A frame with its events summed: all the frame tables need of it. Made on the reading thread

@@ -99,3 +99,22 @@ TEST_CASE("symbolizer: AggTable keeps each key's value at the position it was fi
     CHECK(t.entries().empty());
     CHECK(t.find_or_add(AggKey{1, 2, 3}) == 0);
 }
+
+// An unsampled run's sums are whole numbers and summed as such: exact where a double is not
+// (past 2^53 a double drops the odd unit). Fails with the sums kept in doubles.
+TEST_CASE("symbolizer: an unsampled frame's sums are exact integers, past 2^53 too", "[ingest][frame_aggs]") {
+    mt::reader::Header h;  // sample_interval_bytes 0: every event counts once
+    FrameDigester dig(h, false);
+    mt::reader::Frame f;
+    mt::reader::Event big;
+    big.size = big.gc_size = uint64_t{1} << 53;
+    mt::reader::Event one = big;
+    one.size = one.gc_size = 1;
+    f.event_list = {big, one, one};
+    AllocRows rows;
+    dig.sum(f, rows, nullptr);
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].count == 3);
+    CHECK(rows[0].requested == (uint64_t{1} << 53) + 2);
+    CHECK(rows[0].gc == (uint64_t{1} << 53) + 2);
+}
