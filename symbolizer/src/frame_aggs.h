@@ -48,6 +48,7 @@ struct AllocRow {
     uint64_t count = 0, requested = 0, gc = 0;
 };
 using AllocRows = std::vector<AllocRow>;  // a frame's rows, in key order
+void sort_rows(AllocRows &rows);  // into key order
 
 // AggKey -> V: the values in a dense array in first-use order and an open-addressing table (linear
 // probing) of 4-byte indexes into it: both stay in L1 while a frame's 48-byte events stream past
@@ -108,8 +109,9 @@ public:
     Agg &operator[](const AggKey &k) { return table_[k]; }
     ExactAgg &exact(const AggKey &k) { return exact_[k]; }
     // The frame's sums, rounded, in key order (allocs' primary key order) into `out`; then empty
-    // tables.
-    void drain_sorted(AllocRows &out);
+    // tables. drain: the same in no particular order (sort_rows puts them in key order).
+    void drain_sorted(AllocRows &out) { drain(out, true); }
+    void drain(AllocRows &out, bool sorted = false);
 
 private:
     AggTable<Agg> table_;
@@ -117,11 +119,13 @@ private:
 };
 
 // A frame with its events summed: all the frame tables need of it. Made on the reading thread
-// of an ingest (run_ingest_pipe.cpp), so the 48-byte events never cross threads.
+// of an ingest (run_ingest_pipe.cpp), so the 48-byte events never cross threads. The rows are
+// not sorted: the database thread sorts them (FrameWriter::add), which evens out the two
+// threads' work (docs/benchmarks.md, issue 22 fifth session: the reading thread was the longer).
 struct FrameDigest {
     mt::reader::Frame frame;  // event_list and aggregates left empty
     uint64_t records = 0;     // the events (aggregate mode: aggregate records) the frame held
-    AllocRows rows;
+    AllocRows rows;           // in no particular order
 };
 
 // The per-event step: sums a frame's events (sampled runs weighted, docs in frame_writer.h).
@@ -129,10 +133,10 @@ class FrameDigester {
 public:
     FrameDigester(const mt::reader::Header &h, bool split_threads);
     bool split() const { return split_; }
-    // Sums f's events into `rows`; `lifetimes` (a lifetimes run, split by thread) also sees each
-    // event, in file order.
-    void sum(const mt::reader::Frame &f, AllocRows &rows, Lifetimes *lifetimes);
-    // The whole digest, the frame's other data copied.
+    // Sums f's events into `rows` (in key order unless `sorted` is false); `lifetimes` (a
+    // lifetimes run, split by thread) also sees each event, in file order.
+    void sum(const mt::reader::Frame &f, AllocRows &rows, Lifetimes *lifetimes, bool sorted = true);
+    // The whole digest, the frame's other data copied; its rows unsorted.
     void digest(const mt::reader::Frame &f, FrameDigest &out);
 
 private:

@@ -84,9 +84,10 @@ void FrameWriter::add(const mt::reader::Frame &f) {
     write(f, aggregate_mode_ ? f.aggregates.size() : f.event_list.size(), rows_);
 }
 
-void FrameWriter::add(const FrameDigest &d) {
+void FrameWriter::add(FrameDigest &d) {
     // A lifetimes run needs every event (Lifetimes::on_event): read_pipelined passes its frames whole.
     if (lifetimes_) throw std::logic_error("FrameWriter: a digested frame in a lifetimes run");
+    sort_rows(d.rows);  // the reading thread leaves them in first-use order (FrameDigest)
     write(d.frame, d.records, d.rows);
 }
 

@@ -118,3 +118,21 @@ TEST_CASE("symbolizer: an unsampled frame's sums are exact integers, past 2^53 t
     CHECK(rows[0].requested == (uint64_t{1} << 53) + 2);
     CHECK(rows[0].gc == (uint64_t{1} << 53) + 2);
 }
+
+// The pipelined ingest's digest leaves the rows unsorted (the database thread sorts them): once
+// sorted they are exactly sum()'s rows, sampled or not.
+TEST_CASE("symbolizer: a digest's rows, sorted, are the frame's sums in key order", "[ingest][frame_aggs]") {
+    for (uint64_t interval : {uint64_t{0}, uint64_t{4096}}) {
+        mt::reader::Header h;
+        h.sample_interval_bytes = interval;
+        FrameDigester a(h, true), b(h, true);
+        mt::reader::Frame f = random_frame(3000, 40000, 3);
+        AllocRows sorted;
+        a.sum(f, sorted, nullptr);
+        mt::sym::FrameDigest d;
+        b.digest(f, d);
+        CHECK(d.records == f.event_list.size());
+        mt::sym::sort_rows(d.rows);
+        CHECK(same(d.rows, sorted));
+    }
+}
