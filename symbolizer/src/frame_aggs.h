@@ -108,10 +108,9 @@ class FrameAggs {
 public:
     Agg &operator[](const AggKey &k) { return table_[k]; }
     ExactAgg &exact(const AggKey &k) { return exact_[k]; }
-    // The frame's sums, rounded, in key order (allocs' primary key order) into `out`; then empty
-    // tables. drain: the same in no particular order (sort_rows puts them in key order).
-    void drain_sorted(AllocRows &out) { drain(out, true); }
-    void drain(AllocRows &out, bool sorted = false);
+    // The frame's sums, rounded, into `out` (in key order, allocs' primary key order, when
+    // `sorted`; else in first-use order: sort_rows sorts them); then empty tables.
+    void drain(AllocRows &out, bool sorted);
 
 private:
     AggTable<Agg> table_;
