@@ -4,11 +4,29 @@
 
 #include <exception>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace mt::store {
 
+namespace {
+
+// The values a row adds: the head's columns (or `columns`) after the leading ones; at least one.
+int row_columns(std::string_view head, int columns, size_t leading) {
+    int n = (columns > 0 ? columns : sql::count_columns(head)) - static_cast<int>(leading);
+    if (n < 1) throw std::logic_error("BatchInsert: " + std::string(head) + " has no column left after its leading values");
+    return n;
+}
+
+}  // namespace
+
 BatchInsert::BatchInsert(Db &db, std::string_view head, int columns, int rows_per_statement)
-    : db_(db), head_(head), columns_(columns > 0 ? columns : sql::count_columns(head)), per_statement_(rows_per_statement),
+    : BatchInsert(db, head, Leading{}, columns, rows_per_statement) {}
+
+BatchInsert::BatchInsert(Db &db, std::string_view head, Leading leading, int columns, int rows_per_statement)
+    : db_(db), head_(head), leading_(std::move(leading.values)),
+      columns_(row_columns(head, columns, leading_.size())),
+      per_statement_(rows_per_statement),
       full_(db.prepare(sql(rows_per_statement))),
       capacity_(static_cast<size_t>(columns_ * per_statement_)),
       values_(std::make_unique<Value[]>(capacity_)) {}
@@ -19,6 +37,7 @@ BatchInsert::~BatchInsert() noexcept(false) {
 
 std::string BatchInsert::sql(int rows) const {
     std::string row = "(";
+    for (int64_t v : leading_) row += std::to_string(v) + ",";
     for (int c = 0; c < columns_; ++c) row += c ? ",?" : "?";
     row += ")";
     std::string s = head_ + " VALUES ";

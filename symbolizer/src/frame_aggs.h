@@ -36,6 +36,11 @@ struct AggKeyHash {
 struct Agg {
     double count = 0, requested = 0, gc = 0;
 };
+// An unsampled run's sums: every weight is 1, so whole numbers, summed as such (no conversion to
+// double per event; the same figures as Agg's below 2^53, and exact above it).
+struct ExactAgg {
+    uint64_t count = 0, requested = 0, gc = 0;
+};
 
 // One allocs row's figures: a frame's sums for a key, rounded to whole allocations and bytes.
 struct AllocRow {
@@ -43,6 +48,7 @@ struct AllocRow {
     uint64_t count = 0, requested = 0, gc = 0;
 };
 using AllocRows = std::vector<AllocRow>;  // a frame's rows, in key order
+void sort_rows(AllocRows &rows);  // into key order
 
 // AggKey -> V: the values in a dense array in first-use order and an open-addressing table (linear
 // probing) of 4-byte indexes into it: both stay in L1 while a frame's 48-byte events stream past
@@ -66,6 +72,7 @@ public:
     const std::vector<std::pair<AggKey, V>> &entries() const { return entries_; }
     // Empties the table, keeping its memory.
     void clear() {
+        if (entries_.empty()) return;  // index_ is all -1 already (a frame may use the other table)
         entries_.clear();
         std::fill(index_.begin(), index_.end(), -1);
     }
@@ -95,24 +102,29 @@ private:
     std::vector<std::pair<AggKey, V>> entries_;
 };
 
-// One frame's sums; the table's memory is kept from frame to frame.
+// One frame's sums, weighted (Agg) or whole (ExactAgg): a frame uses one of the two tables. The
+// tables' memory is kept from frame to frame.
 class FrameAggs {
 public:
     Agg &operator[](const AggKey &k) { return table_[k]; }
-    // The frame's sums, rounded, in key order (allocs' primary key order) into `out`; then an
-    // empty table.
-    void drain_sorted(AllocRows &out);
+    ExactAgg &exact(const AggKey &k) { return exact_[k]; }
+    // The frame's sums, rounded, into `out` (in key order, allocs' primary key order, when
+    // `sorted`; else in first-use order: sort_rows sorts them); then empty tables.
+    void drain(AllocRows &out, bool sorted);
 
 private:
     AggTable<Agg> table_;
+    AggTable<ExactAgg> exact_;
 };
 
 // A frame with its events summed: all the frame tables need of it. Made on the reading thread
-// of an ingest (run_ingest_pipe.cpp), so the 48-byte events never cross threads.
+// of an ingest (run_ingest_pipe.cpp), so the 48-byte events never cross threads. The rows are
+// not sorted: the database thread sorts them (FrameWriter::add), which evens out the two
+// threads' work (docs/benchmarks.md, issue 22 fifth session: the reading thread was the longer).
 struct FrameDigest {
     mt::reader::Frame frame;  // event_list and aggregates left empty
     uint64_t records = 0;     // the events (aggregate mode: aggregate records) the frame held
-    AllocRows rows;
+    AllocRows rows;           // in no particular order
 };
 
 // The per-event step: sums a frame's events (sampled runs weighted, docs in frame_writer.h).
@@ -120,10 +132,10 @@ class FrameDigester {
 public:
     FrameDigester(const mt::reader::Header &h, bool split_threads);
     bool split() const { return split_; }
-    // Sums f's events into `rows`; `lifetimes` (a lifetimes run, split by thread) also sees each
-    // event, in file order.
-    void sum(const mt::reader::Frame &f, AllocRows &rows, Lifetimes *lifetimes);
-    // The whole digest, the frame's other data copied.
+    // Sums f's events into `rows` (in key order unless `sorted` is false); `lifetimes` (a
+    // lifetimes run, split by thread) also sees each event, in file order.
+    void sum(const mt::reader::Frame &f, AllocRows &rows, Lifetimes *lifetimes, bool sorted = true);
+    // The whole digest, the frame's other data copied; its rows unsorted.
     void digest(const mt::reader::Frame &f, FrameDigest &out);
 
 private:

@@ -37,7 +37,7 @@ public:
     void add(const mt::reader::Frame &f);
     // The same for a frame whose events were summed elsewhere (FrameDigester, same header and
     // split; not for a lifetimes run, whose events the writer sees one by one).
-    void add(const FrameDigest &d);
+    void add(FrameDigest &d);  // sorts d.rows (FrameDigest leaves them unsorted)
     // Writes the pending allocs rows and the run_class_stack rows of the (class, stack) pairs
     // allocated since the last flush, with their run totals so far: after each batch of a
     // followed run, the tables are what a whole-file ingest of the same frames writes.

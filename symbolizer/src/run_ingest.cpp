@@ -93,7 +93,7 @@ void RunIngest::on_frame(const mt::reader::Frame &f) {
     frames_read_.fetch_add(1, std::memory_order_relaxed);
 }
 
-void RunIngest::on_digest(const FrameDigest &d) {
+void RunIngest::on_digest(FrameDigest &d) {
     writer_->add(d);
     last_seq_ = static_cast<int64_t>(d.frame.seq);
     frames_read_.fetch_add(1, std::memory_order_relaxed);

@@ -47,7 +47,7 @@ public:
     void on_stack(const mt::reader::Stack &s) override;
     void on_frame(const mt::reader::Frame &f) override;
     // A frame whose events were summed on the reading thread (run_ingest_pipe.h).
-    void on_digest(const FrameDigest &d);
+    void on_digest(FrameDigest &d);  // sorts d's rows
 
     // After reading: every new stack frame's cached address (interning new ones), and the work
     // list for the symbolize pass.

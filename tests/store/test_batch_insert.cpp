@@ -3,6 +3,7 @@
 // alongside integers; a row with the wrong number of values is a writer's bug, reported.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -60,4 +61,21 @@ TEST_CASE("store: BatchInsert reports a row with too few or too many values", "[
         ins.add(1).add(2).add(3).add(4).add(5);  // one statement's buffer is 4 values: the fifth is refused
     }(), std::logic_error);
     CHECK(db.query_int("SELECT count(*) FROM t") == 0);
+}
+
+// Leading values (a run's run_id): literals in the statements' text, in every row of the full
+// statements and of the tail; a row adds only the columns after them.
+TEST_CASE("store: BatchInsert's leading values reach every row, full statements and tail", "[store][batch_insert]") {
+    mt::test::StoreDir d;
+    Db db = Db::open(d.file("b.db"), true);
+    db.exec("CREATE TABLE t(run INTEGER NOT NULL, big INTEGER NOT NULL, k INTEGER NOT NULL, v TEXT)");
+    {
+        BatchInsert ins(db, "INSERT INTO t(run, big, k, v)", BatchInsert::Leading{{7, INT64_MIN}}, 0, 3);  // 3 full + a tail of 1
+        for (int k = 0; k < 10; ++k) ins.add(k).add("v" + std::to_string(k)).end_row();
+    }
+    CHECK(db.query_int("SELECT count(*) FROM t") == 10);
+    CHECK(db.query_int("SELECT count(*) FROM t WHERE run = 7 AND typeof(big) = 'integer' AND big = -9223372036854775807 - 1") == 10);
+    CHECK(db.query_int("SELECT sum(k) FROM t WHERE v = 'v' || k") == 45);
+    // Every column a leading value: nothing for a row to add, refused.
+    CHECK_THROWS_AS(BatchInsert(db, "INSERT INTO t(run)", BatchInsert::Leading{{1}}), std::logic_error);
 }

@@ -99,3 +99,40 @@ TEST_CASE("symbolizer: AggTable keeps each key's value at the position it was fi
     CHECK(t.entries().empty());
     CHECK(t.find_or_add(AggKey{1, 2, 3}) == 0);
 }
+
+// An unsampled run's sums are whole numbers and summed as such: exact where a double is not
+// (past 2^53 a double drops the odd unit). Fails with the sums kept in doubles.
+TEST_CASE("symbolizer: an unsampled frame's sums are exact integers, past 2^53 too", "[ingest][frame_aggs]") {
+    mt::reader::Header h;  // sample_interval_bytes 0: every event counts once
+    FrameDigester dig(h, false);
+    mt::reader::Frame f;
+    mt::reader::Event big;
+    big.size = big.gc_size = uint64_t{1} << 53;
+    mt::reader::Event one = big;
+    one.size = one.gc_size = 1;
+    f.event_list = {big, one, one};
+    AllocRows rows;
+    dig.sum(f, rows, nullptr);
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].count == 3);
+    CHECK(rows[0].requested == (uint64_t{1} << 53) + 2);
+    CHECK(rows[0].gc == (uint64_t{1} << 53) + 2);
+}
+
+// The pipelined ingest's digest leaves the rows unsorted (the database thread sorts them): once
+// sorted they are exactly sum()'s rows, sampled or not.
+TEST_CASE("symbolizer: a digest's rows, sorted, are the frame's sums in key order", "[ingest][frame_aggs]") {
+    for (uint64_t interval : {uint64_t{0}, uint64_t{4096}}) {
+        mt::reader::Header h;
+        h.sample_interval_bytes = interval;
+        FrameDigester a(h, true), b(h, true);
+        mt::reader::Frame f = random_frame(3000, 40000, 3);
+        AllocRows sorted;
+        a.sum(f, sorted, nullptr);
+        mt::sym::FrameDigest d;
+        b.digest(f, d);
+        CHECK(d.records == f.event_list.size());
+        mt::sym::sort_rows(d.rows);
+        CHECK(same(d.rows, sorted));
+    }
+}

@@ -19,6 +19,14 @@ public:
     // `head` is "INSERT INTO t(a, b, c)" (writer_sql.h's rows_head); `columns` the number of
     // values per row, by default counted from the head's column list.
     explicit BatchInsert(Db &db, std::string_view head, int columns = 0, int rows_per_statement = 64);
+    // `leading`: the values of the first leading.size() columns, the same in every row (a run's
+    // run_id): written into the statement's text as literals, so a row adds only the values after
+    // them. A literal costs SQLite no bind and no copy of a bound value per row.
+    // (A type of its own: a bare {1} would also convert to `columns`.)
+    struct Leading {
+        std::vector<int64_t> values;
+    };
+    BatchInsert(Db &db, std::string_view head, Leading leading, int columns = 0, int rows_per_statement = 64);
     ~BatchInsert() noexcept(false);
     BatchInsert(const BatchInsert &) = delete;
     BatchInsert &operator=(const BatchInsert &) = delete;
@@ -45,7 +53,7 @@ public:
         push({Value::Null, 0, {}});
         return *this;
     }
-    // Ends a row: every row must add exactly `columns` values.
+    // Ends a row: every row must add exactly `columns` values (less the leading ones).
     void end_row();
     // Writes the rows still buffered. Also run by the destructor, unless unwinding.
     void flush();
@@ -69,7 +77,8 @@ private:
 
     Db &db_;
     std::string head_;
-    int columns_, per_statement_;
+    std::vector<int64_t> leading_;
+    int columns_, per_statement_;  // columns_: the values a row adds (after leading_)
     Stmt full_;
     size_t capacity_;                   // columns_ * per_statement_
     std::unique_ptr<Value[]> values_;  // the rows not written yet
