@@ -137,21 +137,17 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
         else if (g_gc_size_source.load(std::memory_order_relaxed) == GC_SIZE_ESTIMATED)
             gc_size = boehm_size_estimate(size);
     }
-    // Also catches gc_size < size (the difference wraps).
-    bool large = size > UINT32_MAX || gc_size - size > UINT16_MAX;
+    bool large = (size | (gc_size - size)) > UINT32_MAX;  // also catches gc_size < size
+    uint32_t len = sizeof(AllocRec) + (large ? sizeof(AllocLarge) : 0u) + (known ? 0 : depth * 8u);
     // The tick after the walk, not before it: rdtsc is microcoded (it holds up the dispatch of
     // what follows it), and at the hook's start nothing else is in flight to hide that behind;
     // here the walk's load chain and the hash's multiplies still are. Same event, same
     // information: the tick is read inside the hook either way (docs/benchmarks.md, issue 22).
     uint64_t tick = now_ticks();
-    // Room for the longest form (the absolute tick and class: 16 bytes), so that where the record
-    // goes does not wait for rdtsc (microcoded, slow here); the form is picked once the tick is in
-    // and the unused bytes are given back before the publish.
-    const uint32_t len_max = sizeof(AllocRec) + 16u + (large ? sizeof(AllocLarge) : 0u) + (known ? 0 : depth * 8u);
     uint64_t next;
-    uint8_t *w = s->ring.reserve(len_max, &next);
+    uint8_t *w = s->ring.reserve(len, &next);
     if (__builtin_expect(!w, 0)) {
-        if (g.on_full == MT_ON_FULL_BLOCK) w = reserve_blocking(s, len_max, &next);
+        if (g.on_full == MT_ON_FULL_BLOCK) w = reserve_blocking(s, len, &next);
         if (!w) {
             bump(s->counters.dropped);
             return;
@@ -160,39 +156,24 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
         epoch = g.epoch.load(std::memory_order_acquire);
         tick = now_ticks();
     }
-    // The record leaves out what the ring's previous allocation predicts (ring.h AllocRec).
-    const uint64_t k = reinterpret_cast<uint64_t>(klass);
-    const bool wide = ((tick - s->ring.last_tick) >> 32) != 0;
-    const bool new_class = k != s->ring.last_klass;
-    const uint32_t unused = wide ? 0u : new_class ? 8u : 16u;
-    const uint32_t len = len_max - unused;
-    next -= unused;
     AllocRec *r = reinterpret_cast<AllocRec *>(w);
-    r->len8 = static_cast<uint8_t>(len / 8);
-    r->kind = static_cast<uint8_t>((known ? REC_ALLOC_SHORT : REC_ALLOC_FULL) | (large ? REC_LARGE : 0) |
-                                   (wide ? REC_WIDE : new_class ? REC_CLASS : 0));
-    r->gc_extra = static_cast<uint16_t>(gc_size - size);
+    r->len = static_cast<uint16_t>(len);
+    r->kind = static_cast<uint8_t>((known ? REC_ALLOC_SHORT : REC_ALLOC_FULL) | (large ? REC_LARGE : 0));
+    r->depth = static_cast<uint8_t>(depth);
     r->epoch = static_cast<uint32_t>(epoch);
-    r->dtick = static_cast<uint32_t>(tick - s->ring.last_tick);
-    r->size = static_cast<uint32_t>(size);
     r->obj = reinterpret_cast<uint64_t>(obj);
+    r->klass = reinterpret_cast<uint64_t>(klass);
+    r->size = static_cast<uint32_t>(size);
+    r->gc_extra = static_cast<uint32_t>(gc_size - size);
     r->hash = stack_hash_mix(key);
-    uint64_t *tail = reinterpret_cast<uint64_t *>(r + 1);
+    uint8_t *tail = w + sizeof(AllocRec);
     if (large) {
-        tail[0] = size;
-        tail[1] = gc_size;
-        tail += 2;
+        AllocLarge big{size, gc_size};
+        memcpy(tail, &big, sizeof big);
+        tail += sizeof big;
     }
-    if (!known) {
-        memcpy(tail, frames, depth * 8u);
-        tail += depth;
-    }
-    // Last, so that nothing before it waits for the tick: [tick, class] or [class]; both words
-    // are reserved, so both are stored (the unused one is given back with `unused`).
-    tail[0] = wide ? tick : k;
-    tail[1] = k;
-    s->ring.last_tick = tick;
-    s->ring.last_klass = k;
+    if (!known) memcpy(tail, frames, depth * 8u);
+    r->tick = tick;
     s->ring.publish(next);
     // Only after the full frames are in the ring: a later short record can never reach the
     // writer ahead of (or without) the frames it refers to.
@@ -209,10 +190,11 @@ void record_free(ThreadSlot *s, void *obj) {
     if (!w) return;
     AllocRec *r = reinterpret_cast<AllocRec *>(w);
     memset(r, 0, sizeof *r);
-    r->len8 = sizeof(AllocRec) / 8;
+    r->len = sizeof(AllocRec);
     r->kind = REC_FREE;
     r->epoch = static_cast<uint32_t>(g.epoch.load(std::memory_order_acquire));
-    r->obj = reinterpret_cast<uint64_t>(obj);  // no tick: the writer files a free by its epoch
+    r->tick = now_ticks();
+    r->obj = reinterpret_cast<uint64_t>(obj);
     s->ring.publish(next);
 }
 

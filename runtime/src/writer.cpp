@@ -135,18 +135,19 @@ uint32_t Writer::class_id_slow(uint64_t klass) {
     return id;
 }
 
-uint32_t Writer::stack_id_slow(Rec r, uint32_t cid, uint64_t size, uint64_t gc_size) {
+uint32_t Writer::stack_id_slow(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size) {
     uint32_t id;
-    if (stacks_.find(r.hash(), &id)) {
-        last_stack_hash_ = r.hash();
+    if (stacks_.find(r.hash, &id)) {
+        last_stack_hash_ = r.hash;
         last_stack_id_ = id;
         return id;
     }
-    if (r.kind() == REC_ALLOC_FULL) {
+    if (rec_kind(r) == REC_ALLOC_FULL) {
         id = n_stacks_++;
-        if (!stacks_.insert(r.hash(), id) || !stack_shapes_.push(codec::EventShape{cid, size, gc_size}))
+        if (!stacks_.insert(r.hash, id) || !stack_shapes_.push(codec::EventShape{cid, size, gc_size}))
             disable("out of memory for the stack table");
-        d_stacks_.add(trace::StackRecord{id, r.frames(), r.depth(), cid, size, gc_size});
+        const uint64_t *frames = rec_frames(r);
+        d_stacks_.add(trace::StackRecord{id, frames, r.depth, cid, size, gc_size});
         counters.stacks_known.store(n_stacks_, std::memory_order_relaxed);
         return id;
     }
@@ -161,25 +162,25 @@ uint32_t Writer::stack_id_slow(Rec r, uint32_t cid, uint64_t size, uint64_t gc_s
 }
 
 // A native heap's allocation or free (mt_on_native_alloc / _free): its life, with lifetimes on.
-void Writer::on_native(Rec r, uint64_t seq, uint32_t cid, uint32_t sid, uint64_t size) {
-    uint64_t epoch = widen_epoch(r.epoch());
-    bool ok = r.kind() == REC_FREE ? native_live_.free(r.obj(), epoch, stage_deaths, this)
-                                      : native_live_.add(LiveObject{r.obj(), seq, cid, sid, size}, epoch, stage_deaths, this);
+void Writer::on_native(const AllocRec &r, uint64_t seq, uint32_t cid, uint32_t sid, uint64_t size) {
+    uint64_t epoch = widen_epoch(r.epoch);
+    bool ok = rec_kind(r) == REC_FREE ? native_live_.free(r.obj, epoch, stage_deaths, this)
+                                      : native_live_.add(LiveObject{r.obj, seq, cid, sid, size}, epoch, stage_deaths, this);
     if (!ok) disable("out of memory for the native lifetimes table");
 }
 
 // Once per traced allocation: inlined into drain_slot's loop (no call and no register saves per
 // record); what most records skip (native frees, lifetimes, aggregate mode) is out of line.
-__attribute__((always_inline)) inline void Writer::on_record(uint32_t tid, Rec r) {
-    if (r.kind() == REC_FREE) {
+__attribute__((always_inline)) inline void Writer::on_record(uint32_t tid, const AllocRec &r) {
+    if (rec_kind(r) == REC_FREE) {
         if (native_lifetimes_) on_native(r, 0, 0, 0, 0);
         return;
     }
     uint32_t cid = class_id(r.klass);
     bool native = last_class_native_;  // class_id() left last_klass_ == r.klass
-    uint64_t size = r.size(), gc_size = r.gc_size();
+    uint64_t size = rec_size(r), gc_size = rec_gc_size(r);
     uint32_t sid = stack_id(r, cid, size, gc_size);
-    OpenFrame &f = frame_of(r.epoch());
+    OpenFrame &f = frame_of(r.epoch);
     ++f.events;
     f.requested += size;
     f.gc_bytes += gc_size;
@@ -190,7 +191,7 @@ __attribute__((always_inline)) inline void Writer::on_record(uint32_t tid, Rec r
     }
     size_t before = f.staged.bytes();
     // The stack's STACKS shape (stack_id() keeps one per id unless it ran out of memory).
-    trace::EventRecord ev{tid, r.tick, cid, sid, size, gc_size, r.obj(),
+    trace::EventRecord ev{tid, r.tick, cid, sid, size, gc_size, r.obj,
                           sid < stack_shapes_.size() ? &stack_shapes_[sid] : nullptr};
     f.staged.add(ev);
     staged_bytes_ += f.staged.bytes() - before;
@@ -198,10 +199,10 @@ __attribute__((always_inline)) inline void Writer::on_record(uint32_t tid, Rec r
 }
 
 // A native heap's allocation (its life, with lifetimes on) or a traced object for the lifetimes table.
-void Writer::on_life(Rec r, OpenFrame &f, uint32_t cid, uint32_t sid, uint64_t gc_size, bool native) {
+void Writer::on_life(const AllocRec &r, OpenFrame &f, uint32_t cid, uint32_t sid, uint64_t gc_size, bool native) {
     if (native) {
-        if (native_lifetimes_) on_native(r, f.seq, cid, sid, r.size());
-    } else if (lifetimes_ && !drained_live_.push(LiveObject{r.obj(), f.seq, cid, sid, gc_size})) {
+        if (native_lifetimes_) on_native(r, f.seq, cid, sid, rec_size(r));
+    } else if (lifetimes_ && !drained_live_.push(LiveObject{r.obj, f.seq, cid, sid, gc_size})) {
         disable("out of memory for the lifetimes table");
     }
 }
@@ -239,8 +240,8 @@ void Writer::drain_slot(ThreadSlot &s) {
         // is written only for a thread that has events; a native free is none), not once per record.
         uint32_t tid = UINT32_MAX;
         cached_frame_ = nullptr;
-        s.ring.drain([&](Rec r) {
-            if (tid == UINT32_MAX && r.kind() != REC_FREE) tid = thread_id(s);
+        s.ring.drain([&](const AllocRec &r) {
+            if (tid == UINT32_MAX && rec_kind(r) != REC_FREE) tid = thread_id(s);
             on_record(tid, r);
         });
     }
