@@ -91,11 +91,19 @@ void Writer::iterate(bool final) {
     pop_gc_events();
     pop_marks();
     commit_ready(final);
-    if (!failed() && (staged_bytes_ > kStageBound || d_stacks_.bytes() + d_classes_.bytes() > kDictBound))
+    if (!failed() && (staged_bytes() > kStageBound || d_stacks_.bytes() + d_classes_.bytes() > kDictBound))
         flush_staging();
     // Spilled chunks wait in the batch at most one iteration (a long frame commits much later).
     if (!failed() && spilled_) flush(false);
     spilled_ = false;
+}
+
+// The EVENTS bytes the open frames hold, summed once per iteration (at most kOpenFrames lists)
+// rather than tracked per record (issue 22, fifth session: 5 instructions a record).
+size_t Writer::staged_bytes() const {
+    size_t n = 0;
+    for (uint64_t seq = next_commit_; seq <= known_ends_; ++seq) n += frames_[seq % kOpenFrames].staged.bytes();
+    return n;
 }
 
 uint32_t Writer::thread_id(ThreadSlot &s) {
@@ -171,6 +179,9 @@ void Writer::on_native(const AllocRec &r, uint64_t seq, uint32_t cid, uint32_t s
 
 // Once per traced allocation: inlined into drain_slot's loop (no call and no register saves per
 // record); what most records skip (native frees, lifetimes, aggregate mode) is out of line.
+// kPlain: events mode without lifetimes (the common capture), known for the whole drain, so the
+// per-record tests of the mode and the lifetimes flag are compiled out of that loop.
+template <bool kPlain>
 __attribute__((always_inline)) inline void Writer::on_record(uint32_t tid, const AllocRec &r) {
     if (rec_kind(r) == REC_FREE) {
         if (native_lifetimes_) on_native(r, 0, 0, 0, 0);
@@ -184,17 +195,15 @@ __attribute__((always_inline)) inline void Writer::on_record(uint32_t tid, const
     ++f.events;
     f.requested += size;
     f.gc_bytes += gc_size;
-    if (native || lifetimes_) on_life(r, f, cid, sid, gc_size, native);
-    if (cfg_.mode != MT_MODE_EVENTS) {
+    if (native || (!kPlain && lifetimes_)) on_life(r, f, cid, sid, gc_size, native);
+    if (!kPlain && cfg_.mode != MT_MODE_EVENTS) {
         aggregate(f, cid, sid, size, gc_size);
         return;
     }
-    size_t before = f.staged.bytes();
     // The stack's STACKS shape (stack_id() keeps one per id unless it ran out of memory).
     trace::EventRecord ev{tid, r.tick, cid, sid, size, gc_size, r.obj,
                           sid < stack_shapes_.size() ? &stack_shapes_[sid] : nullptr};
     f.staged.add(ev);
-    staged_bytes_ += f.staged.bytes() - before;
     spill_if_full(f, f.staged, MT_CHUNK_EVENTS);
 }
 
@@ -210,13 +219,19 @@ void Writer::on_life(const AllocRec &r, OpenFrame &f, uint32_t cid, uint32_t sid
 void Writer::aggregate(OpenFrame &f, uint32_t cid, uint32_t sid, uint64_t size, uint64_t gc_size) {
     uint64_t key = (static_cast<uint64_t>(cid) << 32 | sid) + 1;
     uint32_t idx;
-    if (!f.agg_index.find(key, &idx)) {
+    // A thread allocates runs of one call site: the frame's last entry answers those without a
+    // hash probe (issue 22, fifth session). key is never 0, the reset value.
+    if (key == f.last_agg_key) {
+        idx = f.last_agg_idx;
+    } else if (!f.agg_index.find(key, &idx)) {
         idx = f.agg.size();
         if (!f.agg.push(AggEntry{cid, sid, 0, 0, 0, 0, 0, 0}) || !f.agg_index.insert(key, idx)) {
             disable("out of memory for a frame's aggregates");
             return;
         }
     }
+    f.last_agg_key = key;
+    f.last_agg_idx = idx;
     AggEntry &a = f.agg[idx];
     ++a.samples;
     a.requested += size;
@@ -240,10 +255,17 @@ void Writer::drain_slot(ThreadSlot &s) {
         // is written only for a thread that has events; a native free is none), not once per record.
         uint32_t tid = UINT32_MAX;
         cached_frame_ = nullptr;
-        s.ring.drain([&](const AllocRec &r) {
-            if (tid == UINT32_MAX && rec_kind(r) != REC_FREE) tid = thread_id(s);
-            on_record(tid, r);
-        });
+        if (cfg_.mode == MT_MODE_EVENTS && !lifetimes_) {
+            s.ring.drain([&](const AllocRec &r) {
+                if (tid == UINT32_MAX && rec_kind(r) != REC_FREE) tid = thread_id(s);
+                on_record<true>(tid, r);
+            });
+        } else {
+            s.ring.drain([&](const AllocRec &r) {
+                if (tid == UINT32_MAX && rec_kind(r) != REC_FREE) tid = thread_id(s);
+                on_record<false>(tid, r);
+            });
+        }
     }
     if (st == SLOT_EXITING) {
         // The owner is gone (its destructor ran before we read EXITING), so the drain above got
@@ -269,6 +291,7 @@ void Writer::open_frame(uint64_t seq, uint64_t start_tick) {
     f.marks.begin();
     f.agg_index.clear();
     f.agg.clear();
+    f.last_agg_key = 0;
 }
 
 // Records carry the epoch mod 2^32; the full value is the one nearest the frames known now.

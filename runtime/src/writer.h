@@ -75,6 +75,8 @@ struct OpenFrame {
     trace::ListEncoder marks;   // mt_mark calls made while this frame was open
     U64Map agg_index;    // (class << 32 | stack) + 1 -> index in agg
     Vec<AggEntry> agg;
+    uint64_t last_agg_key = 0;  // the last aggregate() key (0: none) and its index in agg
+    uint32_t last_agg_idx = 0;
 };
 
 class Writer {
@@ -101,7 +103,9 @@ public:
 private:
     void iterate(bool final);
     void drain_slot(ThreadSlot &s);
+    template <bool kPlain>
     void on_record(uint32_t tid, const AllocRec &r);
+    size_t staged_bytes() const;
     void on_life(const AllocRec &r, OpenFrame &f, uint32_t cid, uint32_t sid, uint64_t gc_size, bool native);
     void aggregate(OpenFrame &f, uint32_t cid, uint32_t sid, uint64_t size, uint64_t gc_size);
     void on_native(const AllocRec &r, uint64_t seq, uint32_t cid, uint32_t sid, uint64_t size);
@@ -169,7 +173,6 @@ private:
     uint64_t last_index_ = 0;
     bool any_index_ = false;
     uint64_t iter_ = 0;
-    uint64_t staged_bytes_ = 0;
     bool spilled_ = false;  // spill() put chunks in the batch: write them at the iteration's end
     uint64_t dropped_at_commit_ = 0;
     bool lifetimes_ = false;

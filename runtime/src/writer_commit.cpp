@@ -100,7 +100,6 @@ void Writer::commit(OpenFrame &f, uint32_t extra_flags) {
         if (f.staged.count()) {
             out_.frame_list(MT_CHUNK_EVENTS, f.seq, f.staged);
             counters.events_written.fetch_add(f.staged.count(), std::memory_order_relaxed);
-            staged_bytes_ -= f.staged.bytes() < staged_bytes_ ? f.staged.bytes() : staged_bytes_;
         }
     } else if (f.agg.size()) {
         trace::ListEncoder enc;
@@ -154,7 +153,6 @@ void Writer::flush_staging() {
         counters.events_written.fetch_add(f.staged.count(), std::memory_order_relaxed);
         f.staged.begin(f.start_tick);
     }
-    staged_bytes_ = 0;
     flush(false);
 }
 
@@ -164,10 +162,7 @@ void Writer::flush_staging() {
 void Writer::spill(OpenFrame &f, trace::ListEncoder &l, uint16_t type) {
     write_dicts();
     out_.frame_list(type, f.seq, l);
-    if (type == MT_CHUNK_EVENTS) {
-        counters.events_written.fetch_add(l.count(), std::memory_order_relaxed);
-        staged_bytes_ -= l.bytes() < staged_bytes_ ? l.bytes() : staged_bytes_;
-    }
+    if (type == MT_CHUNK_EVENTS) counters.events_written.fetch_add(l.count(), std::memory_order_relaxed);
     l.begin(type == MT_CHUNK_EVENTS ? f.start_tick : 0);
     spilled_ = true;
 }

@@ -6,6 +6,8 @@
 #include <map>
 #include <tuple>
 
+#include <unistd.h>
+
 #include "support.h"
 
 namespace {
@@ -124,4 +126,63 @@ TEST_CASE("sampling: recorded weights estimate the true totals without bias", "[
         CHECK(std::abs(est_bytes - true_bytes) < 4 * std::sqrt(var_bytes));
         CHECK(std::abs(est_count - true_count) < 4 * std::sqrt(var_count));
     }
+}
+
+namespace {
+
+// Runs of one call site (5 allocations each) and a frame end every 31 allocations, 400 frames:
+// runs cross frame ends, and the writer's 256 frame slots are each used again. The writer answers
+// a repeated (class, stack) from the frame's last aggregate entry (issue 22, fifth session), which
+// must start afresh with every frame the slot holds (in 116 of the 144 reused slots the last
+// call site of the slot's earlier frame is the first of its new one).
+__attribute__((noinline)) void run_workload(int n) {
+    mtt::FakeClass *ks[] = {&mtt::kString, &mtt::kPlayer, &mtt::kIntArray};
+    for (int i = 0; i < n; ++i) {
+        int site = (i / 5) % 3;
+        mtt::alloc_at_depth(1 + site, reinterpret_cast<void *>(0x200000 + static_cast<uint64_t>(i) * 16), ks[site],
+                            static_cast<size_t>(16 + i % 97));
+        if (i % 31 == 30) {
+            mt_frame_end(static_cast<uint64_t>(i));
+            // Every 40 frame ends, wait (bounded) for the writer to commit all but a few: the
+            // frame-end queue (64) never fills, so no frame ends are merged and every one of
+            // the 400 frames is committed on its own, whatever the machine's load.
+            uint64_t ends = static_cast<uint64_t>(i / 31 + 1);
+            if (ends % 40 == 0)
+                for (int tries = 0; tries < 20000 && mtt::counters().frames_written + 8 < ends; ++tries) usleep(500);
+        }
+    }
+    asm volatile("" ::: "memory");
+}
+
+}  // namespace
+
+// Each frame's aggregates against the same frame's FRAME totals (counted apart from the
+// aggregate entries): independent of how the writer's timing merges frame ends.
+TEST_CASE("aggregate mode: runs of one call site across frame ends add up to each frame's totals", "[aggregate]") {
+    std::string path = mtt::temp_path("aggrun");
+    mt_config c = mtt::make_config(path);
+    c.mode = MT_MODE_AGGREGATE;
+    c.on_full = MT_ON_FULL_BLOCK;
+    c.max_stack_depth = 3;
+    c.drain_interval_us = 200;
+    mtt::start(c);
+    run_workload(12400);
+    auto run = mtt::stop_and_load(path);
+    CHECK(run.result.clean());
+    REQUIRE(run.frames.size() == 401);  // 400 frame ends and the final frame
+    uint64_t samples = 0;
+    for (const auto &f : run.frames) {
+        uint64_t count = 0, requested = 0, gc = 0;
+        for (const auto &a : f.aggregates) {
+            count += a.count;
+            requested += a.requested_bytes;
+            gc += a.gc_bytes;
+            samples += a.samples;
+        }
+        INFO("frame " << f.seq);
+        CHECK(count == f.events);
+        CHECK(requested == f.requested_bytes);
+        CHECK(gc == f.gc_bytes);
+    }
+    CHECK(samples == 12400);
 }
