@@ -1,10 +1,11 @@
--- MemTracer database, schema version 2 (2 split the allocation tables per allocating thread). The symbolizer writes it, the viewer reads it.
+-- MemTracer database, schema version 3 (2 split the allocation tables per allocating thread; 3 keyed the
+-- address cache by a module key, with the version-2 addresses table kept as a view). The symbolizer writes it, the viewer reads it.
 -- docs/schema.md draws it and explains each index by the query that needs it.
 -- Several runs live in one database (compare "this build vs that"); symbols are shared by every
 -- run of the same build, which is also the symbolizer's per-build cache.
 -- All times are nanoseconds; *_ns columns of a run are relative to that run's start.
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
@@ -84,25 +85,45 @@ CREATE TABLE IF NOT EXISTS classes (
     PRIMARY KEY (run_id, class_id)
 ) WITHOUT ROWID;
 
--- One row per distinct code address of a build: the symbolizer's cache. build_id '' with the
--- module path stands for a module that had no id.
-CREATE TABLE IF NOT EXISTS addresses (
-    addr_id      INTEGER PRIMARY KEY,
-    build_id     TEXT NOT NULL,
+-- The modules the per-build cache knows, each (build id, module path) once: an address row refers
+-- to its module by this small key (version 3), so the cache's unique index holds three integers
+-- per address, not the two strings again (docs/schema.md).
+CREATE TABLE IF NOT EXISTS address_modules (
+    module_key   INTEGER PRIMARY KEY,
+    build_id     TEXT NOT NULL,                  -- '' with the module path: a module that had no id
     module_path  TEXT NOT NULL,
+    UNIQUE (build_id, module_path)
+);
+
+-- One row per distinct code address of a build: the symbolizer's cache. Readers read it through
+-- the `addresses` view below (the version-2 columns).
+CREATE TABLE IF NOT EXISTS address_rows (
+    addr_id      INTEGER PRIMARY KEY,
+    module_key   INTEGER NOT NULL REFERENCES address_modules(module_key),
     file_address INTEGER NOT NULL,               -- address in the symbol file (runtime - bias)
     symbolized   INTEGER NOT NULL DEFAULT 0,     -- 1 once a backend answered (even '??')
     quality      INTEGER NOT NULL DEFAULT 0,     -- what this answer came from: 0 nothing, 1 symbol table only,
                                                  -- 2 debug info (line table / DIE); below 2, another symbol file
                                                  -- of the build with debug info symbolizes it again
     answered_by  INTEGER NOT NULL DEFAULT 0,     -- content hash of the symbol file that answered (0 unknown)
-    UNIQUE (build_id, module_path, file_address)
+    UNIQUE (module_key, file_address)
 );
+
+-- Version 2's addresses table, as a view: every reader's query reads it unchanged. The module's
+-- strings are scalar subqueries, not a join, so the view stays one table to SQLite and a
+-- `LEFT JOIN addresses` is flattened into the reader's query (a joined view on the right of a
+-- LEFT JOIN is not); a query that reads neither column does no lookup.
+CREATE VIEW IF NOT EXISTS addresses AS
+SELECT r.addr_id,
+       (SELECT m.build_id FROM address_modules m WHERE m.module_key = r.module_key) AS build_id,
+       (SELECT m.module_path FROM address_modules m WHERE m.module_key = r.module_key) AS module_path,
+       r.file_address, r.symbolized, r.quality, r.answered_by
+FROM address_rows r;
 
 -- The inline chain of one address: depth 0 is the innermost (inlined) frame, the last depth is
 -- the function that really contains the address.
 CREATE TABLE IF NOT EXISTS symbols (
-    addr_id   INTEGER NOT NULL REFERENCES addresses(addr_id),
+    addr_id   INTEGER NOT NULL REFERENCES address_rows(addr_id),
     depth     INTEGER NOT NULL,
     function  TEXT NOT NULL,                     -- raw: mangled or IL2CPP C++ name; '' if unknown
     demangled TEXT NOT NULL DEFAULT '',
@@ -143,7 +164,7 @@ CREATE TABLE IF NOT EXISTS stack_frames (
     stack_id INTEGER NOT NULL,
     pos      INTEGER NOT NULL,                   -- 0 = innermost (the allocation call)
     address  INTEGER NOT NULL,                   -- raw runtime return address
-    addr_id  INTEGER REFERENCES addresses(addr_id),  -- NULL: outside every module
+    addr_id  INTEGER REFERENCES address_rows(addr_id),  -- NULL: outside every module
     PRIMARY KEY (run_id, stack_id, pos)
 ) WITHOUT ROWID;
 

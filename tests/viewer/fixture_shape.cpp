@@ -253,6 +253,7 @@ private:
     int64_t address(int build, const std::string &key, int64_t file_address);
     int64_t site(const Site &s);
     void header(int run, std::map<std::string, int64_t> &class_id);
+    int64_t module_key(int build);
     void stacks(int run, const std::vector<Stack> &stacks);
     void lifetimes(int run, const std::map<std::string, int64_t> &class_id);
 
@@ -263,12 +264,22 @@ private:
     int64_t next_addr_ = 1;
 };
 
+// The build's game module in the address cache (schema version 3: address rows refer to it by key).
+int64_t Writer::module_key(int build) {
+    Stmt find = db_.prepare(sql::kAddressModuleKey);
+    find.bind(1, build_id(build)).bind(2, kGameModule);
+    if (find.step()) return find.i64(0);
+    Stmt ins = db_.prepare(sql::kInsertAddressModule);
+    ins.bind(1, build_id(build)).bind(2, kGameModule).run();
+    return db_.last_insert_rowid();
+}
+
 int64_t Writer::address(int build, const std::string &key, int64_t fa) {
     auto k = std::make_pair(build, key);
     if (auto it = addr_ids_.find(k); it != addr_ids_.end()) return it->second;
     const int64_t aid = next_addr_++;
-    BatchInsert addr(db_, sql::kInsertAddresses, 7);
-    addr.add(aid).add(build_id(build)).add(kGameModule).add(fa).add(1).add(0).add(0).end_row();
+    BatchInsert addr(db_, sql::kInsertAddresses, 6);
+    addr.add(aid).add(module_key(build)).add(fa).add(1).add(0).add(0).end_row();
     BatchInsert sym(db_, sql::kInsertSymbols, 10);
     const auto &chain = g_addrs.at(key);
     if (!chain) {

@@ -66,22 +66,26 @@ constexpr SqlText insert_sql(std::string_view table, std::string_view columns, s
 }
 
 // address_cache.cpp
-// The addresses already known for one (build, module): the symbolizer's per-build cache.
-inline constexpr char kAddressesOfModule[] =
-    "SELECT addr_id, file_address FROM addresses WHERE build_id = ?1 AND module_path = ?2";
+// A module's key in the cache (schema version 3: address rows refer to it).
+inline constexpr char kAddressModuleKey[] =
+    "SELECT module_key FROM address_modules WHERE build_id = ?1 AND module_path = ?2";
+// A module new to the cache; its key is last_insert_rowid().
+inline constexpr SqlText kInsertAddressModule = insert_sql("address_modules", "build_id, module_path");
+// The addresses already known for one module: the symbolizer's per-build cache.
+inline constexpr char kAddressesOfModule[] = "SELECT addr_id, file_address FROM address_rows WHERE module_key = ?1";
 // What is known of a range of address ids (a build's rows, read in one sweep).
 inline constexpr char kAddressStatesBetween[] =
-    "SELECT addr_id, symbolized, quality, answered_by FROM addresses WHERE addr_id BETWEEN ?1 AND ?2";
+    "SELECT addr_id, symbolized, quality, answered_by FROM address_rows WHERE addr_id BETWEEN ?1 AND ?2";
 // The first free address id.
-inline constexpr char kNextAddressId[] = "SELECT coalesce(max(addr_id), 0) + 1 FROM addresses";
+inline constexpr char kNextAddressId[] = "SELECT coalesce(max(addr_id), 0) + 1 FROM address_rows";
 // What is known of one address id.
-inline constexpr char kAddressState[] = "SELECT symbolized, quality, answered_by FROM addresses WHERE addr_id = ?1";
+inline constexpr char kAddressState[] = "SELECT symbolized, quality, answered_by FROM address_rows WHERE addr_id = ?1";
 // BatchInsert head.
 inline constexpr SqlText kInsertAddresses =
-    rows_head("addresses", "addr_id, build_id, module_path, file_address, symbolized, quality, answered_by");
+    rows_head("address_rows", "addr_id, module_key, file_address, symbolized, quality, answered_by");
 // An address answered again (a better symbol file).
 inline constexpr char kMarkAddressSymbolized[] =
-    "UPDATE addresses SET symbolized = 1, quality = ?2, answered_by = ?3 WHERE addr_id = ?1";
+    "UPDATE address_rows SET symbolized = 1, quality = ?2, answered_by = ?3 WHERE addr_id = ?1";
 
 // symbolize_pass.cpp
 // An address's old inline chain, before a better answer replaces it.
