@@ -1,5 +1,6 @@
 -- MemTracer database, schema version 3 (2 split the allocation tables per allocating thread; 3 keyed the
--- address cache by a module key, with the version-2 addresses table kept as a view). The symbolizer writes it, the viewer reads it.
+-- address cache by a module key and stored the symbols' strings once, with version 2's addresses
+-- and symbols tables kept as views of the same columns). The symbolizer writes it, the viewer reads it.
 -- docs/schema.md draws it and explains each index by the query that needs it.
 -- Several runs live in one database (compare "this build vs that"); symbols are shared by every
 -- run of the same build, which is also the symbolizer's per-build cache.
@@ -120,21 +121,41 @@ SELECT r.addr_id,
        r.file_address, r.symbolized, r.quality, r.answered_by
 FROM address_rows r;
 
+-- Every name and file name of the inline chains, once (version 3): a library's call sites share
+-- few functions, so symbol_frames refers to its strings by id (docs/schema.md).
+CREATE TABLE IF NOT EXISTS strings (
+    string_id INTEGER PRIMARY KEY,
+    text      TEXT NOT NULL UNIQUE
+);
+
 -- The inline chain of one address: depth 0 is the innermost (inlined) frame, the last depth is
--- the function that really contains the address.
-CREATE TABLE IF NOT EXISTS symbols (
-    addr_id   INTEGER NOT NULL REFERENCES address_rows(addr_id),
-    depth     INTEGER NOT NULL,
-    function  TEXT NOT NULL,                     -- raw: mangled or IL2CPP C++ name; '' if unknown
-    demangled TEXT NOT NULL DEFAULT '',
-    csharp    TEXT NOT NULL DEFAULT '',          -- 'NodeFactory.CreateNode', 'List`1.Add'
-    file      TEXT NOT NULL DEFAULT '',
-    line      INTEGER NOT NULL DEFAULT 0,
-    column    INTEGER NOT NULL DEFAULT 0,
-    cs_file   TEXT NOT NULL DEFAULT '',          -- from LineNumberMappings.json
-    cs_line   INTEGER NOT NULL DEFAULT 0,
+-- the function that really contains the address. Readers read it through the `symbols` view.
+CREATE TABLE IF NOT EXISTS symbol_frames (
+    addr_id      INTEGER NOT NULL REFERENCES address_rows(addr_id),
+    depth        INTEGER NOT NULL,
+    function_id  INTEGER NOT NULL REFERENCES strings(string_id),  -- raw: mangled or IL2CPP C++ name; '' if unknown
+    demangled_id INTEGER NOT NULL REFERENCES strings(string_id),  -- '' when not mangled
+    csharp_id    INTEGER NOT NULL REFERENCES strings(string_id),  -- 'NodeFactory.CreateNode', 'List`1.Add'
+    file_id      INTEGER NOT NULL REFERENCES strings(string_id),
+    line         INTEGER NOT NULL DEFAULT 0,
+    column       INTEGER NOT NULL DEFAULT 0,
+    cs_file_id   INTEGER NOT NULL REFERENCES strings(string_id),  -- from LineNumberMappings.json
+    cs_line      INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (addr_id, depth)
 ) WITHOUT ROWID;
+
+-- Version 2's symbols table, as a view (the same columns): each name a lookup of its id, done only
+-- for the columns a query reads; one table to SQLite, so a reader's (LEFT) JOIN is flattened.
+CREATE VIEW IF NOT EXISTS symbols AS
+SELECT f.addr_id, f.depth,
+       (SELECT t.text FROM strings t WHERE t.string_id = f.function_id) AS function,
+       (SELECT t.text FROM strings t WHERE t.string_id = f.demangled_id) AS demangled,
+       (SELECT t.text FROM strings t WHERE t.string_id = f.csharp_id) AS csharp,
+       (SELECT t.text FROM strings t WHERE t.string_id = f.file_id) AS file,
+       f.line, f.column,
+       (SELECT t.text FROM strings t WHERE t.string_id = f.cs_file_id) AS cs_file,
+       f.cs_line
+FROM symbol_frames f;
 
 -- An allocation site: the first frame of a stack that is game code rather than il2cpp, GC or
 -- MemTracer internals. Keyed by name and place so runs of different builds can be compared.

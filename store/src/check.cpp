@@ -60,9 +60,11 @@ bool added_in_v2(const std::string &table, const std::string &col) {
            (table == "survivors" && col == "all_frames");
 }
 
-// Tables version 3 added (the address cache keyed by module): an older database has its
-// `addresses` table instead, with the same columns as version 3's view of that name.
-bool added_in_v3(const std::string &table) { return table == "address_modules" || table == "address_rows"; }
+// Tables version 3 added (the address cache keyed by module, the symbols' strings once): an older
+// database has its `addresses` and `symbols` tables instead, with the columns of version 3's views.
+bool added_in_v3(const std::string &table) {
+    return table == "address_modules" || table == "address_rows" || table == "strings" || table == "symbol_frames";
+}
 
 }  // namespace
 

@@ -36,17 +36,18 @@ constexpr const char *kSplitTables[] = {"allocs", "run_class_stack", "death_site
 constexpr int kOldestMigrated = 1;
 
 // Version 2 -> 3: the addresses table becomes address_modules + address_rows (a module key in
-// place of the build id and module path on every row) and a view of the old columns. The old
-// table steps aside under legacy_alter_table, so the REFERENCES clauses of symbols and
-// stack_frames keep naming `addresses` (the view, after) rather than following the rename.
+// place of the build id and module path on every row), the symbols table strings +
+// symbol_frames (ids in place of the names), each with a view of the old columns. The old tables
+// step aside under legacy_alter_table, so the REFERENCES clauses of the tables that stay keep
+// naming `addresses` (the view, after) rather than following the rename.
 bool is_table(Db &db, const char *name) {
     return db.query_int(std::string("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='") + name + "'")
                .value_or(0) > 0;
 }
 
-void set_aside_addresses(Db &db) {
+void set_aside(Db &db, const std::string &table) {
     db.exec("PRAGMA legacy_alter_table = ON");
-    db.exec("ALTER TABLE addresses RENAME TO addresses_v2");
+    db.exec("ALTER TABLE " + table + " RENAME TO " + table + "_v2");
     db.exec("PRAGMA legacy_alter_table = OFF");
 }
 
@@ -61,6 +62,20 @@ void move_addresses(Db &db) {
         "FROM addresses_v2 a JOIN address_modules m ON m.build_id = a.build_id AND m.module_path = a.module_path "
         "ORDER BY a.addr_id;"
         "DROP TABLE addresses_v2");
+}
+
+// Each distinct name once, then the rows with their names' ids, in key order.
+void move_symbols(Db &db) {
+    db.exec(
+        "INSERT INTO strings(text) SELECT function FROM symbols_v2 UNION SELECT demangled FROM symbols_v2 "
+        "UNION SELECT csharp FROM symbols_v2 UNION SELECT file FROM symbols_v2 UNION SELECT cs_file FROM symbols_v2;"
+        "INSERT INTO symbol_frames(addr_id, depth, function_id, demangled_id, csharp_id, file_id, line, column, "
+        "cs_file_id, cs_line) SELECT s.addr_id, s.depth, "
+        "(SELECT string_id FROM strings WHERE text = s.function), (SELECT string_id FROM strings WHERE text = s.demangled), "
+        "(SELECT string_id FROM strings WHERE text = s.csharp), (SELECT string_id FROM strings WHERE text = s.file), "
+        "s.line, s.column, (SELECT string_id FROM strings WHERE text = s.cs_file), s.cs_line "
+        "FROM symbols_v2 s ORDER BY s.addr_id, s.depth;"
+        "DROP TABLE symbols_v2");
 }
 
 bool has_column(Db &db, const char *table, const char *column) {
@@ -216,10 +231,13 @@ OpenedDb open_and_prepare(const std::string &path, bool created) {
         for (const AddedColumn &c : kAddedColumns)
             if (std::string_view(c.table) == "addresses" && !has_column(db, c.table, c.column))
                 db.exec(std::string("ALTER TABLE addresses ADD COLUMN ") + c.column + " " + c.decl);
-        set_aside_addresses(db);
+        set_aside(db, "addresses");
     }
+    const bool old_symbols = is_table(db, "symbols");
+    if (old_symbols) set_aside(db, "symbols");
     db.exec(schema_tables_sql());
     if (old_addresses) move_addresses(db);
+    if (old_symbols) move_symbols(db);
     for (const std::string &t : moved) {
         std::string cols;
         Stmt c = db.prepare("SELECT name FROM pragma_table_info('" + t + "_v1')");

@@ -118,7 +118,7 @@ TEST_CASE("store: a version-1 file from before the added columns is migrated, it
     {
         // The first release of version 1: addresses without quality and answered_by.
         Db db = Db::open(path, false);
-        mt::test::use_version2_addresses(db);
+        mt::test::use_version2_cache(db);
         db.exec("PRAGMA user_version = 1; UPDATE meta SET value = '1' WHERE key = 'schema_version'");
         db.exec("ALTER TABLE addresses DROP COLUMN answered_by; ALTER TABLE addresses DROP COLUMN quality");
         db.exec("INSERT INTO addresses(addr_id, build_id, module_path, file_address, symbolized) VALUES (7, 'b', 'm', 4096, 1)");

@@ -48,7 +48,7 @@ TEST_CASE("store: a version-1 database is readable as is and migrated by the wri
     mt::store::create_empty_database(path);
     {
         Db v1 = Db::open(path, false);
-        mt::test::use_version2_addresses(v1);  // version 1's address cache was version 2's
+        mt::test::use_version2_cache(v1);  // version 1's address cache was version 2's
         v1.exec(kVersion1);
     }
     REQUIRE_NOTHROW(mt::store::check_readable(path));  // the viewer serves it unmigrated

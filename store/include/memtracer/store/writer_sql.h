@@ -89,10 +89,14 @@ inline constexpr char kMarkAddressSymbolized[] =
 
 // symbolize_pass.cpp
 // An address's old inline chain, before a better answer replaces it.
-inline constexpr char kDeleteSymbols[] = "DELETE FROM symbols WHERE addr_id = ?1";
-// BatchInsert head.
-inline constexpr SqlText kInsertSymbols =
-    rows_head("symbols", "addr_id, depth, function, demangled, csharp, file, line, column, cs_file, cs_line");
+inline constexpr char kDeleteSymbols[] = "DELETE FROM symbol_frames WHERE addr_id = ?1";
+// BatchInsert head: an inline frame, its names as string ids (kInsertString).
+inline constexpr SqlText kInsertSymbols = rows_head(
+    "symbol_frames", "addr_id, depth, function_id, demangled_id, csharp_id, file_id, line, column, cs_file_id, cs_line");
+// string_ids.cpp: a name, once; its id is last_insert_rowid() when changes() says it was added,
+// else kFindString's.
+inline constexpr SqlText kInsertString = insert_sql("strings", "text", "INSERT", " ON CONFLICT(text) DO NOTHING");
+inline constexpr char kFindString[] = "SELECT string_id FROM strings WHERE text = ?1";
 
 // frame_writer.cpp
 // One frame of a run; the Rows form is the symbolizer's BatchInsert head (many frames a statement).
