@@ -154,10 +154,13 @@ inline constexpr SqlText kInsertRun = insert_sql(
 inline constexpr SqlText kInsertRunInfo = insert_sql("run_info", "run_id, key, value", "INSERT OR REPLACE");
 // BatchInsert head.
 inline constexpr SqlText kInsertStackFrames = rows_head("stack_frames", "run_id, stack_id, pos, address, addr_id");
-// An address's inline chain, innermost first.
+// An address's inline chain, innermost first, its names as string ids (the symbols view's rows
+// without a strings lookup per name: symbol_chains.cpp reads each distinct id once, kStringText).
 inline constexpr char kSymbolChain[] =
-    "SELECT function, demangled, csharp, file, line, column, cs_file, cs_line FROM symbols "
+    "SELECT function_id, demangled_id, csharp_id, file_id, line, column, cs_file_id, cs_line FROM symbol_frames "
     "WHERE addr_id = ?1 ORDER BY depth";
+// One string of the strings table.
+inline constexpr char kStringText[] = "SELECT text FROM strings WHERE string_id = ?1";
 // A site (function, file, line), once.
 inline constexpr SqlText kInsertSite =
     insert_sql("sites", "function, file, line", "INSERT", " ON CONFLICT(function, file, line) DO NOTHING");
