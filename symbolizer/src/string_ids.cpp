@@ -1,11 +1,20 @@
 #include "string_ids.h"
 
+#include <atomic>
+
 #include "memtracer/store/writer_sql.h"
 
 namespace mt::sym {
 
+namespace {
+uint64_t next_generation() {
+    static std::atomic<uint64_t> last{0};
+    return ++last;
+}
+}  // namespace
+
 StringIds::StringIds(store::Db &db)
-    : db_(db), insert_(db.prepare(store::sql::kInsertString)), find_(db.prepare(store::sql::kFindString)) {}
+    : db_(db), generation_(next_generation()), insert_(db.prepare(store::sql::kInsertString)), find_(db.prepare(store::sql::kFindString)) {}
 
 int64_t StringIds::id(std::string_view text) {
     if (auto it = ids_.find(text); it != ids_.end()) return it->second;

@@ -21,6 +21,9 @@ public:
     explicit StringIds(store::Db &db);
     // The id of `text` in the strings table, added if it is not there yet. Throws store::Error.
     int64_t id(std::string_view text);
+    // Which StringIds this is, unique in the process (a memo elsewhere keeping ids checks it: a
+    // later ingest's StringIds may have the same address).
+    uint64_t generation() const { return generation_; }
 
 private:
     struct Hash {
@@ -28,6 +31,7 @@ private:
         size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
     };
     store::Db &db_;
+    uint64_t generation_;
     store::Stmt insert_, find_;
     std::unordered_map<std::string, int64_t, Hash, std::equal_to<>> ids_;
 };

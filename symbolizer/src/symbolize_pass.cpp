@@ -8,7 +8,6 @@
 #include <chrono>
 #include <numeric>
 #include <tuple>
-#include <unordered_set>
 
 #include "address_map.h"
 #include "memtracer/store/batch_insert.h"
@@ -43,9 +42,9 @@ Enricher::Names Enricher::names(const std::string &function) const {
 Enricher::NameIds Enricher::name_ids(const std::string &function, StringIds &strings) const {
     auto it = entry(function);
     Derived &n = it->second;
-    if (n.ids_from != &strings) {
+    if (n.ids_from != strings.generation()) {
         n.ids = {strings.id(it->first), strings.id(n.demangled), strings.id(n.csharp)};
-        n.ids_from = &strings;
+        n.ids_from = strings.generation();
     }
     return n.ids;
 }

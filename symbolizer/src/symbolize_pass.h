@@ -49,7 +49,7 @@ public:
 private:
     struct Derived {
         std::string demangled, csharp;
-        const StringIds *ids_from = nullptr;  // the ingest whose strings `ids` are
+        uint64_t ids_from = 0;  // StringIds::generation() of the ingest whose strings `ids` are
         NameIds ids{};
     };
     using Memo = std::unordered_map<std::string, Derived>;
