@@ -1,10 +1,12 @@
--- MemTracer database, schema version 2 (2 split the allocation tables per allocating thread). The symbolizer writes it, the viewer reads it.
+-- MemTracer database, schema version 3 (2 split the allocation tables per allocating thread; 3 keyed the
+-- address cache by a module key and stored the symbols' strings once, with version 2's addresses
+-- and symbols tables kept as views of the same columns). The symbolizer writes it, the viewer reads it.
 -- docs/schema.md draws it and explains each index by the query that needs it.
 -- Several runs live in one database (compare "this build vs that"); symbols are shared by every
 -- run of the same build, which is also the symbolizer's per-build cache.
 -- All times are nanoseconds; *_ns columns of a run are relative to that run's start.
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
@@ -84,36 +86,76 @@ CREATE TABLE IF NOT EXISTS classes (
     PRIMARY KEY (run_id, class_id)
 ) WITHOUT ROWID;
 
--- One row per distinct code address of a build: the symbolizer's cache. build_id '' with the
--- module path stands for a module that had no id.
-CREATE TABLE IF NOT EXISTS addresses (
-    addr_id      INTEGER PRIMARY KEY,
-    build_id     TEXT NOT NULL,
+-- The modules the per-build cache knows, each (build id, module path) once: an address row refers
+-- to its module by this small key (version 3), so the cache's unique index holds three integers
+-- per address, not the two strings again (docs/schema.md).
+CREATE TABLE IF NOT EXISTS address_modules (
+    module_key   INTEGER PRIMARY KEY,
+    build_id     TEXT NOT NULL,                  -- '' with the module path: a module that had no id
     module_path  TEXT NOT NULL,
+    UNIQUE (build_id, module_path)
+);
+
+-- One row per distinct code address of a build: the symbolizer's cache. Readers read it through
+-- the `addresses` view below (the version-2 columns).
+CREATE TABLE IF NOT EXISTS address_rows (
+    addr_id      INTEGER PRIMARY KEY,
+    module_key   INTEGER NOT NULL REFERENCES address_modules(module_key),
     file_address INTEGER NOT NULL,               -- address in the symbol file (runtime - bias)
     symbolized   INTEGER NOT NULL DEFAULT 0,     -- 1 once a backend answered (even '??')
     quality      INTEGER NOT NULL DEFAULT 0,     -- what this answer came from: 0 nothing, 1 symbol table only,
                                                  -- 2 debug info (line table / DIE); below 2, another symbol file
                                                  -- of the build with debug info symbolizes it again
     answered_by  INTEGER NOT NULL DEFAULT 0,     -- content hash of the symbol file that answered (0 unknown)
-    UNIQUE (build_id, module_path, file_address)
+    UNIQUE (module_key, file_address)
+);
+
+-- Version 2's addresses table, as a view: every reader's query reads it unchanged. The module's
+-- strings are scalar subqueries, not a join, so the view stays one table to SQLite and a
+-- `LEFT JOIN addresses` is flattened into the reader's query (a joined view on the right of a
+-- LEFT JOIN is not); a query that reads neither column does no lookup.
+CREATE VIEW IF NOT EXISTS addresses AS
+SELECT r.addr_id,
+       (SELECT m.build_id FROM address_modules m WHERE m.module_key = r.module_key) AS build_id,
+       (SELECT m.module_path FROM address_modules m WHERE m.module_key = r.module_key) AS module_path,
+       r.file_address, r.symbolized, r.quality, r.answered_by
+FROM address_rows r;
+
+-- Every name and file name of the inline chains, once (version 3): a library's call sites share
+-- few functions, so symbol_frames refers to its strings by id (docs/schema.md).
+CREATE TABLE IF NOT EXISTS strings (
+    string_id INTEGER PRIMARY KEY,
+    text      TEXT NOT NULL UNIQUE
 );
 
 -- The inline chain of one address: depth 0 is the innermost (inlined) frame, the last depth is
--- the function that really contains the address.
-CREATE TABLE IF NOT EXISTS symbols (
-    addr_id   INTEGER NOT NULL REFERENCES addresses(addr_id),
-    depth     INTEGER NOT NULL,
-    function  TEXT NOT NULL,                     -- raw: mangled or IL2CPP C++ name; '' if unknown
-    demangled TEXT NOT NULL DEFAULT '',
-    csharp    TEXT NOT NULL DEFAULT '',          -- 'NodeFactory.CreateNode', 'List`1.Add'
-    file      TEXT NOT NULL DEFAULT '',
-    line      INTEGER NOT NULL DEFAULT 0,
-    column    INTEGER NOT NULL DEFAULT 0,
-    cs_file   TEXT NOT NULL DEFAULT '',          -- from LineNumberMappings.json
-    cs_line   INTEGER NOT NULL DEFAULT 0,
+-- the function that really contains the address. Readers read it through the `symbols` view.
+CREATE TABLE IF NOT EXISTS symbol_frames (
+    addr_id      INTEGER NOT NULL REFERENCES address_rows(addr_id),
+    depth        INTEGER NOT NULL,
+    function_id  INTEGER NOT NULL REFERENCES strings(string_id),  -- raw: mangled or IL2CPP C++ name; '' if unknown
+    demangled_id INTEGER NOT NULL REFERENCES strings(string_id),  -- '' when not mangled
+    csharp_id    INTEGER NOT NULL REFERENCES strings(string_id),  -- 'NodeFactory.CreateNode', 'List`1.Add'
+    file_id      INTEGER NOT NULL REFERENCES strings(string_id),
+    line         INTEGER NOT NULL DEFAULT 0,
+    column       INTEGER NOT NULL DEFAULT 0,
+    cs_file_id   INTEGER NOT NULL REFERENCES strings(string_id),  -- from LineNumberMappings.json
+    cs_line      INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (addr_id, depth)
 ) WITHOUT ROWID;
+
+-- Version 2's symbols table, as a view (the same columns): each name a lookup of its id, done only
+-- for the columns a query reads; one table to SQLite, so a reader's (LEFT) JOIN is flattened.
+CREATE VIEW IF NOT EXISTS symbols AS
+SELECT f.addr_id, f.depth,
+       (SELECT t.text FROM strings t WHERE t.string_id = f.function_id) AS function,
+       (SELECT t.text FROM strings t WHERE t.string_id = f.demangled_id) AS demangled,
+       (SELECT t.text FROM strings t WHERE t.string_id = f.csharp_id) AS csharp,
+       (SELECT t.text FROM strings t WHERE t.string_id = f.file_id) AS file,
+       f.line, f.column,
+       (SELECT t.text FROM strings t WHERE t.string_id = f.cs_file_id) AS cs_file,
+       f.cs_line
+FROM symbol_frames f;
 
 -- An allocation site: the first frame of a stack that is game code rather than il2cpp, GC or
 -- MemTracer internals. Keyed by name and place so runs of different builds can be compared.
@@ -143,7 +185,7 @@ CREATE TABLE IF NOT EXISTS stack_frames (
     stack_id INTEGER NOT NULL,
     pos      INTEGER NOT NULL,                   -- 0 = innermost (the allocation call)
     address  INTEGER NOT NULL,                   -- raw runtime return address
-    addr_id  INTEGER REFERENCES addresses(addr_id),  -- NULL: outside every module
+    addr_id  INTEGER REFERENCES address_rows(addr_id),  -- NULL: outside every module
     PRIMARY KEY (run_id, stack_id, pos)
 ) WITHOUT ROWID;
 

@@ -39,7 +39,7 @@ const Schema &expected_schema() {
         }
         Schema s;
         s.version = db.query_int("PRAGMA user_version").value_or(0);
-        for (auto &t : column(db, "SELECT name FROM sqlite_master WHERE type='table' ORDER BY name"))
+        for (auto &t : column(db, "SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name"))
             s.tables.emplace_back(t, table_columns(db, t));
         return s;
     }();
@@ -60,6 +60,12 @@ bool added_in_v2(const std::string &table, const std::string &col) {
            (table == "survivors" && col == "all_frames");
 }
 
+// Tables version 3 added (the address cache keyed by module, the symbols' strings once): an older
+// database has its `addresses` and `symbols` tables instead, with the columns of version 3's views.
+bool added_in_v3(const std::string &table) {
+    return table == "address_modules" || table == "address_rows" || table == "strings" || table == "symbol_frames";
+}
+
 }  // namespace
 
 // SQLite's answer for a file another process holds locked (a symbolizer mid-transaction on a
@@ -73,7 +79,7 @@ void check_readable(const std::string &path) {
     std::vector<std::string> tables;
     try {
         version = db.query_int("PRAGMA user_version").value_or(0);
-        tables = column(db, "SELECT name FROM sqlite_master WHERE type='table'");
+        tables = column(db, "SELECT name FROM sqlite_master WHERE type IN ('table','view')");  // addresses: a view in 3
         // A newer tool may say so in meta only (the writer's check_identity reads the same).
         if (std::find(tables.begin(), tables.end(), "meta") != tables.end())
             for (auto &v : column(db, "SELECT value FROM meta WHERE key = 'schema_version'"))
@@ -97,6 +103,7 @@ void check_readable(const std::string &path) {
     // A table or column missing is damage or another program's file, not a version matter: the
     // version is named only as what the file claims.
     for (const auto &[table, cols] : want.tables) {
+        if (version < 3 && added_in_v3(table)) continue;
         if (std::find(tables.begin(), tables.end(), table) == tables.end())
             refuse(" is not a MemTracer database (it claims schema version " + vs + " but has no table '" + table + "')");
         auto have = table_columns(db, table);

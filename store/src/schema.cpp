@@ -35,6 +35,49 @@ constexpr AddedColumn kAddedColumns[] = {
 constexpr const char *kSplitTables[] = {"allocs", "run_class_stack", "death_sites", "survivors"};
 constexpr int kOldestMigrated = 1;
 
+// Version 2 -> 3: the addresses table becomes address_modules + address_rows (a module key in
+// place of the build id and module path on every row), the symbols table strings +
+// symbol_frames (ids in place of the names), each with a view of the old columns. The old tables
+// step aside under legacy_alter_table, so the REFERENCES clauses of the tables that stay keep
+// naming `addresses` (the view, after) rather than following the rename.
+bool is_table(Db &db, const char *name) {
+    return db.query_int(std::string("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='") + name + "'")
+               .value_or(0) > 0;
+}
+
+void set_aside(Db &db, const std::string &table) {
+    db.exec("PRAGMA legacy_alter_table = ON");
+    db.exec("ALTER TABLE " + table + " RENAME TO " + table + "_v2");
+    db.exec("PRAGMA legacy_alter_table = OFF");
+}
+
+// Module keys in (build id, module path) order; rows keep their addr_id, so stack_frames and
+// symbols still point at them.
+void move_addresses(Db &db) {
+    db.exec(
+        "INSERT INTO address_modules(build_id, module_path) "
+        "SELECT DISTINCT build_id, module_path FROM addresses_v2 ORDER BY build_id, module_path;"
+        "INSERT INTO address_rows(addr_id, module_key, file_address, symbolized, quality, answered_by) "
+        "SELECT a.addr_id, m.module_key, a.file_address, a.symbolized, a.quality, a.answered_by "
+        "FROM addresses_v2 a JOIN address_modules m ON m.build_id = a.build_id AND m.module_path = a.module_path "
+        "ORDER BY a.addr_id;"
+        "DROP TABLE addresses_v2");
+}
+
+// Each distinct name once, then the rows with their names' ids, in key order.
+void move_symbols(Db &db) {
+    db.exec(
+        "INSERT INTO strings(text) SELECT function FROM symbols_v2 UNION SELECT demangled FROM symbols_v2 "
+        "UNION SELECT csharp FROM symbols_v2 UNION SELECT file FROM symbols_v2 UNION SELECT cs_file FROM symbols_v2;"
+        "INSERT INTO symbol_frames(addr_id, depth, function_id, demangled_id, csharp_id, file_id, line, column, "
+        "cs_file_id, cs_line) SELECT s.addr_id, s.depth, "
+        "(SELECT string_id FROM strings WHERE text = s.function), (SELECT string_id FROM strings WHERE text = s.demangled), "
+        "(SELECT string_id FROM strings WHERE text = s.csharp), (SELECT string_id FROM strings WHERE text = s.file), "
+        "s.line, s.column, (SELECT string_id FROM strings WHERE text = s.cs_file), s.cs_line "
+        "FROM symbols_v2 s ORDER BY s.addr_id, s.depth;"
+        "DROP TABLE symbols_v2");
+}
+
 bool has_column(Db &db, const char *table, const char *column) {
     Stmt st = db.prepare(std::string("PRAGMA table_info(") + table + ")");
     while (st.step())
@@ -71,7 +114,8 @@ void check_identity(Db &db, const std::string &path) {
     std::optional<int64_t> meta_version;
     try {
         version = db.query_int("PRAGMA user_version").value_or(0);
-        Stmt t = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
+        // Views too: version 3's `addresses` is one.
+        Stmt t = db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name");
         while (t.step()) tables.push_back(t.str(0));
     } catch (const Error &e) {
         throw Error(path + ": not a SQLite database (" + e.what() + ")", e.code(), path);
@@ -181,7 +225,19 @@ OpenedDb open_and_prepare(const std::string &path, bool created) {
             db.exec(std::string("ALTER TABLE ") + t + " RENAME TO " + t + "_v1");
             moved.push_back(t);
         }
+    // Version 1 -> 2's added columns of the old addresses table first: they move over with it.
+    const bool old_addresses = is_table(db, "addresses");
+    if (old_addresses) {
+        for (const AddedColumn &c : kAddedColumns)
+            if (std::string_view(c.table) == "addresses" && !has_column(db, c.table, c.column))
+                db.exec(std::string("ALTER TABLE addresses ADD COLUMN ") + c.column + " " + c.decl);
+        set_aside(db, "addresses");
+    }
+    const bool old_symbols = is_table(db, "symbols");
+    if (old_symbols) set_aside(db, "symbols");
     db.exec(schema_tables_sql());
+    if (old_addresses) move_addresses(db);
+    if (old_symbols) move_symbols(db);
     for (const std::string &t : moved) {
         std::string cols;
         Stmt c = db.prepare("SELECT name FROM pragma_table_info('" + t + "_v1')");

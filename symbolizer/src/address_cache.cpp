@@ -40,6 +40,7 @@ std::pair<uint32_t, bool> AddressIndex::try_emplace(uint64_t address, uint32_t r
 
 AddressCache::AddressCache(store::Db &db)
     : db_(db),
+      module_key_(db.prepare(store::sql::kAddressModuleKey)),
       // Served by the unique index alone (it holds addr_id as the rowid): one range scan.
       select_(db.prepare(store::sql::kAddressesOfModule)),
       // The rest of each row, read in rowid order over the partition's id range.
@@ -56,8 +57,12 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
     order_.push_back(p.get());
     p->build_id = build_id;
     p->module_path = module_path;
+    module_key_.bind(1, build_id).bind(2, module_path);
+    if (module_key_.step()) p->module_key = module_key_.i64(0);
+    module_key_.reset();
+    if (!p->module_key) return *p;  // a module new to the cache: no rows yet
     int64_t lo = INT64_MAX, hi = INT64_MIN;
-    select_.bind(1, build_id).bind(2, module_path);
+    select_.bind(1, p->module_key);
     while (select_.step()) {
         CachedAddress a;
         a.addr_id = select_.i64(0);
@@ -141,7 +146,7 @@ void AddressCache::mark_symbolized(Partition &p, uint32_t index, Quality q, uint
 }
 
 void AddressCache::flush() {
-    store::BatchInsert insert(db_, store::sql::kInsertAddresses, 7);
+    store::BatchInsert insert(db_, store::sql::kInsertAddresses, 6);
     store::Stmt update = db_.prepare(store::sql::kMarkAddressSymbolized);
     for (Partition *p : order_) {
         for (CachedAddress &row : p->rows)
@@ -149,13 +154,17 @@ void AddressCache::flush() {
                 update.bind(1, row.addr_id).bind(2, static_cast<int>(row.quality)).bind(3, static_cast<int64_t>(row.answered_by)).run();
                 row.dirty = false;
             }
+        if (!p->fresh.empty() && !p->module_key) {
+            store::Stmt module = db_.prepare(store::sql::kInsertAddressModule);
+            module.bind(1, p->build_id).bind(2, p->module_path).run();
+            p->module_key = db_.last_insert_rowid();
+        }
         for (uint32_t i : p->fresh) {
             CachedAddress &row = p->rows[i];
-            insert.add(row.addr_id).add_ref(p->build_id).add_ref(p->module_path).add(row.file_address);
+            insert.add(row.addr_id).add(p->module_key).add(row.file_address);
             insert.add(row.symbolized ? 1 : 0).add(static_cast<int>(row.quality)).add(static_cast<int64_t>(row.answered_by)).end_row();
             row.fresh = false;
         }
-        insert.flush();  // before the partition's strings could go
         p->fresh.clear();
     }
     insert.flush();

@@ -1,5 +1,6 @@
 // address_cache.h — the addresses table as the per-build cache. Every distinct code address of
-// a build gets one row, keyed by (build id, module path, file address) and shared by all runs of
+// a build gets one row, keyed by (module key, file address) (the key stands for the build id and
+// module path: address_modules, schema version 3) and shared by all runs of
 // that build; a run interns its addresses here and then symbolizes only those rows a backend has
 // not answered yet (or whose answer a better symbol file may improve: see needs_symbolizing).
 //
@@ -71,6 +72,7 @@ public:
     // first use, so a warm run costs one indexed range scan per module.
     struct Partition {
         std::string build_id, module_path;
+        int64_t module_key = 0;  // address_modules' key; 0 until the module has rows in the database
         std::vector<CachedAddress> rows;
         AddressIndex by_address;
         std::vector<uint32_t> fresh;  // rows new in this run, in addr_id (= file address) order
@@ -91,7 +93,7 @@ public:
 
 private:
     store::Db &db_;
-    store::Stmt select_, state_;
+    store::Stmt module_key_, select_, state_;
     std::unordered_map<std::string, std::unique_ptr<Partition>> parts_;
     std::vector<Partition *> order_;
     int64_t next_id_ = 0;

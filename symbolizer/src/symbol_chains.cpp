@@ -6,14 +6,31 @@
 
 namespace mt::sym {
 
-SymbolChains::SymbolChains(store::Db &db) : chain_(db.prepare(store::sql::kSymbolChain)) {}
+SymbolChains::SymbolChains(store::Db &db)
+    : chain_(db.prepare(store::sql::kSymbolChain)), text_(db.prepare(store::sql::kStringText)) {}
+
+const std::string &SymbolChains::text(int64_t id) {
+    auto [it, fresh] = texts_.try_emplace(id);
+    if (fresh) {
+        text_.bind(1, id);
+        if (!text_.step()) {
+            text_.reset();
+            texts_.erase(it);
+            throw store::Error("symbol_frames refers to string " + std::to_string(id) + ", which the strings table lacks", 0);
+        }
+        it->second = text_.str(0);
+        text_.reset();
+    }
+    return it->second;
+}
 
 std::vector<SymbolRow> SymbolChains::read(int64_t addr_id) {
     std::vector<SymbolRow> rows;
     chain_.bind(1, addr_id);
     while (chain_.step())
-        rows.push_back({chain_.str(0), chain_.str(1), chain_.str(2), chain_.str(3), static_cast<uint32_t>(chain_.i64(4)),
-                        static_cast<uint32_t>(chain_.i64(5)), chain_.str(6), static_cast<uint32_t>(chain_.i64(7))});
+        rows.push_back({text(chain_.i64(0)), text(chain_.i64(1)), text(chain_.i64(2)), text(chain_.i64(3)),
+                        static_cast<uint32_t>(chain_.i64(4)), static_cast<uint32_t>(chain_.i64(5)), text(chain_.i64(6)),
+                        static_cast<uint32_t>(chain_.i64(7))});
     chain_.reset();
     return rows;
 }

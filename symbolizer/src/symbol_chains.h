@@ -8,6 +8,7 @@
 #define MEMTRACER_SYM_SYMBOL_CHAINS_H
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -27,8 +28,11 @@ public:
 
 private:
     std::vector<SymbolRow> read(int64_t addr_id);
+    // The text of string `id`, read once (a library's chains share few names).
+    const std::string &text(int64_t id);
 
-    store::Stmt chain_;
+    store::Stmt chain_, text_;
+    std::unordered_map<int64_t, std::string> texts_;
     std::unordered_map<int64_t, std::vector<SymbolRow>> ahead_;
 };
 

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <numeric>
 #include <tuple>
-#include <unordered_set>
 
 #include "address_map.h"
 #include "memtracer/store/batch_insert.h"
@@ -18,7 +17,7 @@
 
 namespace mt::sym {
 
-Enricher::Names Enricher::names(const std::string &function) const {
+Enricher::Memo::iterator Enricher::entry(const std::string &function) const {
     auto [it, fresh] = names_.try_emplace(function);
     Derived &n = it->second;
     if (fresh) {
@@ -32,7 +31,22 @@ Enricher::Names Enricher::names(const std::string &function) const {
         }
         if (n.csharp.empty()) n.csharp = il2cpp_csharp_name(plain, il2cpp_ && il2cpp_->sources ? &*il2cpp_->sources : nullptr);
     }
-    return {it->first, n.demangled, n.csharp};
+    return it;
+}
+
+Enricher::Names Enricher::names(const std::string &function) const {
+    auto it = entry(function);
+    return {it->first, it->second.demangled, it->second.csharp};
+}
+
+Enricher::NameIds Enricher::name_ids(const std::string &function, StringIds &strings) const {
+    auto it = entry(function);
+    Derived &n = it->second;
+    if (n.ids_from != strings.generation()) {
+        n.ids = {strings.id(it->first), strings.id(n.demangled), strings.id(n.csharp)};
+        n.ids_from = strings.generation();
+    }
+    return n.ids;
 }
 
 std::pair<std::string, uint32_t> Enricher::cs_location(const SourceFrame &f) const {
@@ -99,7 +113,7 @@ void symbolize_partitions(store::Db &db, AddressCache &cache, const std::vector<
     }
     if (jobs.empty()) return;
 
-    std::unordered_set<std::string> files;  // outlives `ins`, which refers to them
+    StringIds strings(db);
     store::Stmt del = db.prepare(store::sql::kDeleteSymbols);
     store::BatchInsert ins(db, store::sql::kInsertSymbols, 10);
     std::atomic<uint64_t> done{0};
@@ -176,14 +190,13 @@ void symbolize_partitions(store::Db &db, AddressCache &cache, const std::vector<
                 const Quality q = answer_quality(rec);
                 weak += file_has_dwarf && q == Quality::SymbolTable;
                 for (size_t depth = 0; depth < rec.frames.size(); ++depth) {
-                    // Names and file names repeat from address to address: stored by reference
-                    // to one kept copy (the enricher's memo, `files`), not copied per row.
+                    // Names and file names repeat from address to address: each is stored once
+                    // (the strings table) and the row holds their ids (the enricher's memo).
                     const SourceFrame &f = rec.frames[depth];
-                    Enricher::Names n = enricher.names(f.function);
+                    Enricher::NameIds n = enricher.name_ids(f.function, strings);
                     auto [cs_file, cs_line] = enricher.cs_location(f);
-                    ins.add(a.addr_id).add(static_cast<int64_t>(depth)).add_ref(n.function).add_ref(n.demangled);
-                    ins.add_ref(n.csharp).add_ref(*files.insert(f.file).first).add(f.line).add(f.column).add(std::move(cs_file));
-                    ins.add(cs_line).end_row();
+                    ins.add(a.addr_id).add(static_cast<int64_t>(depth)).add(n.function).add(n.demangled).add(n.csharp);
+                    ins.add(strings.id(f.file)).add(f.line).add(f.column).add(strings.id(cs_file)).add(cs_line).end_row();
                 }
                 rec = SymbolRecord();  // stored: free it
                 cache.mark_symbolized(*job.part, job.rows[k], q, job.file->fingerprint);

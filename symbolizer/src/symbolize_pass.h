@@ -17,6 +17,7 @@
 #include "memtracer/symbolizer/progress.h"
 #include "memtracer/symbolizer/results.h"
 #include "sites.h"
+#include "string_ids.h"
 #include "symbol_locator.h"
 
 namespace mt::sym {
@@ -36,15 +37,25 @@ public:
         std::string_view function, demangled, csharp;
     };
     Names names(const std::string &function) const;
+    // The function's names as ids of the strings table (schema version 3), kept in the memo
+    // beside the names: each name is looked up in `strings` once per ingest, not per row.
+    struct NameIds {
+        int64_t function, demangled, csharp;
+    };
+    NameIds name_ids(const std::string &function, StringIds &strings) const;
     // The C# file and line of a frame (empty and 0 without IL2CPP symbols or a mapping).
     std::pair<std::string, uint32_t> cs_location(const SourceFrame &f) const;
 
 private:
     struct Derived {
         std::string demangled, csharp;
+        uint64_t ids_from = 0;  // StringIds::generation() of the ingest whose strings `ids` are
+        NameIds ids{};
     };
+    using Memo = std::unordered_map<std::string, Derived>;
+    Memo::iterator entry(const std::string &function) const;
     const Il2CppSymbols *il2cpp_;
-    mutable std::unordered_map<std::string, Derived> names_;
+    mutable Memo names_;
 };
 
 struct PartitionWork {

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <string>
 
+#include "memtracer/store/db.h"
+
 namespace mt::test {
 
 struct StoreDir {
@@ -20,5 +22,38 @@ struct StoreDir {
     }
     std::string file(const std::string &name) const { return (dir / name).string(); }
 };
+
+// Gives a database made from today's schema version 2's address cache: the addresses and symbols
+// tables (build id and module path on every address row, the names on every symbols row) in
+// place of version 3's address_modules, address_rows, strings, symbol_frames and their views.
+// Sets no version: the caller says which one it builds.
+inline void use_version2_cache(mt::store::Db &db) {
+    db.exec(R"(
+DROP VIEW addresses; DROP TABLE address_rows; DROP TABLE address_modules;
+DROP VIEW symbols; DROP TABLE symbol_frames; DROP TABLE strings;
+CREATE TABLE symbols (
+    addr_id   INTEGER NOT NULL REFERENCES addresses(addr_id),
+    depth     INTEGER NOT NULL,
+    function  TEXT NOT NULL,
+    demangled TEXT NOT NULL DEFAULT '',
+    csharp    TEXT NOT NULL DEFAULT '',
+    file      TEXT NOT NULL DEFAULT '',
+    line      INTEGER NOT NULL DEFAULT 0,
+    column    INTEGER NOT NULL DEFAULT 0,
+    cs_file   TEXT NOT NULL DEFAULT '',
+    cs_line   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (addr_id, depth)
+) WITHOUT ROWID;
+CREATE TABLE addresses (
+    addr_id      INTEGER PRIMARY KEY,
+    build_id     TEXT NOT NULL,
+    module_path  TEXT NOT NULL,
+    file_address INTEGER NOT NULL,
+    symbolized   INTEGER NOT NULL DEFAULT 0,
+    quality      INTEGER NOT NULL DEFAULT 0,
+    answered_by  INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (build_id, module_path, file_address)
+);)");
+}
 
 }  // namespace mt::test

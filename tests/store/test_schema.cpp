@@ -73,13 +73,13 @@ TEST_CASE("store: a newer schema is refused by the writer and by the readers, no
     mt::test::StoreDir d;
     std::string path = d.file("newer.db");
     mt::store::create_empty_database(path);
-    Db::open(path, false).exec("PRAGMA user_version = 3");
+    Db::open(path, false).exec("PRAGMA user_version = 4");
     std::string before = read_file(path);
     CHECK_THAT(refusal([&] { mt::store::check_readable(path); }),
-               Catch::Contains("has schema version 3, written by a newer MemTracer; this MemTracer reads version 2"));
+               Catch::Contains("has schema version 4, written by a newer MemTracer; this MemTracer reads version 3"));
     CHECK_THAT(refusal([&] { mt::store::open_database(path); }),
-               Catch::Contains("schema version 3 (PRAGMA user_version), written by a newer memtracer-symbolize") &&
-                   Catch::Contains("reads and writes schema version 2; nothing was written"));
+               Catch::Contains("schema version 4 (PRAGMA user_version), written by a newer memtracer-symbolize") &&
+                   Catch::Contains("reads and writes schema version 3; nothing was written"));
     CHECK(read_file(path) == before);
     // A newer tool may also say so in meta only.
     std::string meta = d.file("meta.db");
@@ -118,6 +118,8 @@ TEST_CASE("store: a version-1 file from before the added columns is migrated, it
     {
         // The first release of version 1: addresses without quality and answered_by.
         Db db = Db::open(path, false);
+        mt::test::use_version2_cache(db);
+        db.exec("PRAGMA user_version = 1; UPDATE meta SET value = '1' WHERE key = 'schema_version'");
         db.exec("ALTER TABLE addresses DROP COLUMN answered_by; ALTER TABLE addresses DROP COLUMN quality");
         db.exec("INSERT INTO addresses(addr_id, build_id, module_path, file_address, symbolized) VALUES (7, 'b', 'm', 4096, 1)");
         REQUIRE_FALSE(has(columns_of(db, "addresses"), "quality"));

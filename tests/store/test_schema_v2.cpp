@@ -46,13 +46,17 @@ TEST_CASE("store: a version-1 database is readable as is and migrated by the wri
     mt::test::StoreDir d;
     std::string path = d.file("v1.db");
     mt::store::create_empty_database(path);
-    Db::open(path, false).exec(kVersion1);
+    {
+        Db v1 = Db::open(path, false);
+        mt::test::use_version2_cache(v1);  // version 1's address cache was version 2's
+        v1.exec(kVersion1);
+    }
     REQUIRE_NOTHROW(mt::store::check_readable(path));  // the viewer serves it unmigrated
     {
         auto opened = mt::store::open_database(path);
         Db &db = opened.db;
-        CHECK(db.query_int("PRAGMA user_version") == 2);
-        CHECK(one(db, "SELECT value FROM meta WHERE key = 'schema_version'") == "2");
+        CHECK(db.query_int("PRAGMA user_version") == mt::store::kSchemaVersion);  // 1 -> 2 -> 3 in one open
+        CHECK(one(db, "SELECT value FROM meta WHERE key = 'schema_version'") == std::to_string(mt::store::kSchemaVersion));
         CHECK(one(db, "SELECT count || ',' || requested_bytes || ',' || gc_bytes || ',' || thread_id FROM allocs") == "5,80,96,-1");
         CHECK(one(db, "SELECT count || ',' || first_seq || ',' || thread_id FROM run_class_stack") == "5,0,-1");
         CHECK(one(db, "SELECT hex(ages) || ',' || thread_id FROM death_sites") == "000130,-1");

@@ -147,7 +147,7 @@ TEST_CASE("symbolizer: ELF run: tables - symbols with inline chains - sites - mo
     // Secondary indexes exist, and the file is a single self-contained database.
     CHECK(query1(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'gc_events_by_frame'") == "1");
     CHECK(query1(db, "PRAGMA journal_mode") == "delete");
-    CHECK(query1(db, "PRAGMA user_version") == "2");
+    CHECK(query1(db, "PRAGMA user_version") == std::to_string(mt::store::kSchemaVersion));
     CHECK_FALSE(std::filesystem::exists(db + "-wal"));
 }
 
@@ -287,7 +287,7 @@ TEST_CASE("symbolizer: journal modes - a new database uses the rollback journal 
     {
         auto fresh = mt::store::open_database(path);
         CHECK(fresh.created);
-        CHECK(fresh.db.query_int("PRAGMA user_version") == 2);
+        CHECK(fresh.db.query_int("PRAGMA user_version") == mt::store::kSchemaVersion);
         mt::store::Stmt mode = fresh.db.prepare("PRAGMA journal_mode");
         REQUIRE(mode.step());
         CHECK(mode.text(0) == "delete");

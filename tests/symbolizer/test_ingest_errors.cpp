@@ -206,28 +206,28 @@ TEST_CASE("symbolizer: a database of another program with a user_version - or a 
     };
     // Many programs set user_version; 1 is common. Foreign tables, none of ours.
     exec(d.file("app.db"), "PRAGMA user_version = 1; CREATE TABLE photos(id INTEGER); INSERT INTO photos VALUES (7)");
-    // A MemTracer database a newer tool marked in meta (user_version still 2).
+    // A MemTracer database a newer tool marked in meta (user_version still 3).
     REQUIRE(mt::test::run_tool({d.file("run.mt"), "-o", d.file("newer.db"), "--no-progress"}) == 0);
-    exec(d.file("newer.db"), "UPDATE meta SET value = '3' WHERE key = 'schema_version'");
-    // user_version 3 with our tables.
-    REQUIRE(mt::test::run_tool({d.file("run.mt"), "-o", d.file("v3.db"), "--no-progress"}) == 0);
-    exec(d.file("v3.db"), "PRAGMA user_version = 3");
+    exec(d.file("newer.db"), "UPDATE meta SET value = '4' WHERE key = 'schema_version'");
+    // user_version 4 with our tables.
+    REQUIRE(mt::test::run_tool({d.file("run.mt"), "-o", d.file("v4.db"), "--no-progress"}) == 0);
+    exec(d.file("v4.db"), "PRAGMA user_version = 4");
 
-    for (const char *name : {"app.db", "newer.db", "v3.db"}) {
+    for (const char *name : {"app.db", "newer.db", "v4.db"}) {
         DYNAMIC_SECTION(name) {
             std::string db = d.file(name), before = mt::test::read_file(db), err;
             int rc = mt::test::run_tool({d.file("run.mt"), "-o", db, "--force", "--no-progress"}, &err);
             INFO(err);
             CHECK(rc == 5);
             CHECK(err.find(db) != std::string::npos);                    // what file
-            CHECK(err.find("schema version 2") != std::string::npos);    // what is expected
+            CHECK(err.find("schema version 3") != std::string::npos);    // what is expected
             CHECK(err.find("nothing was written") != std::string::npos);
             if (std::string(name) == "app.db") {
                 CHECK(err.find("not a MemTracer database") != std::string::npos);
                 CHECK(err.find("user_version 1") != std::string::npos);  // what was found
                 CHECK(err.find("photos") != std::string::npos);
             } else {
-                CHECK(err.find("schema version 3") != std::string::npos);
+                CHECK(err.find("schema version 4") != std::string::npos);
                 CHECK(err.find("newer") != std::string::npos);
             }
             CHECK(mt::test::read_file(db) == before);

@@ -7,6 +7,7 @@
 #include "memtracer/store/db.h"
 #include "memtracer/store/schema.h"
 #include "memtracer/store/writer_sql.h"
+#include "string_ids.h"
 #include "support.h"
 #include "symbol_chains.h"
 
@@ -15,14 +16,15 @@ using mt::sym::SymbolRow;
 
 namespace {
 
-// Depth d of address `id`: names that say which row they came from.
-void add_row(mt::store::Db &db, int64_t id, int depth) {
+// Depth d of address `id`: names that say which row they came from, written as the symbolizer
+// writes them (string ids, symbol_frames).
+void add_row(mt::store::Db &db, mt::sym::StringIds &strings, int64_t id, int depth) {
     std::string tag = std::to_string(id) + "." + std::to_string(depth);
-    mt::store::Stmt s = db.prepare(
-        "INSERT INTO symbols(addr_id, depth, function, demangled, csharp, file, line, column, cs_file, cs_line) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
-    s.binds(id, depth, "f" + tag, "d" + tag, "c" + tag, "/src/" + tag + ".cpp", 10 * id + depth, depth + 1,
-            "/cs/" + tag + ".cs", 100 * id + depth);
+    mt::store::Stmt s = db.prepare(std::string(std::string_view(mt::store::sql::kInsertSymbols)) +
+                                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+    s.binds(id, depth, strings.id("f" + tag), strings.id("d" + tag), strings.id("c" + tag),
+            strings.id("/src/" + tag + ".cpp"), 10 * id + depth, depth + 1, strings.id("/cs/" + tag + ".cs"),
+            100 * id + depth);
     s.run();
 }
 
@@ -48,9 +50,10 @@ TEST_CASE("symbolizer: chains read ahead and chains read on demand are the symbo
     mt::test::TempDir d;
     auto odb = mt::store::open_database(d.file("chains.db"));
     mt::store::Db &db = odb.db;
+    mt::sym::StringIds strings(db);
     // Inserted out of depth order: the chain's order is the table's key, not the insert's.
     for (int64_t id : {7, 3, 5, 9})
-        for (int depth = static_cast<int>(id % 3); depth >= 0; --depth) add_row(db, id, depth);
+        for (int depth = static_cast<int>(id % 3); depth >= 0; --depth) add_row(db, strings, id, depth);
 
     SymbolChains chains(db);
     chains.read_ahead({9, 3, 0, 9, 3, 11});  // repeats, 0 (outside every module), an id without rows
@@ -61,6 +64,26 @@ TEST_CASE("symbolizer: chains read ahead and chains read on demand are the symbo
     CHECK(chains.take(11).empty());
     // Handed over once: asked again, it is read again, the same.
     check_chain(chains.take(3), 3, 1);
+}
+
+TEST_CASE("symbolizer: a string is stored once, and one an earlier ingest stored is found by its id", "[chains][strings]") {
+    mt::test::TempDir d;
+    auto odb = mt::store::open_database(d.file("strings.db"));
+    mt::store::Db &db = odb.db;
+    int64_t spawn = 0, empty = 0;
+    {
+        mt::sym::StringIds first(db);
+        spawn = first.id("Spawner.Run");
+        empty = first.id("");
+        CHECK(first.id("Spawner.Run") == spawn);  // the memo
+        CHECK(spawn != empty);
+    }
+    mt::sym::StringIds second(db);  // a later ingest: its memo is empty, the table is not
+    CHECK(second.id("Enemy.Update") != spawn);
+    CHECK(second.id("Spawner.Run") == spawn);
+    CHECK(second.id("") == empty);
+    CHECK(db.query_int("SELECT count(*) FROM strings") == 3);
+    CHECK(db.query_int("SELECT string_id FROM strings WHERE text = 'Spawner.Run'") == spawn);
 }
 
 TEST_CASE("store: Db::changes tells an inserted site from one that was already there", "[sites][store]") {

@@ -253,6 +253,8 @@ private:
     int64_t address(int build, const std::string &key, int64_t file_address);
     int64_t site(const Site &s);
     void header(int run, std::map<std::string, int64_t> &class_id);
+    int64_t module_key(int build);
+    int64_t string_id(const std::string &text);
     void stacks(int run, const std::vector<Stack> &stacks);
     void lifetimes(int run, const std::map<std::string, int64_t> &class_id);
 
@@ -263,22 +265,43 @@ private:
     int64_t next_addr_ = 1;
 };
 
+// A name's id in the strings table (schema version 3), added once.
+int64_t Writer::string_id(const std::string &text) {
+    Stmt ins = db_.prepare(sql::kInsertString);
+    ins.bind(1, text).run();
+    Stmt find = db_.prepare(sql::kFindString);
+    find.bind(1, text);
+    if (!find.step()) throw std::runtime_error("string not written: " + text);
+    return find.i64(0);
+}
+
+// The build's game module in the address cache (schema version 3: address rows refer to it by key).
+int64_t Writer::module_key(int build) {
+    Stmt find = db_.prepare(sql::kAddressModuleKey);
+    find.bind(1, build_id(build)).bind(2, kGameModule);
+    if (find.step()) return find.i64(0);
+    Stmt ins = db_.prepare(sql::kInsertAddressModule);
+    ins.bind(1, build_id(build)).bind(2, kGameModule).run();
+    return db_.last_insert_rowid();
+}
+
 int64_t Writer::address(int build, const std::string &key, int64_t fa) {
     auto k = std::make_pair(build, key);
     if (auto it = addr_ids_.find(k); it != addr_ids_.end()) return it->second;
     const int64_t aid = next_addr_++;
-    BatchInsert addr(db_, sql::kInsertAddresses, 7);
-    addr.add(aid).add(build_id(build)).add(kGameModule).add(fa).add(1).add(0).add(0).end_row();
+    BatchInsert addr(db_, sql::kInsertAddresses, 6);
+    addr.add(aid).add(module_key(build)).add(fa).add(1).add(0).add(0).end_row();
     BatchInsert sym(db_, sql::kInsertSymbols, 10);
     const auto &chain = g_addrs.at(key);
     if (!chain) {
-        sym.add(aid).add(0).add("").add("").add("").add("").add(0).add(0).add("").add(0).end_row();
+        const int64_t none = string_id("");
+        sym.add(aid).add(0).add(none).add(none).add(none).add(none).add(0).add(0).add(none).add(0).end_row();
     } else {
         for (size_t depth = 0; depth < chain->size(); ++depth) {
             const Func &f = g_funcs.at((*chain)[depth]);
             int64_t cs_line = f.cs_line + (build == 2 && (*chain)[depth] == "hud_text" ? 3 : 0);
-            sym.add(aid).add(static_cast<int64_t>(depth)).add(f.raw).add(demangled(f.raw)).add(f.cs).add(f.file)
-                .add(f.line).add(0).add(f.cs_file).add(cs_line).end_row();
+            sym.add(aid).add(static_cast<int64_t>(depth)).add(string_id(f.raw)).add(string_id(demangled(f.raw)))
+                .add(string_id(f.cs)).add(string_id(f.file)).add(f.line).add(0).add(string_id(f.cs_file)).add(cs_line).end_row();
         }
     }
     addr_ids_[k] = aid;

@@ -66,29 +66,37 @@ constexpr SqlText insert_sql(std::string_view table, std::string_view columns, s
 }
 
 // address_cache.cpp
-// The addresses already known for one (build, module): the symbolizer's per-build cache.
-inline constexpr char kAddressesOfModule[] =
-    "SELECT addr_id, file_address FROM addresses WHERE build_id = ?1 AND module_path = ?2";
+// A module's key in the cache (schema version 3: address rows refer to it).
+inline constexpr char kAddressModuleKey[] =
+    "SELECT module_key FROM address_modules WHERE build_id = ?1 AND module_path = ?2";
+// A module new to the cache; its key is last_insert_rowid().
+inline constexpr SqlText kInsertAddressModule = insert_sql("address_modules", "build_id, module_path");
+// The addresses already known for one module: the symbolizer's per-build cache.
+inline constexpr char kAddressesOfModule[] = "SELECT addr_id, file_address FROM address_rows WHERE module_key = ?1";
 // What is known of a range of address ids (a build's rows, read in one sweep).
 inline constexpr char kAddressStatesBetween[] =
-    "SELECT addr_id, symbolized, quality, answered_by FROM addresses WHERE addr_id BETWEEN ?1 AND ?2";
+    "SELECT addr_id, symbolized, quality, answered_by FROM address_rows WHERE addr_id BETWEEN ?1 AND ?2";
 // The first free address id.
-inline constexpr char kNextAddressId[] = "SELECT coalesce(max(addr_id), 0) + 1 FROM addresses";
+inline constexpr char kNextAddressId[] = "SELECT coalesce(max(addr_id), 0) + 1 FROM address_rows";
 // What is known of one address id.
-inline constexpr char kAddressState[] = "SELECT symbolized, quality, answered_by FROM addresses WHERE addr_id = ?1";
+inline constexpr char kAddressState[] = "SELECT symbolized, quality, answered_by FROM address_rows WHERE addr_id = ?1";
 // BatchInsert head.
 inline constexpr SqlText kInsertAddresses =
-    rows_head("addresses", "addr_id, build_id, module_path, file_address, symbolized, quality, answered_by");
+    rows_head("address_rows", "addr_id, module_key, file_address, symbolized, quality, answered_by");
 // An address answered again (a better symbol file).
 inline constexpr char kMarkAddressSymbolized[] =
-    "UPDATE addresses SET symbolized = 1, quality = ?2, answered_by = ?3 WHERE addr_id = ?1";
+    "UPDATE address_rows SET symbolized = 1, quality = ?2, answered_by = ?3 WHERE addr_id = ?1";
 
 // symbolize_pass.cpp
 // An address's old inline chain, before a better answer replaces it.
-inline constexpr char kDeleteSymbols[] = "DELETE FROM symbols WHERE addr_id = ?1";
-// BatchInsert head.
-inline constexpr SqlText kInsertSymbols =
-    rows_head("symbols", "addr_id, depth, function, demangled, csharp, file, line, column, cs_file, cs_line");
+inline constexpr char kDeleteSymbols[] = "DELETE FROM symbol_frames WHERE addr_id = ?1";
+// BatchInsert head: an inline frame, its names as string ids (kInsertString).
+inline constexpr SqlText kInsertSymbols = rows_head(
+    "symbol_frames", "addr_id, depth, function_id, demangled_id, csharp_id, file_id, line, column, cs_file_id, cs_line");
+// string_ids.cpp: a name, once; its id is last_insert_rowid() when changes() says it was added,
+// else kFindString's.
+inline constexpr SqlText kInsertString = insert_sql("strings", "text", "INSERT", " ON CONFLICT(text) DO NOTHING");
+inline constexpr char kFindString[] = "SELECT string_id FROM strings WHERE text = ?1";
 
 // frame_writer.cpp
 // One frame of a run; the Rows form is the symbolizer's BatchInsert head (many frames a statement).
@@ -146,10 +154,13 @@ inline constexpr SqlText kInsertRun = insert_sql(
 inline constexpr SqlText kInsertRunInfo = insert_sql("run_info", "run_id, key, value", "INSERT OR REPLACE");
 // BatchInsert head.
 inline constexpr SqlText kInsertStackFrames = rows_head("stack_frames", "run_id, stack_id, pos, address, addr_id");
-// An address's inline chain, innermost first.
+// An address's inline chain, innermost first, its names as string ids (the symbols view's rows
+// without a strings lookup per name: symbol_chains.cpp reads each distinct id once, kStringText).
 inline constexpr char kSymbolChain[] =
-    "SELECT function, demangled, csharp, file, line, column, cs_file, cs_line FROM symbols "
+    "SELECT function_id, demangled_id, csharp_id, file_id, line, column, cs_file_id, cs_line FROM symbol_frames "
     "WHERE addr_id = ?1 ORDER BY depth";
+// One string of the strings table.
+inline constexpr char kStringText[] = "SELECT text FROM strings WHERE string_id = ?1";
 // A site (function, file, line), once.
 inline constexpr SqlText kInsertSite =
     insert_sql("sites", "function, file, line", "INSERT", " ON CONFLICT(function, file, line) DO NOTHING");
