@@ -8,15 +8,18 @@
 # --workers 7 --seed 3 --gc-events --out RUN.mt) and keep it: the game takes minutes.
 # MT_INGEST_ARGS: more memtracer-symbolize options for both builds (e.g. --force when GAME_ELF
 # was rebuilt since the run was recorded: both builds then read the same, mismatched, symbols).
+# Needs GNU time and the sqlite3 shell on PATH (bench/device_check.sh carries both).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 run=$1 elf=$2 base=$3 new=${4:-$root/build} reps=${5:-3}
+gnu_time=$(type -P time) || { echo "ingest_ab.sh: needs GNU time on PATH (Debian: apt-get install time)" >&2; exit 1; }
+type -P sqlite3 >/dev/null || { echo "ingest_ab.sh: needs the sqlite3 shell on PATH (Debian: apt-get install sqlite3)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 one() {  # one NAME BUILD REP: a fresh database, GNU time's figures in NAME.REP.time
   rm -f "$work/$1.db"
-  /usr/bin/time -f "%e %U %S %M" -o "$work/$1.$3.time" \
+  "$gnu_time" -f "%e %U %S %M" -o "$work/$1.$3.time" \
     "$2/bin/memtracer-symbolize" "$run" --elf "$elf" ${MT_INGEST_ARGS:-} -o "$work/$1.db" >/dev/null 2>"$work/$1.err" \
     || { echo "ingest_ab.sh: $2/bin/memtracer-symbolize failed:" >&2; tail -5 "$work/$1.err" >&2; exit 1; }
 }
@@ -46,4 +49,4 @@ for n in base new; do
   echo "| $n | $(fig $n 1) | $(fig $n 5) | $(( $(fig $n 4) / 1024 )) | $(cat "$work/$n".*.time | cut -d' ' -f1 | tr '\n' ' ')|"
 done
 echo
-echo "wall new/base: $(python3 -c "print(f'{$(fig new 1)/$(fig base 1):.2f}x')"); databases: $([ "$same" = 1 ] && echo identical || echo DIFFER) (every table and view both name)${only:+; in one only: $only}"
+echo "wall new/base: $(awk -v n="$(fig new 1)" -v b="$(fig base 1)" 'BEGIN {printf "%.2fx", n / b}'); databases: $([ "$same" = 1 ] && echo identical || echo DIFFER) (every table and view both name)${only:+; in one only: $only}"
