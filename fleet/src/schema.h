@@ -18,7 +18,7 @@ namespace mt::fleet {
 
 struct Column {
     std::string name, type;  // ClickHouse type
-    std::string source;      // store/'s column when it differs (runs.device: `device` is the label)
+    std::string source{};    // store/'s column when it differs (runs.device: `device` is the label)
     const std::string &from() const { return source.empty() ? name : source; }
 };
 struct Table {

@@ -8,6 +8,14 @@
 
 namespace mtsample {
 
+#ifdef MTSAMPLE_LINKED_GAME_ASSEMBLY
+bool load_tracer(const std::string &, const std::string &, const GameLibrary &, Tracer &t, std::string &) {
+    t = Tracer{nullptr,         "(linked in)",  mt_config_init,     mt_start,         mt_attach_il2cpp, mt_stop,
+               mt_frame_end,    mt_set_thread_name, mt_get_counters, mt_status_string, mt_last_error,
+               mt_mark};
+    return true;
+}
+#else
 namespace {
 
 bool resolve_all(void *handle, const std::string &from, Tracer &t, std::string &error) {
@@ -29,14 +37,6 @@ bool resolve_all(void *handle, const std::string &from, Tracer &t, std::string &
 
 }  // namespace
 
-#ifdef MTSAMPLE_LINKED_GAME_ASSEMBLY
-bool load_tracer(const std::string &, const std::string &, const GameLibrary &, Tracer &t, std::string &) {
-    t = Tracer{nullptr,         "(linked in)",  mt_config_init,     mt_start,         mt_attach_il2cpp, mt_stop,
-               mt_frame_end,    mt_set_thread_name, mt_get_counters, mt_status_string, mt_last_error,
-               mt_mark};
-    return true;
-}
-#else
 bool load_tracer(const std::string &runtime, const std::string &runtime_lib, const GameLibrary &lib, Tracer &t,
                  std::string &error) {
     if (runtime == "in-game") return resolve_all(lib.handle, lib.path, t, error);

@@ -92,10 +92,10 @@ struct Common {
     Page pg;
     Grouping g;
     LifetimeSupport support;
-    Filter filter;
+    Filter filter{};
     // The (class, stack) pairs the filter keeps, from run_class_stack: lifetimes are kept per
     // (class, stack), so filtering them is filtering these pairs. Unused when the filter is inactive.
-    std::unordered_set<std::pair<int64_t, int64_t>, PairKeyHash> keep;
+    std::unordered_set<std::pair<int64_t, int64_t>, PairKeyHash> keep{};
     // `thread`: the allocating thread of a lifetimes row; rows already filtered by thread pass none.
     bool kept(int64_t class_id, int64_t stack_id, std::optional<int64_t> thread = std::nullopt) const {
         return !filter.active() || (keep.count({class_id, stack_id}) > 0 && (!thread || filter.keeps_thread(*thread)));
