@@ -11,7 +11,8 @@
 # a session-sized run recorded by NEW's game, then ingested by both builds' memtracer-symbolize,
 # bench/store/ingest_ab.sh, MT_INGEST_REPS rounds (default 5). A symbolizer built with
 # -DMT_LLVM_STATIC=ON needs no LLVM there; DIR/../syslib/bin may hold GNU time and sqlite3;
-# MT_SESSION_FRAMES, default 50000.)
+# MT_SESSION_FRAMES, default 50000. "symbolize": bench/symbolizer/cold_warm_ab.sh on MT_SYM_LIB
+# with the runs MT_SYM_RUN1 and MT_SYM_RUN2, MT_SYM_REPS rounds (default 3), 2 and all jobs.)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 new=$(cd "$1" && pwd)
@@ -43,4 +44,9 @@ if [[ $parts == *" ingest "* ]]; then
   echo "== session ingest, base = $base, new = $new"
   MT_INGEST_ARGS="--elf $new/lib/libGameAssembly-patch.so" bash "$root/bench/store/ingest_ab.sh" \
     "$work/session.mt" "$new/bin/memtracer-sample-game" "$base" "$new" "${MT_INGEST_REPS:-5}"
+fi
+if [[ $parts == *" symbolize "* ]]; then
+  echo "== symbolizer cold and warm, base = $base, new = $new"
+  bash "$root/bench/symbolizer/cold_warm_ab.sh" "$MT_SYM_LIB" "$MT_SYM_RUN1" "$MT_SYM_RUN2" "$base" "$new" \
+    "${MT_SYM_REPS:-3}"
 fi
