@@ -47,6 +47,7 @@ if [[ $parts == *" ingest "* ]]; then
 fi
 if [[ $parts == *" symbolize "* ]]; then
   echo "== symbolizer cold and warm, base = $base, new = $new"
-  bash "$root/bench/symbolizer/cold_warm_ab.sh" "$MT_SYM_LIB" "$MT_SYM_RUN1" "$MT_SYM_RUN2" "$base" "$new" \
+  bash "$root/bench/symbolizer/cold_warm_ab.sh" "${MT_SYM_LIB:?the symbolize part needs MT_SYM_LIB}" \
+    "${MT_SYM_RUN1:?the symbolize part needs MT_SYM_RUN1}" "${MT_SYM_RUN2:?the symbolize part needs MT_SYM_RUN2}" "$base" "$new" \
     "${MT_SYM_REPS:-3}"
 fi

@@ -10,6 +10,7 @@
 # RUN1 and RUN2: runs whose addresses lie in LIB (bench_symbolizer --keep writes such files);
 # JOBS default: 2 and the machine's core count. Needs GNU time on PATH.
 set -euo pipefail
+[ $# -ge 5 ] || { echo "usage: bash bench/symbolizer/cold_warm_ab.sh LIB RUN1 RUN2 BASE_BUILD NEW_BUILD [REPS] [JOBS...]" >&2; exit 2; }
 lib=$1 run1=$2 run2=$3 base=$4 new=$5 reps=${6:-3}
 shift 5; shift || true
 jobs_list=("$@")
