@@ -181,13 +181,16 @@ void RunIngest::write_stacks() {
     store::Stmt add_site = db_.prepare(store::sql::kInsertSite);
     store::Stmt get_site = db_.prepare(store::sql::kFindSite);
     auto store_site = [&](const Site &site) {
-        add_site.bind(1, site.function).bind(2, site.file).bind(3, site.line).run();
-        if (db_.changes() == 1) return db_.last_insert_rowid();  // new: its id without a lookup
-        get_site.bind(1, site.function).bind(2, site.file).bind(3, site.line);  // another run's site
-        if (!get_site.step()) throw database_error("site vanished after insert: " + site.function);
-        int64_t found = get_site.i64(0);
+        // Looked up first: a warm run's sites are all there already (one statement, not an
+        // insert that does nothing and then the lookup).
+        get_site.bind(1, site.function).bind(2, site.file).bind(3, site.line);
+        bool found = get_site.step();
+        int64_t id = found ? get_site.i64(0) : 0;
         get_site.reset();
-        return found;
+        if (found) return id;
+        add_site.bind(1, site.function).bind(2, site.file).bind(3, site.line).run();
+        if (db_.changes() != 1) throw database_error("site neither found nor inserted: " + site.function);
+        return db_.last_insert_rowid();
     };
     store::BatchInsert ins(db_, store::sql::kInsertStacks);
     for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {

@@ -82,21 +82,41 @@ int32_t StackSites::intern(Site s) {
 }
 
 StackSites::AddressFacts StackSites::summarize(std::span<const SymbolRow> chain) {
+    // The four sites below are rows of the chain, usually one and the same row: each row's site
+    // is built and interned once (building its name and key was most of this function).
+    constexpr size_t kNoRow = SIZE_MAX;
+    size_t own = kNoRow, any = kNoRow, runtime = kNoRow, runtime_any = kNoRow;
     AddressFacts f;
     f.empty = chain.empty();
-    if (auto s = game_site(chain, false)) f.own = intern(std::move(*s));
-    if (auto s = game_site(chain, true)) f.any = intern(std::move(*s));
     bool leading = true;
-    for (const SymbolRow &row : chain) {
+    for (size_t i = 0; i < chain.size(); ++i) {
+        const SymbolRow &row = chain[i];
         bool machinery = is_machinery(row);
         if (leading && machinery) ++f.machinery;
         else leading = false;
         if (row.function.empty()) continue;
         f.named = true;
-        if (f.runtime_any < 0) f.runtime_any = intern(site_of(row));
-        if (f.runtime < 0 && !machinery) f.runtime = intern(site_of(row));
+        if (runtime_any == kNoRow) runtime_any = i;
+        if (runtime == kNoRow && !machinery) runtime = i;
+        // game_site(chain, false / true): the first named non-internal row, not library code / any.
+        if (own == kNoRow && !is_internal(row)) {
+            if (any == kNoRow) any = i;
+            if (!is_library(row)) own = i;
+        }
     }
     f.all_machinery = !chain.empty() && leading;
+    std::vector<std::pair<size_t, int32_t>> built;  // row -> interned site, for this chain
+    auto site_at = [&](size_t i) -> int32_t {
+        if (i == kNoRow) return -1;
+        for (const auto &[row, index] : built)
+            if (row == i) return index;
+        built.emplace_back(i, intern(site_of(chain[i])));
+        return built.back().second;
+    };
+    f.own = site_at(own);
+    f.any = site_at(any);
+    f.runtime = site_at(runtime);
+    f.runtime_any = site_at(runtime_any);
     return f;
 }
 
