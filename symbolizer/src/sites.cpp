@@ -105,13 +105,14 @@ StackSites::AddressFacts StackSites::summarize(std::span<const SymbolRow> chain)
         }
     }
     f.all_machinery = !chain.empty() && leading;
-    std::vector<std::pair<size_t, int32_t>> built;  // row -> interned site, for this chain
+    std::pair<size_t, int32_t> built[4];  // row -> interned site, for this chain (at most four rows)
+    size_t n_built = 0;
     auto site_at = [&](size_t i) -> int32_t {
         if (i == kNoRow) return -1;
-        for (const auto &[row, index] : built)
-            if (row == i) return index;
-        built.emplace_back(i, intern(site_of(chain[i])));
-        return built.back().second;
+        for (size_t k = 0; k < n_built; ++k)
+            if (built[k].first == i) return built[k].second;
+        built[n_built] = {i, intern(site_of(chain[i]))};
+        return built[n_built++].second;
     };
     f.own = site_at(own);
     f.any = site_at(any);
