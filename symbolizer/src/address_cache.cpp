@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <tuple>
 
 #include "memtracer/store/batch_insert.h"
 #include "memtracer/store/db.h"
@@ -38,6 +39,30 @@ std::pair<uint32_t, bool> AddressIndex::try_emplace(uint64_t address, uint32_t r
     }
 }
 
+void SortedAddressIndex::build(const std::vector<CachedAddress> &rows, size_t n) {
+    start_.clear();
+    if (n == 0) return;
+    lo_ = rows[0].file_address;
+    hi_ = rows[n - 1].file_address;
+    // Buckets of 2^shift_ addresses, at most about n of them.
+    shift_ = std::bit_width((hi_ - lo_) / n);
+    size_t buckets = static_cast<size_t>((hi_ - lo_) >> shift_) + 1;
+    start_.assign(buckets + 1, 0);
+    size_t row = 0;
+    for (size_t b = 0; b <= buckets; ++b) {
+        while (row < n && ((rows[row].file_address - lo_) >> shift_) < b) ++row;
+        start_[b] = static_cast<uint32_t>(row);
+    }
+}
+
+uint32_t SortedAddressIndex::find(const std::vector<CachedAddress> &rows, uint64_t address) const {
+    if (start_.empty() || address < lo_ || address > hi_) return kAbsent;
+    size_t b = static_cast<size_t>((address - lo_) >> shift_);
+    auto first = rows.begin() + start_[b], last = rows.begin() + start_[b + 1];
+    auto it = std::lower_bound(first, last, address, [](const CachedAddress &r, uint64_t a) { return r.file_address < a; });
+    return it != last && it->file_address == address ? static_cast<uint32_t>(it - rows.begin()) : kAbsent;
+}
+
 AddressCache::AddressCache(store::Db &db)
     : db_(db),
       module_key_(db.prepare(store::sql::kAddressModuleKey)),
@@ -72,8 +97,10 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
         p->rows.push_back(a);
     }
     select_.reset();
-    p->by_address.reserve(p->rows.size());
-    for (uint32_t i = 0; i < p->rows.size(); ++i) p->by_address.try_emplace(p->rows[i].file_address, i);
+    // The unique index delivers them by file address; sorted here in case a plan does not.
+    auto by_address = [](const CachedAddress &a, const CachedAddress &b) { return a.file_address < b.file_address; };
+    if (!std::is_sorted(p->rows.begin(), p->rows.end(), by_address)) std::sort(p->rows.begin(), p->rows.end(), by_address);
+    p->loaded.build(p->rows, p->rows.size());
     if (p->rows.empty()) return *p;
     if (static_cast<uint64_t>(hi - lo) < 4 * p->rows.size() + 1024) {
         // The build owns most of its id range (the usual case): read the range in rowid order
@@ -106,7 +133,10 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
 }
 
 std::pair<uint32_t, bool> AddressCache::intern(Partition &p, uint64_t file_address) {
-    auto [index, inserted] = p.by_address.try_emplace(file_address, static_cast<uint32_t>(p.rows.size()));
+    uint32_t index = p.loaded.find(p.rows, file_address);
+    bool inserted = false;
+    if (index == SortedAddressIndex::kAbsent)
+        std::tie(index, inserted) = p.by_address.try_emplace(file_address, static_cast<uint32_t>(p.rows.size()));
     if (inserted) {
         CachedAddress a;
         a.file_address = file_address;

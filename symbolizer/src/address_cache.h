@@ -64,6 +64,25 @@ private:
     int shift_ = 64;
 };
 
+// File address -> row for the rows a partition loaded from the database, which it keeps sorted by
+// file address: a bucket array by the address's high bits (about one row per bucket) gives the
+// range of rows to search. Built in one sequential pass, where entering a warm run's 240k loaded
+// rows into AddressIndex was random writes over 8 MB, and a lookup reads a small array and then
+// the row itself (docs/benchmarks.md, issue 22, sixth session). Any spread of addresses gives the
+// right answer; a clustered one only makes some ranges longer (searched by bisection).
+class SortedAddressIndex {
+public:
+    static constexpr uint32_t kAbsent = UINT32_MAX;
+    // rows[0, n) sorted by file_address, distinct.
+    void build(const std::vector<CachedAddress> &rows, size_t n);
+    uint32_t find(const std::vector<CachedAddress> &rows, uint64_t address) const;
+
+private:
+    uint64_t lo_ = 0, hi_ = 0;
+    int shift_ = 0;
+    std::vector<uint32_t> start_;  // start_[b]: the first row whose bucket is >= b; one past the last bucket too
+};
+
 class AddressCache {
 public:
     explicit AddressCache(store::Db &db);
@@ -73,8 +92,9 @@ public:
     struct Partition {
         std::string build_id, module_path;
         int64_t module_key = 0;  // address_modules' key; 0 until the module has rows in the database
-        std::vector<CachedAddress> rows;
-        AddressIndex by_address;
+        std::vector<CachedAddress> rows;  // those loaded first, by file address; then this run's new ones
+        SortedAddressIndex loaded;        // the loaded rows
+        AddressIndex by_address;          // the rows new in this run
         std::vector<uint32_t> fresh;  // rows new in this run, in addr_id (= file address) order
     };
 

@@ -164,6 +164,7 @@ void RunIngest::write_stacks() {
     // Every stack's first address in a module is asked for (the machinery trim starts there, and
     // it is usually the site): those chains are read up front, in addr_id order.
     SymbolChains chains(db_);
+    StackSites sites([&](int64_t addr_id) { return chains.read(addr_id); });
     {
         std::vector<int64_t> first;
         first.reserve(stacks_.size() - stacks_written_);
@@ -173,36 +174,41 @@ void RunIngest::write_stacks() {
                     first.push_back(a);
                     break;
                 }
-        chains.read_ahead(std::move(first));
+        chains.read_each(std::move(first), [&](int64_t a, std::span<const SymbolRow> chain) { sites.add_chain(a, chain); });
     }
-    StackSites sites([&](int64_t addr_id) { return chains.take(addr_id); });
-    std::unordered_map<std::string, int64_t> site_ids;
+    std::vector<int64_t> site_id_of;                       // by StackSites' site index; 0: not stored yet
+    std::unordered_map<std::string, int64_t> unnamed_ids;  // rule (3)'s labels
     store::Stmt add_site = db_.prepare(store::sql::kInsertSite);
     store::Stmt get_site = db_.prepare(store::sql::kFindSite);
+    auto store_site = [&](const Site &site) {
+        // Looked up first: a warm run's sites are all there already (one statement, not an
+        // insert that does nothing and then the lookup).
+        get_site.bind(1, site.function).bind(2, site.file).bind(3, site.line);
+        bool found = get_site.step();
+        int64_t id = found ? get_site.i64(0) : 0;
+        get_site.reset();
+        if (found) return id;
+        add_site.bind(1, site.function).bind(2, site.file).bind(3, site.line).run();
+        if (db_.changes() != 1) throw database_error("site neither found nor inserted: " + site.function);
+        return db_.last_insert_rowid();
+    };
     store::BatchInsert ins(db_, store::sql::kInsertStacks);
     for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
         const StackFrames &s = stacks_[id];
         const std::vector<int64_t> &ids = s.ids;
-        std::optional<Site> site = sites.site(ids, [&](size_t pos) {
-            const FrameRef &r = s.refs[pos];
-            return module_label(modules_.modules()[r.module], part_of_[r.module]->rows[r.row].file_address);
-        });
+        StackSites::Pick pick = sites.pick(ids);
         ins.add(run_id_).add(id).add(static_cast<int64_t>(s.raw.size()));
         ins.add(static_cast<int64_t>(sites.machinery(ids)));
-        if (site) {
-            std::string key = site->function + '\n' + site->file + '\n' + std::to_string(site->line);
-            auto [it, fresh] = site_ids.try_emplace(key, 0);
-            if (fresh) {
-                add_site.bind(1, site->function).bind(2, site->file).bind(3, site->line).run();
-                if (db_.changes() == 1) {  // new: its id without a lookup
-                    it->second = db_.last_insert_rowid();
-                } else {  // another run's site
-                    get_site.bind(1, site->function).bind(2, site->file).bind(3, site->line);
-                    if (!get_site.step()) throw database_error("site vanished after insert: " + site->function);
-                    it->second = get_site.i64(0);
-                    get_site.reset();
-                }
-            }
+        if (pick.index >= 0) {
+            size_t i = static_cast<size_t>(pick.index);
+            if (i >= site_id_of.size()) site_id_of.resize(sites.sites().size(), 0);
+            if (!site_id_of[i]) site_id_of[i] = store_site(sites.sites()[i]);
+            ins.add(site_id_of[i]);
+        } else if (pick.index == StackSites::Pick::kUnnamed) {
+            const FrameRef &r = s.refs[pick.unnamed_pos];
+            Site site{module_label(modules_.modules()[r.module], part_of_[r.module]->rows[r.row].file_address), "", 0};
+            auto [it, fresh] = unnamed_ids.try_emplace(site.function, 0);
+            if (fresh) it->second = store_site(site);
             ins.add(it->second);
         } else {
             ins.add_null();

@@ -74,42 +74,99 @@ std::optional<Site> runtime_site(std::span<const std::span<const SymbolRow>> sta
     return std::nullopt;
 }
 
-const std::vector<SymbolRow> &StackSites::chain(int64_t addr_id) {
-    auto [it, fresh] = chains_.try_emplace(addr_id);
-    if (fresh) it->second = load_(addr_id);
+int32_t StackSites::intern(Site s) {
+    std::string key = s.function + '\n' + s.file + '\n' + std::to_string(s.line);
+    auto [it, fresh] = site_index_.try_emplace(std::move(key), static_cast<int32_t>(sites_.size()));
+    if (fresh) sites_.push_back(std::move(s));
     return it->second;
 }
 
-const std::optional<Site> &StackSites::game_site_memo(int64_t addr_id, bool allow_library) {
-    auto &memo = allow_library ? sites_ : own_sites_;
-    auto [it, fresh] = memo.try_emplace(addr_id);
-    if (fresh) it->second = game_site(chain(addr_id), allow_library);
-    return it->second;
+StackSites::AddressFacts StackSites::summarize(std::span<const SymbolRow> chain) {
+    // The four sites below are rows of the chain, usually one and the same row: each row's site
+    // is built and interned once (building its name and key was most of this function).
+    constexpr size_t kNoRow = SIZE_MAX;
+    size_t own = kNoRow, any = kNoRow, runtime = kNoRow, runtime_any = kNoRow;
+    AddressFacts f;
+    f.empty = chain.empty();
+    bool leading = true;
+    for (size_t i = 0; i < chain.size(); ++i) {
+        const SymbolRow &row = chain[i];
+        bool machinery = is_machinery(row);
+        if (leading && machinery) ++f.machinery;
+        else leading = false;
+        if (row.function.empty()) continue;
+        f.named = true;
+        if (runtime_any == kNoRow) runtime_any = i;
+        if (runtime == kNoRow && !machinery) runtime = i;
+        // game_site(chain, false / true): the first named non-internal row, not library code / any.
+        if (own == kNoRow && !is_internal(row)) {
+            if (any == kNoRow) any = i;
+            if (!is_library(row)) own = i;
+        }
+    }
+    f.all_machinery = !chain.empty() && leading;
+    std::pair<size_t, int32_t> built[4];  // row -> interned site, for this chain (at most four rows)
+    size_t n_built = 0;
+    auto site_at = [&](size_t i) -> int32_t {
+        if (i == kNoRow) return -1;
+        for (size_t k = 0; k < n_built; ++k)
+            if (built[k].first == i) return built[k].second;
+        built[n_built] = {i, intern(site_of(chain[i]))};
+        return built[n_built++].second;
+    };
+    f.own = site_at(own);
+    f.any = site_at(any);
+    f.runtime = site_at(runtime);
+    f.runtime_any = site_at(runtime_any);
+    return f;
+}
+
+void StackSites::add_chain(int64_t addr_id, std::span<const SymbolRow> chain) {
+    auto [row, fresh] = index_.try_emplace(static_cast<uint64_t>(addr_id), static_cast<uint32_t>(facts_.size()));
+    if (fresh) facts_.push_back(summarize(chain));
+}
+
+const StackSites::AddressFacts &StackSites::facts(int64_t addr_id) {
+    auto [row, fresh] = index_.try_emplace(static_cast<uint64_t>(addr_id), static_cast<uint32_t>(facts_.size()));
+    if (fresh) facts_.push_back(summarize(load_(addr_id)));
+    return facts_[row];
+}
+
+StackSites::Pick StackSites::pick(std::span<const int64_t> stack) {
+    for (bool allow_library : {false, true})
+        for (int64_t id : stack)
+            if (id)
+                if (int32_t i = allow_library ? facts(id).any : facts(id).own; i >= 0) return {i, 0};
+    for (size_t pos = 0; pos < stack.size(); ++pos)
+        if (stack[pos] && !facts(stack[pos]).named) return {Pick::kUnnamed, pos};
+    // runtime_site over the stack's chains: a named non-machinery frame first, else any named one.
+    for (bool allow_machinery : {false, true})
+        for (int64_t id : stack)
+            if (id)
+                if (int32_t i = allow_machinery ? facts(id).runtime_any : facts(id).runtime; i >= 0) return {i, 0};
+    return {};
 }
 
 std::optional<Site> StackSites::site(std::span<const int64_t> stack,
                                      const std::function<std::string(size_t)> &unnamed_label) {
-    for (bool allow_library : {false, true})
-        for (int64_t id : stack)
-            if (id)
-                if (const auto &site = game_site_memo(id, allow_library)) return site;
-    for (size_t pos = 0; pos < stack.size(); ++pos) {
-        if (!stack[pos]) continue;
-        bool named = false;
-        for (const SymbolRow &row : chain(stack[pos])) named |= !row.function.empty();
-        if (!named) return Site{unnamed_label(pos), "", 0};
-    }
-    std::vector<std::span<const SymbolRow>> all;
-    for (int64_t id : stack)
-        if (id) all.emplace_back(chain(id));
-    return runtime_site(all);
+    Pick p = pick(stack);
+    if (p.index >= 0) return sites_[static_cast<size_t>(p.index)];
+    if (p.index == Pick::kUnnamed) return Site{unnamed_label(p.unnamed_pos), "", 0};
+    return std::nullopt;
 }
 
 uint32_t StackSites::machinery(std::span<const int64_t> stack) {
-    MachineryTrim trim;
-    for (int64_t id : stack)
-        if (!trim.add(id ? std::span<const SymbolRow>(chain(id)) : std::span<const SymbolRow>())) break;
-    return trim.done() ? trim.frames() : 0;
+    // MachineryTrim over the facts: an address outside every module or without rows ends the
+    // machinery, as does one whose chain has a frame that is not machinery.
+    uint32_t frames = 0;
+    for (int64_t id : stack) {
+        if (!id) return frames;
+        const AddressFacts &f = facts(id);
+        if (f.empty) return frames;
+        frames += f.machinery;
+        if (!f.all_machinery) return frames;
+    }
+    return 0;
 }
 
 }  // namespace mt::sym

@@ -20,6 +20,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "address_cache.h"
+
 namespace mt::sym {
 
 // One depth of an address's inline chain, as stored in the symbols table.
@@ -122,31 +124,59 @@ Site site_of(const SymbolRow &row);
 
 // The site and the leading machinery of each stack of a run. A stack is its addresses innermost
 // first, as addr_ids (0: outside every module). Each address's inline chain is read at most once,
-// on demand through `load` (the symbols table): a stack's site is usually among its first frames,
-// so most addresses of a run are never read back.
+// on demand through `load` (the symbols table) or handed over by add_chain(): a stack's site is
+// usually among its first frames, so most addresses of a run are never read back.
+//
+// What is kept per address is a few small numbers (AddressFacts), not the chain: the chain's rows
+// are strings, and a warm run's memo of 24k chains cost more to free than to read
+// (docs/benchmarks.md, issue 22, sixth session). Each distinct site is kept once (sites()).
 class StackSites {
 public:
     using LoadChain = std::function<std::vector<SymbolRow>(int64_t addr_id)>;
     explicit StackSites(LoadChain load) : load_(std::move(load)) {}
 
+    // Remembers `addr_id`'s chain (read ahead by the caller); a later ask does not load it.
+    void add_chain(int64_t addr_id, std::span<const SymbolRow> chain);
+
+    // A stack's site: an index into sites(), or for rule (3) the position of the unnamed address.
+    struct Pick {
+        static constexpr int32_t kNone = -1, kUnnamed = -2;
+        int32_t index = kNone;  // >= 0: sites()[index]
+        size_t unnamed_pos = 0; // kUnnamed: the position in the stack to label
+    };
     // (1) the first frame of the game's own code; (2) else the first non-internal frame, library
     // code included (a stack that is all BCL, e.g. a thread-pool callback); (3) else the first
     // address in a module with no named frame, as unnamed_label(its position in the stack) names
     // it (module+offset: it may be game code without symbols); (4) else the innermost named frame
     // past the allocation machinery (runtime_site); (5) else no site.
+    Pick pick(std::span<const int64_t> stack);
     std::optional<Site> site(std::span<const int64_t> stack, const std::function<std::string(size_t)> &unnamed_label);
+    const std::vector<Site> &sites() const { return sites_; }
     // The stack's leading allocation machinery, in frames as the views expand them (MachineryTrim);
     // 0 when the whole stack is machinery (no other frame to start at). stacks.machinery.
     uint32_t machinery(std::span<const int64_t> stack);
 
 private:
-    const std::vector<SymbolRow> &chain(int64_t addr_id);
-    const std::optional<Site> &game_site_memo(int64_t addr_id, bool allow_library);
+    // One address's chain, summarized for the rules above; site fields index sites_ (-1: none).
+    struct AddressFacts {
+        int32_t own = -1;          // game_site(chain, false)
+        int32_t any = -1;          // game_site(chain, true)
+        int32_t runtime = -1;      // the first named frame that is not machinery
+        int32_t runtime_any = -1;  // the first named frame
+        uint32_t machinery = 0;    // leading machinery frames
+        bool empty = true;         // no rows
+        bool named = false;        // some row has a function name
+        bool all_machinery = false;
+    };
+    const AddressFacts &facts(int64_t addr_id);
+    AddressFacts summarize(std::span<const SymbolRow> chain);
+    int32_t intern(Site s);
 
     LoadChain load_;
-    std::unordered_map<int64_t, std::vector<SymbolRow>> chains_;
-    std::unordered_map<int64_t, std::optional<Site>> sites_;      // library code allowed
-    std::unordered_map<int64_t, std::optional<Site>> own_sites_;  // the game's own code only
+    AddressIndex index_;               // addr_id -> facts_ row
+    std::vector<AddressFacts> facts_;
+    std::vector<Site> sites_;
+    std::unordered_map<std::string, int32_t> site_index_;  // function \n file \n line -> sites_
 };
 
 }  // namespace mt::sym

@@ -26,31 +26,40 @@ const std::string &SymbolChains::text(int64_t id) {
 
 std::vector<SymbolRow> SymbolChains::read(int64_t addr_id) {
     std::vector<SymbolRow> rows;
-    chain_.bind(1, addr_id);
-    while (chain_.step())
-        rows.push_back({text(chain_.i64(0)), text(chain_.i64(1)), text(chain_.i64(2)), text(chain_.i64(3)),
-                        static_cast<uint32_t>(chain_.i64(4)), static_cast<uint32_t>(chain_.i64(5)), text(chain_.i64(6)),
-                        static_cast<uint32_t>(chain_.i64(7))});
-    chain_.reset();
+    rows.resize(read_into(addr_id, rows));
     return rows;
 }
 
-void SymbolChains::read_ahead(std::vector<int64_t> ids) {
+size_t SymbolChains::read_into(int64_t addr_id, std::vector<SymbolRow> &rows) {
+    size_t n = 0;
+    chain_.bind(1, addr_id);
+    while (chain_.step()) {
+        if (n == rows.size()) rows.emplace_back();
+        SymbolRow &r = rows[n++];
+        // Assigned, not constructed: a row's strings keep their buffers from the last chain.
+        r.function = text(chain_.i64(0));
+        r.demangled = text(chain_.i64(1));
+        r.csharp = text(chain_.i64(2));
+        r.file = text(chain_.i64(3));
+        r.line = static_cast<uint32_t>(chain_.i64(4));
+        r.column = static_cast<uint32_t>(chain_.i64(5));
+        r.cs_file = text(chain_.i64(6));
+        r.cs_line = static_cast<uint32_t>(chain_.i64(7));
+    }
+    chain_.reset();
+    return n;
+}
+
+void SymbolChains::read_each(std::vector<int64_t> ids, const std::function<void(int64_t, std::span<const SymbolRow>)> &each) {
     // In addr_id order the seeks walk the table's pages front to back: each page is read once
     // and is still in SQLite's cache for the next seek (a random order reads most pages again).
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    ahead_.reserve(ahead_.size() + ids.size());
-    for (int64_t id : ids)
-        if (id && !ahead_.contains(id)) ahead_.emplace(id, read(id));
-}
-
-std::vector<SymbolRow> SymbolChains::take(int64_t addr_id) {
-    auto it = ahead_.find(addr_id);
-    if (it == ahead_.end()) return read(addr_id);
-    std::vector<SymbolRow> rows = std::move(it->second);
-    ahead_.erase(it);
-    return rows;
+    for (int64_t id : ids) {
+        if (!id) continue;
+        size_t n = read_into(id, rows_);
+        each(id, std::span<const SymbolRow>(rows_.data(), n));
+    }
 }
 
 }  // namespace mt::sym

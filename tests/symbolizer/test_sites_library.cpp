@@ -93,3 +93,33 @@ TEST_CASE("symbolizer: a stack's site - game code, else library, else an unnamed
     CHECK(sites.machinery(std::vector<int64_t>{1}) == 0);
     CHECK(loads == 5);
 }
+
+// A chain handed over by the caller (read ahead in addr_id order) is not loaded again, and the
+// site it gives is the one a loaded chain gives; only a summary is kept, so the sites() list holds
+// each distinct site once however many addresses name it.
+TEST_CASE("symbolizer: StackSites takes chains read ahead and keeps each site once") {
+    std::vector<SymbolRow> game = {frame("Player_Update_m0123456789ABCDEF0123456789ABCDEF01234567", "/o/Assembly-CSharp.cpp")};
+    std::vector<SymbolRow> gc = {frame("GC_malloc", "gc.c"), frame("GC_generic_malloc", "gc.c")};
+    int loads = 0;
+    mt::sym::StackSites sites([&](int64_t id) {
+        ++loads;
+        return id == 2 ? gc : game;
+    });
+    sites.add_chain(1, game);
+    sites.add_chain(2, gc);
+    size_t distinct = sites.sites().size();  // Player, and GC_malloc (rule 4's runtime frame)
+    sites.add_chain(3, game);  // the same names at another address: the same site
+    CHECK(sites.sites().size() == distinct);
+    auto a = sites.pick(std::vector<int64_t>{2, 1});
+    auto b = sites.pick(std::vector<int64_t>{3});
+    CHECK(loads == 0);
+    REQUIRE(a.index >= 0);
+    CHECK(a.index == b.index);
+    CHECK(sites.sites()[static_cast<size_t>(a.index)].function.find("Player") != std::string::npos);
+    CHECK(sites.machinery(std::vector<int64_t>{2, 1}) == 2);  // both of GC's frames
+    CHECK(sites.machinery(std::vector<int64_t>{2, 0, 1}) == 2);  // outside every module ends it
+    CHECK(sites.machinery(std::vector<int64_t>{2, 2}) == 0);  // all machinery: nothing trimmed
+    auto c = sites.pick(std::vector<int64_t>{4});  // not handed over: loaded
+    CHECK(loads == 1);
+    CHECK(c.index == a.index);
+}

@@ -56,14 +56,24 @@ TEST_CASE("symbolizer: chains read ahead and chains read on demand are the symbo
         for (int depth = static_cast<int>(id % 3); depth >= 0; --depth) add_row(db, strings, id, depth);
 
     SymbolChains chains(db);
-    chains.read_ahead({9, 3, 0, 9, 3, 11});  // repeats, 0 (outside every module), an id without rows
-    check_chain(chains.take(3), 3, 1);
-    check_chain(chains.take(9), 9, 1);
-    check_chain(chains.take(7), 7, 2);  // not read ahead: read now
-    check_chain(chains.take(5), 5, 3);
-    CHECK(chains.take(11).empty());
-    // Handed over once: asked again, it is read again, the same.
-    check_chain(chains.take(3), 3, 1);
+    std::vector<int64_t> order;
+    // Repeats, 0 (outside every module), an id without rows: each distinct id once, in id order.
+    chains.read_each({9, 3, 0, 9, 3, 11}, [&](int64_t id, std::span<const mt::sym::SymbolRow> chain) {
+        order.push_back(id);
+        if (id == 11) CHECK(chain.empty());
+        else check_chain({chain.begin(), chain.end()}, id, static_cast<int>(id % 3) + 1);
+    });
+    CHECK(order == std::vector<int64_t>{3, 9, 11});
+    // Rows reused from a longer chain before do not leak into a shorter one (the buffer is reused).
+    order.clear();
+    chains.read_each({7, 5}, [&](int64_t id, std::span<const mt::sym::SymbolRow> chain) {
+        order.push_back(id);
+        check_chain({chain.begin(), chain.end()}, id, id == 5 ? 3 : 2);
+    });
+    CHECK(order == std::vector<int64_t>{5, 7});
+    check_chain(chains.read(7), 7, 2);  // on demand
+    check_chain(chains.read(5), 5, 3);
+    CHECK(chains.read(11).empty());
 }
 
 TEST_CASE("symbolizer: a string is stored once, and one an earlier ingest stored is found by its id", "[chains][strings]") {
