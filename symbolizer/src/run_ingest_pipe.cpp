@@ -1,13 +1,11 @@
 #include "run_ingest_pipe.h"
 
-#include <condition_variable>
-#include <deque>
 #include <exception>
-#include <mutex>
 #include <optional>
 #include <thread>
 #include <variant>
 
+#include "batch_queue.h"
 #include "frame_aggs.h"
 #include "memtracer/format.h"
 #include "run_ingest.h"
@@ -24,40 +22,10 @@ struct Done {
 };
 using Item = std::variant<rd::Header, rd::Module, rd::Thread, rd::Class, rd::Stack, rd::Frame, FrameDigest, Done>;
 
-// Thrown on the reading thread once the writing side has failed: it unwinds the reader.
-struct Cancelled {};
-
-// Bounded, so a reader faster than the database holds a few frames, not the run.
-class Queue {
-public:
-    void push(Item item) {
-        std::unique_lock lock(mu_);
-        room_.wait(lock, [&] { return cancelled_ || items_.size() < kCapacity; });
-        if (cancelled_) throw Cancelled{};
-        items_.push_back(std::move(item));
-        ready_.notify_one();
-    }
-    Item pop() {
-        std::unique_lock lock(mu_);
-        ready_.wait(lock, [&] { return !items_.empty(); });
-        Item item = std::move(items_.front());
-        items_.pop_front();
-        room_.notify_one();
-        return item;
-    }
-    void cancel() {
-        std::lock_guard lock(mu_);
-        cancelled_ = true;
-        room_.notify_all();
-    }
-
-private:
-    static constexpr size_t kCapacity = 64;
-    std::mutex mu_;
-    std::condition_variable ready_, room_;
-    std::deque<Item> items_;
-    bool cancelled_ = false;
-};
+// 16 items a handoff, at most 4 waiting: a reader faster than the database holds ~80 frames,
+// not the run, and the two threads wake each other once per 16 frames, not per frame.
+using Queue = BatchQueue<Item>;
+constexpr size_t kBatch = 16, kBatches = 4;
 
 // The reading thread's visitor: copies the dictionaries over and digests the frames.
 class Forward final : public rd::Visitor {
@@ -108,28 +76,28 @@ bool deliver(Item &item, RunIngest &run, Done &done) {
 }  // namespace
 
 rd::ReadResult read_pipelined(const std::string &path, RunIngest &run) {
-    Queue q;
+    Queue q(kBatch, kBatches);
     std::thread reader([&q, &path, split = run.splits_threads()] {
         Forward fwd(q, split);
         Done done;
         try {
             done.result = rd::read_file(path, fwd);
-        } catch (const Cancelled &) {
+        } catch (const Queue::Cancelled &) {
             return;  // the writing side failed and is not reading any more
         } catch (...) {
-            done.error = std::current_exception();
+            done.error = std::current_exception();  // what was read before it still goes over
         }
         try {
             q.push(std::move(done));
-        } catch (const Cancelled &) {
+            q.flush();
+        } catch (const Queue::Cancelled &) {
         }
     });
     Done done;
     try {
-        for (;;) {
-            Item item = q.pop();
-            if (deliver(item, run, done)) break;
-        }
+        for (bool end = false; !end;)
+            for (Item &item : q.pop())
+                if (deliver(item, run, done)) end = true;
     } catch (...) {
         q.cancel();
         reader.join();
