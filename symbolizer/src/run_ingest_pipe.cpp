@@ -1,13 +1,11 @@
 #include "run_ingest_pipe.h"
 
-#include <condition_variable>
-#include <deque>
 #include <exception>
-#include <mutex>
 #include <optional>
 #include <thread>
 #include <variant>
 
+#include "batch_queue.h"
 #include "frame_aggs.h"
 #include "memtracer/format.h"
 #include "run_ingest.h"
@@ -24,40 +22,22 @@ struct Done {
 };
 using Item = std::variant<rd::Header, rd::Module, rd::Thread, rd::Class, rd::Stack, rd::Frame, FrameDigest, Done>;
 
-// Thrown on the reading thread once the writing side has failed: it unwinds the reader.
-struct Cancelled {};
+// 16 items a handoff: the two threads wake each other once per 16 frames, not per frame. At
+// most 64 MiB of frames wait: ~15k digested frames of a session-sized run (a digest is a few KiB),
+// enough to carry the reader past a stretch of frames that cost the database more than the
+// reader (the start of a run); a lifetimes run's whole frames hold their events, so fewer.
+using Queue = BatchQueue<Item>;
+constexpr size_t kBatch = 16, kBudget = size_t{64} << 20;
 
-// Bounded, so a reader faster than the database holds a few frames, not the run.
-class Queue {
-public:
-    void push(Item item) {
-        std::unique_lock lock(mu_);
-        room_.wait(lock, [&] { return cancelled_ || items_.size() < kCapacity; });
-        if (cancelled_) throw Cancelled{};
-        items_.push_back(std::move(item));
-        ready_.notify_one();
-    }
-    Item pop() {
-        std::unique_lock lock(mu_);
-        ready_.wait(lock, [&] { return !items_.empty(); });
-        Item item = std::move(items_.front());
-        items_.pop_front();
-        room_.notify_one();
-        return item;
-    }
-    void cancel() {
-        std::lock_guard lock(mu_);
-        cancelled_ = true;
-        room_.notify_all();
-    }
+template <typename V>
+size_t held(const std::vector<V> &v) {
+    return v.capacity() * sizeof(V);
+}
 
-private:
-    static constexpr size_t kCapacity = 64;
-    std::mutex mu_;
-    std::condition_variable ready_, room_;
-    std::deque<Item> items_;
-    bool cancelled_ = false;
-};
+// The memory a frame (its events if any) holds, for the queue's budget.
+size_t held(const rd::Frame &f) {
+    return sizeof f + held(f.event_list) + held(f.aggregates) + held(f.gcs) + held(f.deaths) + held(f.marks);
+}
 
 // The reading thread's visitor: copies the dictionaries over and digests the frames.
 class Forward final : public rd::Visitor {
@@ -65,17 +45,19 @@ public:
     Forward(Queue &q, bool split_threads) : q_(q), split_threads_(split_threads) {}
     void on_header(const rd::Header &h) override {
         if (!(h.flags & MT_FILE_FLAG_LIFETIMES)) digester_.emplace(h, split_threads_);
-        q_.push(h);
+        q_.push(h, sizeof h);
     }
-    void on_module(const rd::Module &m) override { q_.push(m); }
-    void on_thread(const rd::Thread &t) override { q_.push(t); }
-    void on_class(const rd::Class &c) override { q_.push(c); }
-    void on_stack(const rd::Stack &s) override { q_.push(s); }
+    // Dictionary entries: few and small; counted by their size alone.
+    void on_module(const rd::Module &m) override { q_.push(m, sizeof m); }
+    void on_thread(const rd::Thread &t) override { q_.push(t, sizeof t); }
+    void on_class(const rd::Class &c) override { q_.push(c, sizeof c); }
+    void on_stack(const rd::Stack &s) override { q_.push(s, sizeof s); }
     void on_frame(const rd::Frame &f) override {
-        if (!digester_) return q_.push(f);
+        if (!digester_) return q_.push(f, held(f));
         FrameDigest d;
         digester_->digest(f, d);
-        q_.push(std::move(d));
+        size_t bytes = held(d.frame) + held(d.rows);
+        q_.push(std::move(d), bytes);
     }
 
 private:
@@ -108,28 +90,28 @@ bool deliver(Item &item, RunIngest &run, Done &done) {
 }  // namespace
 
 rd::ReadResult read_pipelined(const std::string &path, RunIngest &run) {
-    Queue q;
+    Queue q(kBatch, kBudget);
     std::thread reader([&q, &path, split = run.splits_threads()] {
         Forward fwd(q, split);
         Done done;
         try {
             done.result = rd::read_file(path, fwd);
-        } catch (const Cancelled &) {
+        } catch (const Queue::Cancelled &) {
             return;  // the writing side failed and is not reading any more
         } catch (...) {
-            done.error = std::current_exception();
+            done.error = std::current_exception();  // what was read before it still goes over
         }
         try {
-            q.push(std::move(done));
-        } catch (const Cancelled &) {
+            q.push(std::move(done), sizeof done);
+            q.flush();
+        } catch (const Queue::Cancelled &) {
         }
     });
     Done done;
     try {
-        for (;;) {
-            Item item = q.pop();
-            if (deliver(item, run, done)) break;
-        }
+        for (bool end = false; !end;)
+            for (Item &item : q.pop())
+                if (deliver(item, run, done)) end = true;
     } catch (...) {
         q.cancel();
         reader.join();
