@@ -14,7 +14,10 @@ set -euo pipefail
 lib=$1 run1=$2 run2=$3 base=$4 new=$5 reps=${6:-3}
 shift 5; shift || true
 jobs_list=("$@")
-[ ${#jobs_list[@]} -gt 0 ] || jobs_list=(2 "$(nproc)")
+if [ ${#jobs_list[@]} -eq 0 ]; then
+  jobs_list=(2)
+  [ "$(nproc)" -gt 2 ] && jobs_list+=("$(nproc)")
+fi
 gnu_time=$(type -P time) || { echo "cold_warm_ab.sh: needs GNU time on PATH (Debian: apt-get install time)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
