@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One call on a lent many-core machine (docs/benchmarks.md): the whole game traced/untraced for
 # 1, 3, 7 and 15 job workers (bench/game_overhead.sh, a base build's traced runs interleaved
-# against the same untraced baseline) and bench_runtime of both builds, back to back.
+# against the same untraced baseline) and bench_runtime of both builds, back to back; on request
+# (MT_DEVICE_PARTS, below) a session-sized ingest and the symbolizer cold/warm, both builds.
 #   bash bench/device_check.sh NEW_DIR BASE_DIR
 # Each DIR holds bin/memtracer-sample-game, bin/bench_runtime, lib/libmemtracer.so and
 # lib/libGameAssembly-patch.so (the game finds its GameAssembly in ../lib); DIR/../syslib, if
