@@ -223,11 +223,15 @@ std::string demangle(std::string_view raw) {
     bool itanium = body.substr(0, 2) == "_Z", rust = body.substr(0, 2) == "_R" || body.substr(0, 3) == "_ZN",
          dlang = body.substr(0, 2) == "_D", msvc = !raw.empty() && raw[0] == '?';
     if (!itanium && !rust && !dlang && !msvc) return "";
-    std::string d = llvm::demangle(raw);
+    // LLVM 19's D demangler reads its input with strlen although it takes a string_view, so the
+    // demangler only ever sees a NUL-terminated copy: a view into a symbol table or a caller's
+    // buffer need not end in NUL (the names fuzzer found a heap over-read with "_D..." input).
+    const std::string terminated(raw);
+    std::string d = llvm::demangle(terminated);
     if (d == raw) {
         // Mach-O symbol tables add a '_' in front of every name.
         if (raw.size() > 2 && raw[0] == '_' && raw[1] == '_' && raw[2] == 'Z') {
-            d = llvm::demangle(raw.substr(1));
+            d = llvm::demangle(terminated.c_str() + 1);
             if (d != raw.substr(1)) return d;
         }
         return "";
