@@ -99,14 +99,18 @@ struct Ring {
         uint64_t t = tail.load(std::memory_order_relaxed);
         uint64_t h = head.load(std::memory_order_acquire);
         uint64_t n = 0, since = 0;
+        // In locals: the writer's byte stores (the encoder) may alias any member, so a member
+        // read in the loop would be read again after every record (issue 22, seventh session).
+        const uint64_t mask = cap - 1;
+        const uint8_t *const base = mem;
         while (t < h) {
-            uint64_t pos = t & (cap - 1);
-            const AllocRec *r = reinterpret_cast<const AllocRec *>(mem + pos);
+            uint64_t pos = t & mask;
+            const AllocRec *r = reinterpret_cast<const AllocRec *>(base + pos);
             // The records were written by another core: ask for the lines a few records ahead
             // so their transfer overlaps this record's handling (the writer's largest cost was
             // waiting on each record's first load; docs/benchmarks.md, issue 22 third session).
-            __builtin_prefetch(mem + ((t + kDrainPrefetch) & (cap - 1)));
-            uint64_t step = r->kind == REC_WRAP ? cap - pos : r->len;
+            __builtin_prefetch(base + ((t + kDrainPrefetch) & mask));
+            uint64_t step = r->kind == REC_WRAP ? mask + 1 - pos : r->len;
             if (r->kind != REC_WRAP) {
                 f(*r);
                 ++n;

@@ -123,7 +123,7 @@ private:
     }
     uint32_t stack_id_slow(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size);
     OpenFrame &frame_of(uint32_t epoch) {
-        if (epoch == cached_epoch_ && cached_frame_) return *cached_frame_;
+        if (epoch == cached_epoch_) return *cached_frame_;
         return frame_of_slow(epoch);
     }
     OpenFrame &frame_of_slow(uint32_t epoch);
@@ -160,8 +160,10 @@ private:
     bool last_class_native_ = false;  // last_klass_ is a native heap's handle (native_heap_is)
     // The frame the last record's epoch (as the ring carries it) went to, when it was that
     // epoch's own open frame (not a late or early one: those are counted per record). Reset
-    // whenever a frame opens or is committed, and at each ring's drain.
-    uint32_t cached_epoch_ = 0;
+    // (cached_epoch_ = kNoEpoch) whenever a frame opens or is committed, and at each ring's drain.
+    // kNoEpoch (above any 32-bit epoch): none, so that the hit is one compare.
+    static constexpr uint64_t kNoEpoch = UINT64_MAX;
+    uint64_t cached_epoch_ = kNoEpoch;
     OpenFrame *cached_frame_ = nullptr;
     trace::ListEncoder d_threads_, d_classes_, d_stacks_, d_modules_;
     // Each stack's shape as its STACKS entry says (its first allocation's class and sizes), by
