@@ -189,7 +189,8 @@ __attribute__((always_inline)) inline void Writer::on_record(uint32_t tid, const
     }
     uint32_t cid = class_id(r.klass);
     bool native = last_class_native_;  // class_id() left last_klass_ == r.klass
-    uint64_t size = rec_size(r), gc_size = rec_gc_size(r);
+    uint64_t size, gc_size;
+    rec_sizes(r, &size, &gc_size);
     uint32_t sid = stack_id(r, cid, size, gc_size);
     OpenFrame &f = frame_of(r.epoch);
     f.requested += size;

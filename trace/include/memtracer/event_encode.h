@@ -114,7 +114,7 @@ MT_EVENT_INLINE void encode_event(Buf &buf, const EventRecord &r, EventDeltas &p
         slot.next_plus1 = 0;
         slot.stack_plus1 = stack1;
     }
-    if (!(owned && same_class && same_size)) slot.shape = codec::EventShape{r.class_id, r.size, r.gc_size};
+    slot.shape = codec::EventShape{r.class_id, r.size, r.gc_size};  // unconditional: cheaper than the test
     if (addr_known) {
         // The same step twice is the free list's stride (EventPredict::learn_addr).
         const uint64_t step = r.address - a_address;
