@@ -51,6 +51,17 @@ inline uint64_t rec_gc_size(const AllocRec &r) {
     return (r.kind & REC_LARGE) ? reinterpret_cast<const AllocLarge *>(rec_after_header(r))->gc_size
                                 : static_cast<uint64_t>(r.size) + r.gc_extra;
 }
+// Both, with one test of REC_LARGE (the writer's per-record path).
+inline void rec_sizes(const AllocRec &r, uint64_t *size, uint64_t *gc_size) {
+    if (r.kind & REC_LARGE) {
+        const AllocLarge *l = reinterpret_cast<const AllocLarge *>(rec_after_header(r));
+        *size = l->size;
+        *gc_size = l->gc_size;
+    } else {
+        *size = r.size;
+        *gc_size = static_cast<uint64_t>(r.size) + r.gc_extra;
+    }
+}
 inline const uint64_t *rec_frames(const AllocRec &r) {
     return reinterpret_cast<const uint64_t *>(rec_after_header(r) + ((r.kind & REC_LARGE) ? sizeof(AllocLarge) : 0));
 }
@@ -98,24 +109,28 @@ struct Ring {
     uint64_t drain(F &&f) {
         uint64_t t = tail.load(std::memory_order_relaxed);
         uint64_t h = head.load(std::memory_order_acquire);
-        uint64_t n = 0, since = 0;
+        uint64_t n = 0;
+        uint64_t release_at = t + 65536;
+        // In locals: the writer's byte stores (the encoder) may alias any member, so a member
+        // read in the loop would be read again after every record (issue 22, seventh session).
+        const uint64_t mask = cap - 1;
+        const uint8_t *const base = mem;
         while (t < h) {
-            uint64_t pos = t & (cap - 1);
-            const AllocRec *r = reinterpret_cast<const AllocRec *>(mem + pos);
+            uint64_t pos = t & mask;
+            const AllocRec *r = reinterpret_cast<const AllocRec *>(base + pos);
             // The records were written by another core: ask for the lines a few records ahead
             // so their transfer overlaps this record's handling (the writer's largest cost was
             // waiting on each record's first load; docs/benchmarks.md, issue 22 third session).
-            __builtin_prefetch(mem + ((t + kDrainPrefetch) & (cap - 1)));
-            uint64_t step = r->kind == REC_WRAP ? cap - pos : r->len;
+            __builtin_prefetch(base + ((t + kDrainPrefetch) & mask));
+            uint64_t step = r->kind == REC_WRAP ? mask + 1 - pos : r->len;
             if (r->kind != REC_WRAP) {
                 f(*r);
                 ++n;
             }
             t += step;
-            since += step;
-            if (since >= 65536) {
+            if (t >= release_at) {
                 tail.store(t, std::memory_order_release);
-                since = 0;
+                release_at = t + 65536;
             }
         }
         tail.store(t, std::memory_order_release);

@@ -113,17 +113,17 @@ private:
     // The per-record lookups: the common case (the ring's previous record had the same class,
     // stack, frame) inline, the rest out of line (the writer's CPU per event, issue 22).
     uint32_t class_id(uint64_t klass) {
-        if (klass == last_klass_ && last_class_id_ != UINT32_MAX) return last_class_id_;
+        if (klass == last_klass_) return last_class_id_;
         return class_id_slow(klass);
     }
     uint32_t class_id_slow(uint64_t klass);
     uint32_t stack_id(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size) {
-        if (r.hash == last_stack_hash_ && last_stack_id_ != UINT32_MAX) return last_stack_id_;
+        if (r.hash == last_stack_hash_) return last_stack_id_;
         return stack_id_slow(r, cid, size, gc_size);
     }
     uint32_t stack_id_slow(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size);
     OpenFrame &frame_of(uint32_t epoch) {
-        if (epoch == cached_epoch_ && cached_frame_) return *cached_frame_;
+        if (epoch == cached_epoch_) return *cached_frame_;
         return frame_of_slow(epoch);
     }
     OpenFrame &frame_of_slow(uint32_t epoch);
@@ -154,14 +154,19 @@ private:
     ModuleTable modules_;
     U64Map stacks_, classes_;
     uint32_t n_stacks_ = 0, n_classes_ = 0, n_threads_ = 0, unknown_stack_ = UINT32_MAX;
-    // The last class and stack looked up (consecutive records of a ring often repeat them).
-    uint64_t last_klass_ = 0, last_stack_hash_ = 0;
+    // The last class and stack looked up (consecutive records of a ring often repeat them). The
+    // initial values match no record, so a hit is one compare: a stack hash is never 0
+    // (stack_hash_mix sets bit 0; the stack table's keys cannot be 0), and no record's class is
+    // ~0 (not an address; the class table already keys klass 0 as ~0).
+    uint64_t last_klass_ = UINT64_MAX, last_stack_hash_ = 0;
     uint32_t last_class_id_ = UINT32_MAX, last_stack_id_ = UINT32_MAX;
     bool last_class_native_ = false;  // last_klass_ is a native heap's handle (native_heap_is)
     // The frame the last record's epoch (as the ring carries it) went to, when it was that
     // epoch's own open frame (not a late or early one: those are counted per record). Reset
-    // whenever a frame opens or is committed, and at each ring's drain.
-    uint32_t cached_epoch_ = 0;
+    // (cached_epoch_ = kNoEpoch) whenever a frame opens or is committed, and at each ring's drain.
+    // kNoEpoch (above any 32-bit epoch): none, so that the hit is one compare.
+    static constexpr uint64_t kNoEpoch = UINT64_MAX;
+    uint64_t cached_epoch_ = kNoEpoch;
     OpenFrame *cached_frame_ = nullptr;
     trace::ListEncoder d_threads_, d_classes_, d_stacks_, d_modules_;
     // Each stack's shape as its STACKS entry says (its first allocation's class and sizes), by

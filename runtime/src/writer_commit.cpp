@@ -138,7 +138,7 @@ void Writer::commit(OpenFrame &f, uint32_t extra_flags) {
     last_index_ = f.end.index;
     any_index_ = true;
     ++next_commit_;
-    cached_frame_ = nullptr;  // records still carrying its epoch are late now
+    cached_epoch_ = kNoEpoch;  // records still carrying its epoch are late now
     counters.frames_written.fetch_add(1, std::memory_order_relaxed);
     counters.last_flush_unix_ns.store(wall_ns(), std::memory_order_relaxed);
     counters.last_flush_duration_ns.store(mono_ns() - t0, std::memory_order_relaxed);

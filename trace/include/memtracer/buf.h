@@ -31,7 +31,12 @@ public:
     size_t capacity() const { return cap_; }
     bool failed() const { return failed_; }
     void clear() { size_ = 0; }
-    void set_failed() { failed_ = true; }
+    // A failed buffer shows no capacity (its memory is kept for reuse after reset()), so that
+    // room() needs one compare; reserve() and grow() handle cap_ 0.
+    void set_failed() {
+        failed_ = true;
+        cap_ = 0;
+    }
     // Forgets a failure too: the caller has dropped whatever the failed appends were part of.
     void reset() { size_ = 0; failed_ = false; }
     // Gives memory back when a burst made the buffer much larger than it usually needs to be.
@@ -47,6 +52,9 @@ public:
         if (cap_ - size_ < n && !grow(size_ + n)) return nullptr;
         return data_ + size_;
     }
+    // The write position when n bytes are free (never on a failed buffer), else nullptr and
+    // nothing done: one compare, for a caller that falls back to reserve() (the EVENTS encoder).
+    uint8_t *room(size_t n) { return size_ + n <= cap_ ? data_ + size_ : nullptr; }
     void commit(size_t n) { size_ += n; }
     void truncate(size_t n) { if (n < size_) size_ = n; }
 
@@ -74,7 +82,7 @@ private:
         while (cap < need) cap *= 2;
         void *p = realloc(data_, cap);
         if (!p) {
-            failed_ = true;
+            set_failed();
             return false;
         }
         data_ = static_cast<uint8_t *>(p);

@@ -174,6 +174,15 @@ public:
         event_encode::encode_event(body_, e, prev_, *predict_);
         ++count_;
     }
+    // The same, the stack's STACKS shape given by stack_shape() (const codec::EventShape *, or
+    // nullptr), called only when the chunk has no event of that stack in its slot (e.stack_shape
+    // is not read): the runtime's writer looks it up only then.
+    template <class StackShape>
+    MT_EVENT_INLINE void add(const EventRecord &e, StackShape &&stack_shape) {
+        if (!predict_ && !make_predict()) return;
+        event_encode::encode_event(body_, e, prev_, *predict_, stack_shape);
+        ++count_;
+    }
     void add(const AggregateRecord &a);
     void add(const GcRecord &g);
     void add(const DeathRecord &d);
