@@ -47,11 +47,7 @@ inline const uint8_t *rec_after_header(const AllocRec &r) { return reinterpret_c
 inline uint64_t rec_size(const AllocRec &r) {
     return (r.kind & REC_LARGE) ? reinterpret_cast<const AllocLarge *>(rec_after_header(r))->size : r.size;
 }
-inline uint64_t rec_gc_size(const AllocRec &r) {
-    return (r.kind & REC_LARGE) ? reinterpret_cast<const AllocLarge *>(rec_after_header(r))->gc_size
-                                : static_cast<uint64_t>(r.size) + r.gc_extra;
-}
-// Both, with one test of REC_LARGE (the writer's per-record path).
+// The requested and the GC size, with one test of REC_LARGE (the writer's per-record path).
 inline void rec_sizes(const AllocRec &r, uint64_t *size, uint64_t *gc_size) {
     if (r.kind & REC_LARGE) {
         const AllocLarge *l = reinterpret_cast<const AllocLarge *>(rec_after_header(r));

@@ -156,13 +156,16 @@ MT_EVENT_INLINE void encode_event(Buf &buf, const EventRecord &r, EventDeltas &p
     encode_event(buf, r, prev, p, [&r] { return r.stack_shape; });
 }
 
-// The field order encode_event() writes: a change to MT_EVENT_FIELDS must change it too.
+// The field order encode_event() writes: a change to MT_EVENT_FIELDS must change it too
+// (checked where the compiler evaluates __builtin_strcmp in a constant expression).
+#if defined(__GNUC__) || defined(__clang__)
 #define MT_EV_ORDER_(kind, m, label) #kind ":" #m " "
 static_assert(__builtin_strcmp(MT_EVENT_FIELDS(MT_EV_ORDER_),
                                "FLAGS:flags THREAD_NEW:thread DELTA:tick STACK_NEW:stack_id CLASS_NEW:class_id "
                                "U_NEW:size GC_EXTRA_NEW:gc_size ADDR:address ") == 0,
               "encode_event() writes MT_EVENT_FIELDS in this order");
 #undef MT_EV_ORDER_
+#endif
 
 }  // namespace event_encode
 
