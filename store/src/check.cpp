@@ -66,6 +66,11 @@ bool added_in_v3(const std::string &table) {
     return table == "address_modules" || table == "address_rows" || table == "strings" || table == "symbol_frames";
 }
 
+// Columns version 4 added (address_rows' site summary): the writer's own cache, which no reader reads.
+bool added_in_v4(const std::string &table, const std::string &col) {
+    return table == "address_rows" && (col == "site_facts" || col.ends_with("_site"));
+}
+
 }  // namespace
 
 // SQLite's answer for a file another process holds locked (a symbolizer mid-transaction on a
@@ -108,7 +113,7 @@ void check_readable(const std::string &path) {
             refuse(" is not a MemTracer database (it claims schema version " + vs + " but has no table '" + table + "')");
         auto have = table_columns(db, table);
         for (const auto &c : cols)
-            if (!added_later(table, c) && !(version < 2 && added_in_v2(table, c)) && std::find(have.begin(), have.end(), c) == have.end())
+            if (!added_later(table, c) && !(version < 2 && added_in_v2(table, c)) && !(version < 4 && added_in_v4(table, c)) && std::find(have.begin(), have.end(), c) == have.end())
                 refuse(" is not a MemTracer database (it claims schema version " + vs + " but table '" + table + "' has no column '" + c + "')");
     }
 }

@@ -63,6 +63,26 @@ uint32_t SortedAddressIndex::find(const std::vector<CachedAddress> &rows, uint64
     return it != last && it->file_address == address ? static_cast<uint32_t>(it - rows.begin()) : kAbsent;
 }
 
+namespace {
+
+// A site id as the row keeps it: one that does not fit counts as "not stored" (the chain is read).
+int32_t site_ref(int64_t id) { return id >= -1 && id <= INT32_MAX ? static_cast<int32_t>(id) : -1; }
+
+// symbolized, quality, answered_by, site_facts and the four site ids, from column `at` on
+// (kAddressStatesBetween, kAddressState).
+void read_state(store::Stmt &st, int at, CachedAddress &a) {
+    a.symbolized = st.i64(at) != 0;
+    a.quality = static_cast<Quality>(st.i64(at + 1));
+    a.answered_by = static_cast<uint64_t>(st.i64(at + 2));
+    if (st.null(at + 3)) return;
+    int64_t facts = st.i64(at + 3);
+    if (facts < 0 || facts > INT32_MAX) return;  // not ours: summarized again
+    a.sites = {static_cast<int32_t>(facts), site_ref(st.i64(at + 4)), site_ref(st.i64(at + 5)), site_ref(st.i64(at + 6)),
+               site_ref(st.i64(at + 7))};
+}
+
+}  // namespace
+
 AddressCache::AddressCache(store::Db &db)
     : db_(db),
       module_key_(db.prepare(store::sql::kAddressModuleKey)),
@@ -111,9 +131,7 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
         while (state_.step()) {
             uint32_t i = slot[static_cast<size_t>(state_.i64(0) - lo)];
             if (i == UINT32_MAX) continue;
-            p->rows[i].symbolized = state_.i64(1) != 0;
-            p->rows[i].quality = static_cast<Quality>(state_.i64(2));
-            p->rows[i].answered_by = static_cast<uint64_t>(state_.i64(3));
+            read_state(state_, 1, p->rows[i]);
         }
         state_.reset();
     } else {
@@ -121,11 +139,7 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
         store::Stmt one = db_.prepare(store::sql::kAddressState);
         for (CachedAddress &a : p->rows) {
             one.bind(1, a.addr_id);
-            if (one.step()) {
-                a.symbolized = one.i64(0) != 0;
-                a.quality = static_cast<Quality>(one.i64(1));
-                a.answered_by = static_cast<uint64_t>(one.i64(2));
-            }
+            if (one.step()) read_state(one, 0, a);
             one.reset();
         }
     }
@@ -173,17 +187,33 @@ void AddressCache::mark_symbolized(Partition &p, uint32_t index, Quality q, uint
     row.answered_by = answered_by;
     row.answered = true;
     row.dirty = !row.fresh;
+    row.sites = StoredSites{};  // the old chain's (kMarkAddressSymbolized forgets it in the database too)
+    row.sites_dirty = false;
+}
+
+void AddressCache::set_sites(Partition &p, uint32_t index, const StoredSites &s) {
+    CachedAddress &row = p.rows[index];
+    row.sites = s;
+    row.sites_dirty = !row.fresh;
 }
 
 void AddressCache::flush() {
-    store::BatchInsert insert(db_, store::sql::kInsertAddresses, 6);
+    store::BatchInsert insert(db_, store::sql::kInsertAddresses, 11);
     store::Stmt update = db_.prepare(store::sql::kMarkAddressSymbolized);
+    store::Stmt set_sites = db_.prepare(store::sql::kSetAddressSites);
     for (Partition *p : order_) {
-        for (CachedAddress &row : p->rows)
+        for (CachedAddress &row : p->rows) {
             if (row.dirty) {
                 update.bind(1, row.addr_id).bind(2, static_cast<int>(row.quality)).bind(3, static_cast<int64_t>(row.answered_by)).run();
                 row.dirty = false;
             }
+            if (row.sites_dirty) {  // after the mark above, which forgets the old chain's summary
+                const StoredSites &s = row.sites;
+                set_sites.bind(1, row.addr_id).bind(2, s.facts).bind(3, s.own).bind(4, s.any).bind(5, s.runtime);
+                set_sites.bind(6, s.runtime_any).run();
+                row.sites_dirty = false;
+            }
+        }
         if (!p->fresh.empty() && !p->module_key) {
             store::Stmt module = db_.prepare(store::sql::kInsertAddressModule);
             module.bind(1, p->build_id).bind(2, p->module_path).run();
@@ -192,7 +222,11 @@ void AddressCache::flush() {
         for (uint32_t i : p->fresh) {
             CachedAddress &row = p->rows[i];
             insert.add(row.addr_id).add(p->module_key).add(row.file_address);
-            insert.add(row.symbolized ? 1 : 0).add(static_cast<int>(row.quality)).add(static_cast<int64_t>(row.answered_by)).end_row();
+            insert.add(row.symbolized ? 1 : 0).add(static_cast<int>(row.quality)).add(static_cast<int64_t>(row.answered_by));
+            const StoredSites &s = row.sites;
+            if (s.facts < 0) insert.add_null();
+            else insert.add(s.facts);
+            insert.add(s.own).add(s.any).add(s.runtime).add(s.runtime_any).end_row();
             row.fresh = false;
         }
         p->fresh.clear();

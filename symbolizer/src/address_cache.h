@@ -21,6 +21,14 @@
 
 namespace mt::sym {
 
+// address_rows' site columns (schema version 4): the site choice's summary of the row's chain as
+// an earlier ingest stored it (sites.h: StackSites::stored / from_stored), so a warm ingest reads
+// no chains back. Site ids: 0 none, > 0 a sites.site_id, -1 a site not stored then.
+struct StoredSites {
+    int32_t facts = -1;  // site_facts; -1: NULL, not summarized
+    int32_t own = 0, any = 0, runtime = 0, runtime_any = 0;
+};
+
 struct CachedAddress {
     int64_t addr_id = 0;  // 0 until assign_ids() for rows new in this run
     uint64_t file_address = 0;
@@ -31,6 +39,8 @@ struct CachedAddress {
     bool fresh = false;   // not in the database yet
     bool dirty = false;   // in the database, re-symbolized: needs an UPDATE
     bool answered = false;  // a backend answered it during this ingest (a followed run's earlier batch)
+    bool sites_dirty = false;  // `sites` summarized by this ingest, for a row already in the database
+    StoredSites sites;
 };
 
 // Whether `a` goes to the backend when `file` (quality `file_quality`, content hash
@@ -104,9 +114,13 @@ public:
     std::pair<uint32_t, bool> intern(Partition &p, uint64_t file_address);
     // Gives every new row its addr_id (after the last intern, before symbolizing).
     void assign_ids();
-    // A backend answered for row `index` of `p` from the file `answered_by`; the answer's quality is `q`.
+    // A backend answered for row `index` of `p` from the file `answered_by`; the answer's quality is
+    // `q`. A site summary of the old answer is forgotten.
     void mark_symbolized(Partition &p, uint32_t index, Quality q, uint64_t answered_by = 0);
-    // Writes the new rows and the re-symbolized ones; call once, after symbolizing.
+    // The site summary of row `index`, summarized by this ingest; written by flush().
+    void set_sites(Partition &p, uint32_t index, const StoredSites &s);
+    // Writes the new rows, the re-symbolized ones and the new site summaries; after the stacks'
+    // sites are chosen (the new rows' summaries go in with them).
     void flush();
 
     std::vector<Partition *> partitions();
