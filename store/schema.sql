@@ -1,7 +1,7 @@
 -- MemTracer database, schema version 4 (2 split the allocation tables per allocating thread; 3 keyed the
 -- address cache by a module key and stored the symbols' strings once, with version 2's addresses
 -- and symbols tables kept as views of the same columns; 4 keeps the site choice's summary of each
--- cached address beside its chain, address_rows' site columns). The symbolizer writes it, the viewer reads it.
+-- cached address beside its chain, address_sites). The symbolizer writes it, the viewer reads it.
 -- docs/schema.md draws it and explains each index by the query that needs it.
 -- Several runs live in one database (compare "this build vs that"); symbols are shared by every
 -- run of the same build, which is also the symbolizer's per-build cache.
@@ -108,20 +108,24 @@ CREATE TABLE IF NOT EXISTS address_rows (
                                                  -- 2 debug info (line table / DIE); below 2, another symbol file
                                                  -- of the build with debug info symbolizes it again
     answered_by  INTEGER NOT NULL DEFAULT 0,     -- content hash of the symbol file that answered (0 unknown)
-    -- Version 4: the site choice's summary of this address's inline chain (the symbolizer's
-    -- sites.h, AddressFacts), so a later ingest picks its stacks' sites without reading the chains
-    -- back. NULL until an ingest summarized the address, and again when a better symbol file
-    -- answers it anew; all of them NULL again when meta.site_rules (the rules' fingerprint) changes.
-    -- site_facts packs 1 = no symbols rows, 2 = a named frame, 4 = every frame allocation
-    -- machinery, and the leading machinery frames << 3. The *_site columns: 0 no such frame, > 0
-    -- that frame's sites.site_id, -1 a site that was not in the sites table when stored (the
-    -- chain is read if a rule needs it).
-    site_facts       INTEGER,
-    own_site         INTEGER NOT NULL DEFAULT 0,  -- the first named frame of game code, not library code
-    any_site         INTEGER NOT NULL DEFAULT 0,  -- the first named frame that is not runtime internals
-    runtime_site     INTEGER NOT NULL DEFAULT 0,  -- the first named frame that is not allocation machinery
-    runtime_any_site INTEGER NOT NULL DEFAULT 0,  -- the first named frame
     UNIQUE (module_key, file_address)
+);
+
+-- Version 4: the site choice's summary of a cached address's inline chain (the symbolizer's
+-- sites.h, AddressFacts), so a later ingest picks its stacks' sites and leading machinery without
+-- reading the chains back. A row per address an ingest summarized (a stack asked about it);
+-- deleted when a better symbol file answers the address anew, and all of them when
+-- meta.site_rules (the rules' fingerprint) changes. No reader reads it (docs/schema.md).
+CREATE TABLE IF NOT EXISTS address_sites (
+    addr_id          INTEGER PRIMARY KEY REFERENCES address_rows(addr_id),
+    facts            INTEGER NOT NULL,  -- 1 no symbols rows, 2 a named frame, 4 every frame allocation
+                                        -- machinery; the leading machinery frames << 3
+    -- Each a frame of the chain as a site: 0 no such frame, > 0 its sites.site_id, -1 a site that
+    -- was not in the sites table when stored (the chain is read if a rule needs it).
+    own_site         INTEGER NOT NULL,  -- the first named frame of game code, not library code
+    any_site         INTEGER NOT NULL,  -- the first named frame that is not runtime internals
+    runtime_site     INTEGER NOT NULL,  -- the first named frame that is not allocation machinery
+    runtime_any_site INTEGER NOT NULL   -- the first named frame
 );
 
 -- Version 2's addresses table, as a view: every reader's query reads it unchanged. The module's

@@ -27,13 +27,6 @@ constexpr AddedColumn kAddedColumns[] = {
     {"runs", "live_state", "TEXT NOT NULL DEFAULT ''"},
     {"runs", "thread_split", "INTEGER NOT NULL DEFAULT 0"},  // version 2; 0 for runs migrated from 1
     {"stacks", "machinery", "INTEGER NOT NULL DEFAULT 0"},  // 0: nothing trimmed (written before it)
-    // Version 3 -> 4: the site choice's summary per cached address; NULL: not summarized yet, so
-    // the next ingest that needs it reads the chain and stores it.
-    {"address_rows", "site_facts", "INTEGER"},
-    {"address_rows", "own_site", "INTEGER NOT NULL DEFAULT 0"},
-    {"address_rows", "any_site", "INTEGER NOT NULL DEFAULT 0"},
-    {"address_rows", "runtime_site", "INTEGER NOT NULL DEFAULT 0"},
-    {"address_rows", "runtime_any_site", "INTEGER NOT NULL DEFAULT 0"},
 };
 
 // Version 2 put thread_id into the primary keys of the per-thread tables: SQLite cannot alter a

@@ -68,17 +68,18 @@ namespace {
 // A site id as the row keeps it: one that does not fit counts as "not stored" (the chain is read).
 int32_t site_ref(int64_t id) { return id >= -1 && id <= INT32_MAX ? static_cast<int32_t>(id) : -1; }
 
-// symbolized, quality, answered_by, site_facts and the four site ids, from column `at` on
-// (kAddressStatesBetween, kAddressState).
-void read_state(store::Stmt &st, int at, CachedAddress &a) {
+// symbolized, quality, answered_by from column `at` on (kAddressStatesBetween, kAddressState).
+void read_state(const store::Stmt &st, int at, CachedAddress &a) {
     a.symbolized = st.i64(at) != 0;
     a.quality = static_cast<Quality>(st.i64(at + 1));
     a.answered_by = static_cast<uint64_t>(st.i64(at + 2));
-    if (st.null(at + 3)) return;
-    int64_t facts = st.i64(at + 3);
+}
+
+// A stored site summary (kAddressSitesBetween, kAddressSitesOf: columns 1-5).
+void read_sites(const store::Stmt &st, CachedAddress &a) {
+    int64_t facts = st.i64(1);
     if (facts < 0 || facts > INT32_MAX) return;  // not ours: summarized again
-    a.sites = {static_cast<int32_t>(facts), site_ref(st.i64(at + 4)), site_ref(st.i64(at + 5)), site_ref(st.i64(at + 6)),
-               site_ref(st.i64(at + 7))};
+    a.sites = {static_cast<int32_t>(facts), site_ref(st.i64(2)), site_ref(st.i64(3)), site_ref(st.i64(4)), site_ref(st.i64(5))};
 }
 
 }  // namespace
@@ -89,7 +90,9 @@ AddressCache::AddressCache(store::Db &db)
       // Served by the unique index alone (it holds addr_id as the rowid): one range scan.
       select_(db.prepare(store::sql::kAddressesOfModule)),
       // The rest of each row, read in rowid order over the partition's id range.
-      state_(db.prepare(store::sql::kAddressStatesBetween)) {
+      state_(db.prepare(store::sql::kAddressStatesBetween)),
+      // Their stored site summaries, the same way (schema version 4: only the summarized rows).
+      sites_(db.prepare(store::sql::kAddressSitesBetween)) {
     next_id_ = db.query_int(store::sql::kNextAddressId).value_or(1);
 }
 
@@ -134,13 +137,22 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
             read_state(state_, 1, p->rows[i]);
         }
         state_.reset();
+        sites_.bind(1, lo).bind(2, hi);
+        while (sites_.step()) {
+            uint32_t i = slot[static_cast<size_t>(sites_.i64(0) - lo)];
+            if (i != UINT32_MAX) read_sites(sites_, p->rows[i]);
+        }
+        sites_.reset();
     } else {
         // Interleaved with many other builds: one lookup per row.
-        store::Stmt one = db_.prepare(store::sql::kAddressState);
+        store::Stmt one = db_.prepare(store::sql::kAddressState), sites = db_.prepare(store::sql::kAddressSitesOf);
         for (CachedAddress &a : p->rows) {
             one.bind(1, a.addr_id);
             if (one.step()) read_state(one, 0, a);
             one.reset();
+            sites.bind(1, a.addr_id);
+            if (sites.step()) read_sites(sites, a);
+            sites.reset();
         }
     }
     return *p;
@@ -194,23 +206,24 @@ void AddressCache::mark_symbolized(Partition &p, uint32_t index, Quality q, uint
 void AddressCache::set_sites(Partition &p, uint32_t index, const StoredSites &s) {
     CachedAddress &row = p.rows[index];
     row.sites = s;
-    row.sites_dirty = !row.fresh;
+    row.sites_dirty = true;
 }
 
 void AddressCache::flush() {
-    store::BatchInsert insert(db_, store::sql::kInsertAddresses, 11);
+    store::BatchInsert insert(db_, store::sql::kInsertAddresses, 6);
+    store::BatchInsert sites(db_, store::sql::kInsertAddressSites, 6);
     store::Stmt update = db_.prepare(store::sql::kMarkAddressSymbolized);
-    store::Stmt set_sites = db_.prepare(store::sql::kSetAddressSites);
+    store::Stmt forget = db_.prepare(store::sql::kDeleteAddressSites);
     for (Partition *p : order_) {
         for (CachedAddress &row : p->rows) {
-            if (row.dirty) {
+            if (row.dirty) {  // answered anew: the stored summary was of the old chain
                 update.bind(1, row.addr_id).bind(2, static_cast<int>(row.quality)).bind(3, static_cast<int64_t>(row.answered_by)).run();
+                forget.bind(1, row.addr_id).run();
                 row.dirty = false;
             }
-            if (row.sites_dirty) {  // after the mark above, which forgets the old chain's summary
+            if (row.sites_dirty) {
                 const StoredSites &s = row.sites;
-                set_sites.bind(1, row.addr_id).bind(2, s.facts).bind(3, s.own).bind(4, s.any).bind(5, s.runtime);
-                set_sites.bind(6, s.runtime_any).run();
+                sites.add(row.addr_id).add(s.facts).add(s.own).add(s.any).add(s.runtime).add(s.runtime_any).end_row();
                 row.sites_dirty = false;
             }
         }
@@ -222,16 +235,13 @@ void AddressCache::flush() {
         for (uint32_t i : p->fresh) {
             CachedAddress &row = p->rows[i];
             insert.add(row.addr_id).add(p->module_key).add(row.file_address);
-            insert.add(row.symbolized ? 1 : 0).add(static_cast<int>(row.quality)).add(static_cast<int64_t>(row.answered_by));
-            const StoredSites &s = row.sites;
-            if (s.facts < 0) insert.add_null();
-            else insert.add(s.facts);
-            insert.add(s.own).add(s.any).add(s.runtime).add(s.runtime_any).end_row();
+            insert.add(row.symbolized ? 1 : 0).add(static_cast<int>(row.quality)).add(static_cast<int64_t>(row.answered_by)).end_row();
             row.fresh = false;
         }
         p->fresh.clear();
     }
     insert.flush();
+    sites.flush();
 }
 
 std::vector<AddressCache::Partition *> AddressCache::partitions() { return order_; }

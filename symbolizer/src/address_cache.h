@@ -21,11 +21,11 @@
 
 namespace mt::sym {
 
-// address_rows' site columns (schema version 4): the site choice's summary of the row's chain as
+// An address_sites row (schema version 4): the site choice's summary of the row's chain as
 // an earlier ingest stored it (sites.h: StackSites::stored / from_stored), so a warm ingest reads
 // no chains back. Site ids: 0 none, > 0 a sites.site_id, -1 a site not stored then.
 struct StoredSites {
-    int32_t facts = -1;  // site_facts; -1: NULL, not summarized
+    int32_t facts = -1;  // -1: no row, not summarized
     int32_t own = 0, any = 0, runtime = 0, runtime_any = 0;
 };
 
@@ -39,7 +39,7 @@ struct CachedAddress {
     bool fresh = false;   // not in the database yet
     bool dirty = false;   // in the database, re-symbolized: needs an UPDATE
     bool answered = false;  // a backend answered it during this ingest (a followed run's earlier batch)
-    bool sites_dirty = false;  // `sites` summarized by this ingest, for a row already in the database
+    bool sites_dirty = false;  // `sites` summarized by this ingest: flush() writes them
     StoredSites sites;
 };
 
@@ -120,14 +120,14 @@ public:
     // The site summary of row `index`, summarized by this ingest; written by flush().
     void set_sites(Partition &p, uint32_t index, const StoredSites &s);
     // Writes the new rows, the re-symbolized ones and the new site summaries; after the stacks'
-    // sites are chosen (the new rows' summaries go in with them).
+    // sites are chosen (write_stacks sets the summaries it made).
     void flush();
 
     std::vector<Partition *> partitions();
 
 private:
     store::Db &db_;
-    store::Stmt module_key_, select_, state_;
+    store::Stmt module_key_, select_, state_, sites_;
     std::unordered_map<std::string, std::unique_ptr<Partition>> parts_;
     std::vector<Partition *> order_;
     int64_t next_id_ = 0;

@@ -165,7 +165,7 @@ void RunIngest::write_stack_frames() {
 
 void RunIngest::write_stacks(AddressCache &cache) {
     // Site choice is sites.h's (StackSites), over each address's summary (AddressFacts), kept per
-    // cache row: the summary an earlier ingest stored (address_rows' site columns, schema version
+    // cache row: the summary an earlier ingest stored (address_sites, schema version
     // 4), else its chain's, read back from symbol_frames. The summaries made here are stored with
     // the site ids this call gives them (cache.flush()), so the next ingest of these stacks reads
     // no chain (docs/benchmarks.md, issue 22, seventh session).

@@ -173,7 +173,7 @@ AddressFacts StackSites::summarize(std::span<const SymbolRow> chain) {
 }
 
 namespace {
-// site_facts' bits (schema.sql, address_rows).
+// address_sites.facts' bits (schema.sql).
 constexpr int32_t kEmptyBit = 1, kNamedBit = 2, kAllMachineryBit = 4, kMachineryShift = 3;
 constexpr uint32_t kMaxMachinery = (INT32_MAX >> kMachineryShift);
 }  // namespace

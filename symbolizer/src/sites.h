@@ -124,7 +124,7 @@ std::optional<Site> runtime_site(std::span<const std::span<const SymbolRow>> sta
 Site site_of(const SymbolRow &row);
 
 // One address's chain, summarized for StackSites' rules: what is kept per address (a few numbers,
-// not the chain) and, with site ids for the indexes, what address_rows stores for the next
+// not the chain) and, with site ids for the indexes, what address_sites stores for the next
 // ingest (schema version 4; StackSites::stored / from_stored). Site fields index StackSites'
 // sites(); kNone: no such frame; kUnknown: stored without that site, so its chain must be read
 // if a rule asks for it.
@@ -193,7 +193,7 @@ public:
     uint32_t machinery(size_t depth, const FactsAt &at);
 
     AddressFacts summarize(std::span<const SymbolRow> chain);
-    // Facts as address_rows stores them (schema version 4): indexes become site ids (site_id()),
+    // Facts as address_sites stores them (schema version 4): indexes become site ids (site_id()),
     // kUnknown where a site has none yet; and back (a stored site id becomes an index whose Site
     // is not known, only its id).
     StoredSites stored(const AddressFacts &f) const;

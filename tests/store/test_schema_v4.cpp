@@ -1,7 +1,6 @@
-// Schema version 4 (address_rows keeps the site choice's summary of each cached address: its
-// site_facts and four site ids): a version-3 file is readable as is and migrated by the writer,
-// which adds the columns with every summary "not made yet" (NULL), every row reading back
-// identically through the views.
+// Schema version 4 (address_sites: the site choice's summary of each cached address, its facts
+// and four site ids): a version-3 file is readable as is and migrated by the writer, which adds
+// the table with no summary made yet, every row reading back identically through the views.
 #include <catch2/catch.hpp>
 
 #include "memtracer/store/schema.h"
@@ -10,9 +9,7 @@
 using mt::store::Db;
 
 namespace {
-constexpr const char *kSiteColumns[] = {"site_facts", "own_site", "any_site", "runtime_site", "runtime_any_site"};
-
-// A version-3 database: today's schema without version 4's columns, an address cache of two
+// A version-3 database: today's schema without version 4's table, an address cache of two
 // modules with inline chains, a run whose stacks point at them and have their sites.
 constexpr const char *kVersion3Rows = R"(
 INSERT INTO address_modules VALUES (1, 'aa01', 'libil2cpp.so'), (2, '', '/system/lib64/libc.so');
@@ -52,7 +49,7 @@ TEST_CASE("store: a version-3 database is readable as is and migrated by the wri
     std::string before;
     {
         Db v3 = Db::open(path, false);
-        for (const char *c : kSiteColumns) v3.exec(std::string("ALTER TABLE address_rows DROP COLUMN ") + c);
+        v3.exec("DROP TABLE address_sites");
         v3.exec(kVersion3Rows);
         before = dump(v3);
     }
@@ -62,11 +59,9 @@ TEST_CASE("store: a version-3 database is readable as is and migrated by the wri
         Db &db = opened.db;
         CHECK(db.query_int("PRAGMA user_version") == 4);
         CHECK(rows(db, "SELECT value FROM meta WHERE key = 'schema_version'") == "4\n");
-        for (const char *c : kSiteColumns)
-            CHECK(db.query_int(std::string("SELECT count(*) FROM pragma_table_info('address_rows') WHERE name = '") + c + "'") == 1);
-        // No address has a summary yet: the next ingest that needs one reads the chain and stores it.
-        CHECK(rows(db, "SELECT addr_id, site_facts, own_site, any_site, runtime_site, runtime_any_site FROM address_rows "
-                       "ORDER BY addr_id") == "1|NULL|0|0|0|0\n2|NULL|0|0|0|0\n3|NULL|0|0|0|0\n");
+        // The summaries' table, empty: the next ingest that needs one reads the chain and stores it.
+        CHECK(db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'address_sites'") == 1);
+        CHECK(db.query_int("SELECT count(*) FROM address_sites") == 0);
         CHECK(rows(db, "SELECT count(*) FROM meta WHERE key = 'site_rules'") == "0\n");
         CHECK(dump(db) == before);
         mt::store::finish_database(db);
@@ -76,13 +71,13 @@ TEST_CASE("store: a version-3 database is readable as is and migrated by the wri
     CHECK(dump(again.db) == before);
 }
 
-TEST_CASE("store: a version-4 file has the site columns, and one without them is refused as damaged", "[store][schema][version]") {
-    // A file created at version 4 has the site columns from the schema itself, and readers take it.
+TEST_CASE("store: a version-4 file has the summaries' table, and one without it is refused as damaged", "[store][schema][version]") {
+    // A file created at version 4 has address_sites from the schema itself, and readers take it.
     mt::test::StoreDir d;
     std::string path = d.file("v4.db");
     mt::store::create_empty_database(path);
     REQUIRE_NOTHROW(mt::store::check_readable(path));
-    // A version-4 file without them is damaged, and said to be.
-    Db::open(path, false).exec("ALTER TABLE address_rows DROP COLUMN own_site");
-    CHECK_THROWS_WITH(mt::store::check_readable(path), Catch::Contains("table 'address_rows' has no column 'own_site'"));
+    // A version-4 file without it is damaged, and said to be.
+    Db::open(path, false).exec("DROP TABLE address_sites");
+    CHECK_THROWS_WITH(mt::store::check_readable(path), Catch::Contains("claims schema version 4 but has no table 'address_sites'"));
 }

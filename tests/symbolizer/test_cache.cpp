@@ -109,8 +109,7 @@ TEST_CASE("symbolizer: A better symbol file re-symbolizes what a symbol table an
     mt::test::ingest(fresh, {d.file("b.mt")}, full);
     const char *site = "SELECT group_concat(t.function || ':' || t.line, '|') FROM stacks s JOIN sites t USING(site_id) WHERE s.run_id = ";
     CHECK(query1(db, std::string(site) + "2") == query1(fresh, std::string(site) + "1"));
-    CHECK(query1(db, "SELECT count(*) FROM address_rows WHERE site_facts IS NOT NULL") ==
-          query1(fresh, "SELECT count(*) FROM address_rows WHERE site_facts IS NOT NULL"));
+    CHECK(query1(db, "SELECT count(*) FROM address_sites") == query1(fresh, "SELECT count(*) FROM address_sites"));
 }
 
 namespace {
@@ -140,11 +139,11 @@ TEST_CASE("symbolizer: a warm run picks its stacks' sites from the stored summar
     std::string cold = stack_sites(db, 1);
     CHECK(cold.find("none") == std::string::npos);
     // Every stack's first address was summarized; a picked site is stored by its id.
-    CHECK(query1(db, "SELECT count(*) FROM address_rows WHERE site_facts IS NOT NULL") != "0");
+    CHECK(query1(db, "SELECT count(*) FROM address_sites") != "0");
     CHECK(query1(db, "SELECT count(*) FROM stacks s JOIN stack_frames f USING(run_id, stack_id) JOIN address_rows r "
-                     "USING(addr_id) WHERE f.pos = 0 AND r.site_facts IS NULL") == "0");
-    CHECK(query1(db, "SELECT count(*) FROM stacks s WHERE site_id NOT IN (SELECT own_site FROM address_rows UNION "
-                     "SELECT any_site FROM address_rows UNION SELECT runtime_site FROM address_rows)") == "0");
+                     "USING(addr_id) WHERE f.pos = 0 AND r.addr_id NOT IN (SELECT addr_id FROM address_sites)") == "0");
+    CHECK(query1(db, "SELECT count(*) FROM stacks s WHERE site_id NOT IN (SELECT own_site FROM address_sites UNION "
+                     "SELECT any_site FROM address_sites UNION SELECT runtime_site FROM address_sites)") == "0");
     CHECK(query1(db, "SELECT value FROM meta WHERE key = 'site_rules'") == site_rules_fingerprint());
 
     // Without its chains, the warm run still gives every stack the same site and machinery: it
@@ -170,12 +169,12 @@ TEST_CASE("symbolizer: stored site summaries of other site rules are forgotten",
     std::string cold = stack_sites(db, 1);
     // Another build's summaries: every address says "its site is the last site" and nothing else.
     exec(db, "UPDATE meta SET value = 'other rules' WHERE key = 'site_rules'; INSERT INTO sites(function) VALUES ('Wrong'); "
-             "UPDATE address_rows SET site_facts = 2, own_site = (SELECT max(site_id) FROM sites), any_site = 0, "
+             "UPDATE address_sites SET facts = 2, own_site = (SELECT max(site_id) FROM sites), any_site = 0, "
              "runtime_site = 0, runtime_any_site = 0");
     mt::test::ingest(db, {d.file("b.mt")}, cfg);
     CHECK(stack_sites(db, 2) == cold);
     CHECK(query1(db, "SELECT value FROM meta WHERE key = 'site_rules'") == site_rules_fingerprint());
-    CHECK(query1(db, "SELECT count(*) FROM address_rows WHERE own_site = (SELECT site_id FROM sites WHERE function = 'Wrong')") == "0");
+    CHECK(query1(db, "SELECT count(*) FROM address_sites WHERE own_site = (SELECT site_id FROM sites WHERE function = 'Wrong')") == "0");
 }
 
 #include "address_cache.h"

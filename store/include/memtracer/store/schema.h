@@ -11,10 +11,10 @@
 // address cache by a module key (address_modules, address_rows) and keeps the version-2
 // `addresses` table as a view of the same columns: the writer migrates older files (rows and
 // addr_ids kept); readers read every version through the same `addresses` columns. Version 4
-// added address_rows' site columns (the site choice's summary per cached address): additive, but
-// a version-3 writer would re-symbolize an address without forgetting its summary, so the version
-// rises and a version-3 tool refuses the file; the writer migrates a version-3 file by adding the
-// columns (NULL: not summarized yet), readers do not read them.
+// added address_sites (the site choice's summary per cached address): additive, but a version-3
+// writer would re-symbolize an address without deleting its summary, so the version rises and a
+// version-3 tool refuses the file; the writer migrates a version-3 file by creating the table
+// (empty: nothing summarized yet), readers do not read it.
 //
 // Durability and readers. Each input is one transaction; the database must be valid after a
 // crash of this tool or of the machine at any instant, holding exactly the inputs committed
