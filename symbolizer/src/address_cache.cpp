@@ -199,7 +199,7 @@ void AddressCache::mark_symbolized(Partition &p, uint32_t index, Quality q, uint
     row.answered_by = answered_by;
     row.answered = true;
     row.dirty = !row.fresh;
-    row.sites = StoredSites{};  // the old chain's (kMarkAddressSymbolized forgets it in the database too)
+    row.sites = StoredSites{};  // the old chain's (flush() deletes it from the database too)
     row.sites_dirty = false;
 }
 

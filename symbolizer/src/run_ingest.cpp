@@ -1,7 +1,7 @@
 #include "run_ingest.h"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
