@@ -75,11 +75,12 @@ void read_state(const store::Stmt &st, int at, CachedAddress &a) {
     a.answered_by = static_cast<uint64_t>(st.i64(at + 2));
 }
 
-// A stored site summary (kAddressSitesBetween, kAddressSitesOf: columns 1-5).
-void read_sites(const store::Stmt &st, CachedAddress &a) {
+// A stored site summary (kAddressSitesBetween, kAddressSitesOf: columns 1-5) for row `i` of `p`.
+void read_sites(const store::Stmt &st, AddressCache::Partition &p, uint32_t i) {
     int64_t facts = st.i64(1);
     if (facts < 0 || facts > INT32_MAX) return;  // not ours: summarized again
-    a.sites = {static_cast<int32_t>(facts), site_ref(st.i64(2)), site_ref(st.i64(3)), site_ref(st.i64(4)), site_ref(st.i64(5))};
+    if (p.sites.size() < p.rows.size()) p.sites.resize(p.rows.size());
+    p.sites[i] = {static_cast<int32_t>(facts), site_ref(st.i64(2)), site_ref(st.i64(3)), site_ref(st.i64(4)), site_ref(st.i64(5))};
 }
 
 }  // namespace
@@ -140,18 +141,19 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
         sites_.bind(1, lo).bind(2, hi);
         while (sites_.step()) {
             uint32_t i = slot[static_cast<size_t>(sites_.i64(0) - lo)];
-            if (i != UINT32_MAX) read_sites(sites_, p->rows[i]);
+            if (i != UINT32_MAX) read_sites(sites_, *p, i);
         }
         sites_.reset();
     } else {
         // Interleaved with many other builds: one lookup per row.
         store::Stmt one = db_.prepare(store::sql::kAddressState), sites = db_.prepare(store::sql::kAddressSitesOf);
-        for (CachedAddress &a : p->rows) {
+        for (uint32_t i = 0; i < p->rows.size(); ++i) {
+            CachedAddress &a = p->rows[i];
             one.bind(1, a.addr_id);
             if (one.step()) read_state(one, 0, a);
             one.reset();
             sites.bind(1, a.addr_id);
-            if (sites.step()) read_sites(sites, a);
+            if (sites.step()) read_sites(sites, *p, i);
             sites.reset();
         }
     }
@@ -199,14 +201,13 @@ void AddressCache::mark_symbolized(Partition &p, uint32_t index, Quality q, uint
     row.answered_by = answered_by;
     row.answered = true;
     row.dirty = !row.fresh;
-    row.sites = StoredSites{};  // the old chain's (flush() deletes it from the database too)
-    row.sites_dirty = false;
+    if (index < p.sites.size()) p.sites[index] = StoredSites{};  // the old chain's (flush() deletes it from the database too)
 }
 
 void AddressCache::set_sites(Partition &p, uint32_t index, const StoredSites &s) {
-    CachedAddress &row = p.rows[index];
-    row.sites = s;
-    row.sites_dirty = true;
+    if (p.sites.size() < p.rows.size()) p.sites.resize(p.rows.size());
+    p.sites[index] = s;
+    p.sites_dirty.push_back(index);
 }
 
 void AddressCache::flush() {
@@ -221,12 +222,13 @@ void AddressCache::flush() {
                 forget.bind(1, row.addr_id).run();
                 row.dirty = false;
             }
-            if (row.sites_dirty) {
-                const StoredSites &s = row.sites;
-                sites.add(row.addr_id).add(s.facts).add(s.own).add(s.any).add(s.runtime).add(s.runtime_any).end_row();
-                row.sites_dirty = false;
-            }
         }
+        // After the deletes above: a row answered anew and summarized again gets its new summary.
+        for (uint32_t i : p->sites_dirty) {
+            const StoredSites &s = p->sites[i];
+            sites.add(p->rows[i].addr_id).add(s.facts).add(s.own).add(s.any).add(s.runtime).add(s.runtime_any).end_row();
+        }
+        p->sites_dirty.clear();
         if (!p->fresh.empty() && !p->module_key) {
             store::Stmt module = db_.prepare(store::sql::kInsertAddressModule);
             module.bind(1, p->build_id).bind(2, p->module_path).run();

@@ -39,8 +39,6 @@ struct CachedAddress {
     bool fresh = false;   // not in the database yet
     bool dirty = false;   // in the database, re-symbolized: needs an UPDATE
     bool answered = false;  // a backend answered it during this ingest (a followed run's earlier batch)
-    bool sites_dirty = false;  // `sites` summarized by this ingest: flush() writes them
-    StoredSites sites;
 };
 
 // Whether `a` goes to the backend when `file` (quality `file_quality`, content hash
@@ -106,6 +104,11 @@ public:
         SortedAddressIndex loaded;        // the loaded rows
         AddressIndex by_address;          // the rows new in this run
         std::vector<uint32_t> fresh;  // rows new in this run, in addr_id (= file address) order
+        // Site summaries by row, beside `rows` rather than in them: about one row in ten has one,
+        // and a warm run's random lookups into `rows` miss the cache less with small rows.
+        std::vector<StoredSites> sites;      // empty, or one per row
+        std::vector<uint32_t> sites_dirty;   // rows whose summary this ingest made: flush() writes them
+        StoredSites stored_sites(uint32_t row) const { return row < sites.size() ? sites[row] : StoredSites{}; }
     };
 
     Partition &partition(const std::string &build_id, const std::string &module_path);

@@ -195,7 +195,7 @@ void RunIngest::write_stacks(AddressCache &cache) {
             for (size_t pos = 0; pos < s.ids.size(); ++pos)
                 if (s.ids[pos]) {
                     const FrameRef &r = s.refs[pos];
-                    if (part_of_[r.module]->rows[r.row].sites.facts < 0) first.emplace_back(s.ids[pos], r);
+                    if (part_of_[r.module]->stored_sites(r.row).facts < 0) first.emplace_back(s.ids[pos], r);
                     break;
                 }
         }
@@ -215,13 +215,13 @@ void RunIngest::write_stacks(AddressCache &cache) {
         if (r.module < 0) return nullptr;
         int32_t i = slot(r);
         if (i >= 0 && !need_chain) return &facts[static_cast<size_t>(i)];
-        const CachedAddress &row = part_of_[r.module]->rows[r.row];
-        if (i < 0 && row.sites.facts >= 0) {
+        const AddressCache::Partition &part = *part_of_[r.module];
+        if (StoredSites stored = part.stored_sites(r.row); i < 0 && stored.facts >= 0) {
             i = slot(r) = static_cast<int32_t>(facts.size());
-            facts.push_back(sites.from_stored(row.sites));
+            facts.push_back(sites.from_stored(stored));
         } else {
             // Not summarized yet, or the stored summary lacks a site a rule needs.
-            from_chain(r, chains.read(row.addr_id));
+            from_chain(r, chains.read(part.rows[r.row].addr_id));
             i = slot(r);
         }
         return &facts[static_cast<size_t>(i)];
