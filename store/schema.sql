@@ -1,12 +1,13 @@
--- MemTracer database, schema version 3 (2 split the allocation tables per allocating thread; 3 keyed the
+-- MemTracer database, schema version 4 (2 split the allocation tables per allocating thread; 3 keyed the
 -- address cache by a module key and stored the symbols' strings once, with version 2's addresses
--- and symbols tables kept as views of the same columns). The symbolizer writes it, the viewer reads it.
+-- and symbols tables kept as views of the same columns; 4 keeps the site choice's summary of each
+-- cached address beside its chain, address_sites). The symbolizer writes it, the viewer reads it.
 -- docs/schema.md draws it and explains each index by the query that needs it.
 -- Several runs live in one database (compare "this build vs that"); symbols are shared by every
 -- run of the same build, which is also the symbolizer's per-build cache.
 -- All times are nanoseconds; *_ns columns of a run are relative to that run's start.
 
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;
 
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
@@ -108,6 +109,23 @@ CREATE TABLE IF NOT EXISTS address_rows (
                                                  -- of the build with debug info symbolizes it again
     answered_by  INTEGER NOT NULL DEFAULT 0,     -- content hash of the symbol file that answered (0 unknown)
     UNIQUE (module_key, file_address)
+);
+
+-- Version 4: the site choice's summary of a cached address's inline chain (the symbolizer's
+-- sites.h, AddressFacts), so a later ingest picks its stacks' sites and leading machinery without
+-- reading the chains back. A row per address an ingest summarized (a stack asked about it);
+-- deleted when a better symbol file answers the address anew, and all of them when
+-- meta.site_rules (the rules' fingerprint) changes. No reader reads it (docs/schema.md).
+CREATE TABLE IF NOT EXISTS address_sites (
+    addr_id          INTEGER PRIMARY KEY REFERENCES address_rows(addr_id),
+    facts            INTEGER NOT NULL,  -- 1 no symbols rows, 2 a named frame, 4 every frame allocation
+                                        -- machinery; the leading machinery frames << 3
+    -- Each a frame of the chain as a site: 0 no such frame, > 0 its sites.site_id, -1 a site that
+    -- was not in the sites table when stored (the chain is read if a rule needs it).
+    own_site         INTEGER NOT NULL,  -- the first named frame of game code, not library code
+    any_site         INTEGER NOT NULL,  -- the first named frame that is not runtime internals
+    runtime_site     INTEGER NOT NULL,  -- the first named frame that is not allocation machinery
+    runtime_any_site INTEGER NOT NULL   -- the first named frame
 );
 
 -- Version 2's addresses table, as a view: every reader's query reads it unchanged. The module's

@@ -66,6 +66,10 @@ bool added_in_v3(const std::string &table) {
     return table == "address_modules" || table == "address_rows" || table == "strings" || table == "symbol_frames";
 }
 
+// The table version 4 added (address_sites, the site choice's summary per cached address): the
+// writer's own cache, which no reader reads.
+bool added_in_v4(const std::string &table) { return table == "address_sites"; }
+
 }  // namespace
 
 // SQLite's answer for a file another process holds locked (a symbolizer mid-transaction on a
@@ -103,7 +107,7 @@ void check_readable(const std::string &path) {
     // A table or column missing is damage or another program's file, not a version matter: the
     // version is named only as what the file claims.
     for (const auto &[table, cols] : want.tables) {
-        if (version < 3 && added_in_v3(table)) continue;
+        if ((version < 3 && added_in_v3(table)) || (version < 4 && added_in_v4(table))) continue;
         if (std::find(tables.begin(), tables.end(), table) == tables.end())
             refuse(" is not a MemTracer database (it claims schema version " + vs + " but has no table '" + table + "')");
         auto have = table_columns(db, table);

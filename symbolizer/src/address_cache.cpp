@@ -63,13 +63,37 @@ uint32_t SortedAddressIndex::find(const std::vector<CachedAddress> &rows, uint64
     return it != last && it->file_address == address ? static_cast<uint32_t>(it - rows.begin()) : kAbsent;
 }
 
+namespace {
+
+// A site id as the row keeps it: one that does not fit counts as "not stored" (the chain is read).
+int32_t site_ref(int64_t id) { return id >= -1 && id <= INT32_MAX ? static_cast<int32_t>(id) : -1; }
+
+// symbolized, quality, answered_by from column `at` on (kAddressStatesBetween, kAddressState).
+void read_state(const store::Stmt &st, int at, CachedAddress &a) {
+    a.symbolized = st.i64(at) != 0;
+    a.quality = static_cast<Quality>(st.i64(at + 1));
+    a.answered_by = static_cast<uint64_t>(st.i64(at + 2));
+}
+
+// A stored site summary (kAddressSitesBetween, kAddressSitesOf: columns 1-5) for row `i` of `p`.
+void read_sites(const store::Stmt &st, AddressCache::Partition &p, uint32_t i) {
+    int64_t facts = st.i64(1);
+    if (facts < 0 || facts > INT32_MAX) return;  // not ours: summarized again
+    if (p.sites.size() < p.rows.size()) p.sites.resize(p.rows.size());
+    p.sites[i] = {static_cast<int32_t>(facts), site_ref(st.i64(2)), site_ref(st.i64(3)), site_ref(st.i64(4)), site_ref(st.i64(5))};
+}
+
+}  // namespace
+
 AddressCache::AddressCache(store::Db &db)
     : db_(db),
       module_key_(db.prepare(store::sql::kAddressModuleKey)),
       // Served by the unique index alone (it holds addr_id as the rowid): one range scan.
       select_(db.prepare(store::sql::kAddressesOfModule)),
       // The rest of each row, read in rowid order over the partition's id range.
-      state_(db.prepare(store::sql::kAddressStatesBetween)) {
+      state_(db.prepare(store::sql::kAddressStatesBetween)),
+      // Their stored site summaries, the same way (schema version 4: only the summarized rows).
+      sites_(db.prepare(store::sql::kAddressSitesBetween)) {
     next_id_ = db.query_int(store::sql::kNextAddressId).value_or(1);
 }
 
@@ -111,22 +135,26 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
         while (state_.step()) {
             uint32_t i = slot[static_cast<size_t>(state_.i64(0) - lo)];
             if (i == UINT32_MAX) continue;
-            p->rows[i].symbolized = state_.i64(1) != 0;
-            p->rows[i].quality = static_cast<Quality>(state_.i64(2));
-            p->rows[i].answered_by = static_cast<uint64_t>(state_.i64(3));
+            read_state(state_, 1, p->rows[i]);
         }
         state_.reset();
+        sites_.bind(1, lo).bind(2, hi);
+        while (sites_.step()) {
+            uint32_t i = slot[static_cast<size_t>(sites_.i64(0) - lo)];
+            if (i != UINT32_MAX) read_sites(sites_, *p, i);
+        }
+        sites_.reset();
     } else {
         // Interleaved with many other builds: one lookup per row.
-        store::Stmt one = db_.prepare(store::sql::kAddressState);
-        for (CachedAddress &a : p->rows) {
+        store::Stmt one = db_.prepare(store::sql::kAddressState), sites = db_.prepare(store::sql::kAddressSitesOf);
+        for (uint32_t i = 0; i < p->rows.size(); ++i) {
+            CachedAddress &a = p->rows[i];
             one.bind(1, a.addr_id);
-            if (one.step()) {
-                a.symbolized = one.i64(0) != 0;
-                a.quality = static_cast<Quality>(one.i64(1));
-                a.answered_by = static_cast<uint64_t>(one.i64(2));
-            }
+            if (one.step()) read_state(one, 0, a);
             one.reset();
+            sites.bind(1, a.addr_id);
+            if (sites.step()) read_sites(sites, *p, i);
+            sites.reset();
         }
     }
     return *p;
@@ -173,17 +201,34 @@ void AddressCache::mark_symbolized(Partition &p, uint32_t index, Quality q, uint
     row.answered_by = answered_by;
     row.answered = true;
     row.dirty = !row.fresh;
+    if (index < p.sites.size()) p.sites[index] = StoredSites{};  // the old chain's (flush() deletes it from the database too)
+}
+
+void AddressCache::set_sites(Partition &p, uint32_t index, const StoredSites &s) {
+    if (p.sites.size() < p.rows.size()) p.sites.resize(p.rows.size());
+    p.sites[index] = s;
+    p.sites_dirty.push_back(index);
 }
 
 void AddressCache::flush() {
     store::BatchInsert insert(db_, store::sql::kInsertAddresses, 6);
+    store::BatchInsert sites(db_, store::sql::kInsertAddressSites, 6);
     store::Stmt update = db_.prepare(store::sql::kMarkAddressSymbolized);
+    store::Stmt forget = db_.prepare(store::sql::kDeleteAddressSites);
     for (Partition *p : order_) {
-        for (CachedAddress &row : p->rows)
-            if (row.dirty) {
+        for (CachedAddress &row : p->rows) {
+            if (row.dirty) {  // answered anew: the stored summary was of the old chain
                 update.bind(1, row.addr_id).bind(2, static_cast<int>(row.quality)).bind(3, static_cast<int64_t>(row.answered_by)).run();
+                forget.bind(1, row.addr_id).run();
                 row.dirty = false;
             }
+        }
+        // After the deletes above: a row answered anew and summarized again gets its new summary.
+        for (uint32_t i : p->sites_dirty) {
+            const StoredSites &s = p->sites[i];
+            sites.add(p->rows[i].addr_id).add(s.facts).add(s.own).add(s.any).add(s.runtime).add(s.runtime_any).end_row();
+        }
+        p->sites_dirty.clear();
         if (!p->fresh.empty() && !p->module_key) {
             store::Stmt module = db_.prepare(store::sql::kInsertAddressModule);
             module.bind(1, p->build_id).bind(2, p->module_path).run();
@@ -198,6 +243,7 @@ void AddressCache::flush() {
         p->fresh.clear();
     }
     insert.flush();
+    sites.flush();
 }
 
 std::vector<AddressCache::Partition *> AddressCache::partitions() { return order_; }

@@ -21,6 +21,14 @@
 
 namespace mt::sym {
 
+// An address_sites row (schema version 4): the site choice's summary of the row's chain as
+// an earlier ingest stored it (sites.h: StackSites::stored / from_stored), so a warm ingest reads
+// no chains back. Site ids: 0 none, > 0 a sites.site_id, -1 a site not stored then.
+struct StoredSites {
+    int32_t facts = -1;  // -1: no row, not summarized
+    int32_t own = 0, any = 0, runtime = 0, runtime_any = 0;
+};
+
 struct CachedAddress {
     int64_t addr_id = 0;  // 0 until assign_ids() for rows new in this run
     uint64_t file_address = 0;
@@ -96,6 +104,11 @@ public:
         SortedAddressIndex loaded;        // the loaded rows
         AddressIndex by_address;          // the rows new in this run
         std::vector<uint32_t> fresh;  // rows new in this run, in addr_id (= file address) order
+        // Site summaries by row, beside `rows` rather than in them: about one row in ten has one,
+        // and a warm run's random lookups into `rows` miss the cache less with small rows.
+        std::vector<StoredSites> sites;      // empty, or one per row
+        std::vector<uint32_t> sites_dirty;   // rows whose summary this ingest made: flush() writes them
+        StoredSites stored_sites(uint32_t row) const { return row < sites.size() ? sites[row] : StoredSites{}; }
     };
 
     Partition &partition(const std::string &build_id, const std::string &module_path);
@@ -104,16 +117,20 @@ public:
     std::pair<uint32_t, bool> intern(Partition &p, uint64_t file_address);
     // Gives every new row its addr_id (after the last intern, before symbolizing).
     void assign_ids();
-    // A backend answered for row `index` of `p` from the file `answered_by`; the answer's quality is `q`.
+    // A backend answered for row `index` of `p` from the file `answered_by`; the answer's quality is
+    // `q`. A site summary of the old answer is forgotten.
     void mark_symbolized(Partition &p, uint32_t index, Quality q, uint64_t answered_by = 0);
-    // Writes the new rows and the re-symbolized ones; call once, after symbolizing.
+    // The site summary of row `index`, summarized by this ingest; written by flush().
+    void set_sites(Partition &p, uint32_t index, const StoredSites &s);
+    // Writes the new rows, the re-symbolized ones and the new site summaries; after the stacks'
+    // sites are chosen (write_stacks sets the summaries it made).
     void flush();
 
     std::vector<Partition *> partitions();
 
 private:
     store::Db &db_;
-    store::Stmt module_key_, select_, state_;
+    store::Stmt module_key_, select_, state_, sites_;
     std::unordered_map<std::string, std::unique_ptr<Partition>> parts_;
     std::vector<Partition *> order_;
     int64_t next_id_ = 0;

@@ -17,6 +17,7 @@
 #include "memtracer/store/schema.h"
 #include "memtracer/store/writer_sql.h"
 #include "run_ingest.h"
+#include "sites.h"
 #include "memtracer/symbolizer/symbolizer.h"
 
 namespace mt::sym {
@@ -105,7 +106,10 @@ InputResult Symbolizer::follow(store::Db &db, const std::string &run_path, const
         LiveState state = state_after(r, stopping);
         if (state == LiveState::Live && committed_offset == reader.offset()) continue;  // only part of a chunk came
 
-        if (!cache) cache.emplace(db);
+        if (!cache) {
+            check_site_rules(db);  // before the cache loads stored site summaries
+            cache.emplace(db);
+        }
         symbolize_new_stacks(db, run, *cache, res, config_.resymbolize);
         if (state == LiveState::Live) run.flush_batch(r);
         else run.finish(r);

@@ -1,5 +1,6 @@
 #include "run_ingest.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -162,24 +163,69 @@ void RunIngest::write_stack_frames() {
     ins.flush();
 }
 
-void RunIngest::write_stacks() {
-    // Site choice is sites.h's (StackSites); this reads the chains it asks for and stores its answers.
-    // Every stack's first address in a module is asked for (the machinery trim starts there, and
-    // it is usually the site): those chains are read up front, in addr_id order.
+void RunIngest::write_stacks(AddressCache &cache) {
+    // Site choice is sites.h's (StackSites), over each address's summary (AddressFacts), kept per
+    // cache row: the summary an earlier ingest stored (address_sites, schema version
+    // 4), else its chain's, read back from symbol_frames. The summaries made here are stored with
+    // the site ids this call gives them (cache.flush()), so the next ingest of these stacks reads
+    // no chain (docs/benchmarks.md, issue 22, seventh session).
     SymbolChains chains(db_);
     StackSites sites([&](int64_t addr_id) { return chains.read(addr_id); });
+    std::vector<AddressFacts> facts;                    // by the index in facts_of
+    std::vector<std::vector<int32_t>> facts_of(part_of_.size());  // by module, then cache row; -1: none yet
+    std::vector<FrameRef> summarized;                   // rows whose facts this call made from their chains
+    auto slot = [&](const FrameRef &r) -> int32_t & {
+        std::vector<int32_t> &v = facts_of[static_cast<size_t>(r.module)];
+        if (v.size() < part_of_[r.module]->rows.size()) v.resize(part_of_[r.module]->rows.size(), -1);
+        return v[r.row];
+    };
+    auto from_chain = [&](const FrameRef &r, std::span<const SymbolRow> chain) {
+        int32_t &i = slot(r);
+        i = static_cast<int32_t>(facts.size());
+        facts.push_back(sites.summarize(chain));
+        summarized.push_back(r);
+    };
     {
-        std::vector<int64_t> first;
-        first.reserve(stacks_.size() - stacks_written_);
-        for (uint32_t id = stacks_written_; id < stacks_.size(); ++id)
-            for (int64_t a : stacks_[id].ids)
-                if (a) {
-                    first.push_back(a);
+        // Every stack's first address in a module is asked for (the machinery trim starts there,
+        // and it is usually the site): those without a stored summary have their chains read up
+        // front, in addr_id order.
+        std::vector<std::pair<int64_t, FrameRef>> first;
+        for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
+            const StackFrames &s = stacks_[id];
+            for (size_t pos = 0; pos < s.ids.size(); ++pos)
+                if (s.ids[pos]) {
+                    const FrameRef &r = s.refs[pos];
+                    if (part_of_[r.module]->stored_sites(r.row).facts < 0) first.emplace_back(s.ids[pos], r);
                     break;
                 }
-        chains.read_each(std::move(first), [&](int64_t a, std::span<const SymbolRow> chain) { sites.add_chain(a, chain); });
+        }
+        std::sort(first.begin(), first.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+        std::vector<int64_t> ids;
+        ids.reserve(first.size());
+        for (const auto &f : first) ids.push_back(f.first);
+        size_t next = 0;
+        chains.read_each(std::move(ids), [&](int64_t a, std::span<const SymbolRow> chain) {
+            while (first[next].first != a) ++next;  // read_each goes in addr_id order, each id once
+            if (slot(first[next].second) < 0) from_chain(first[next].second, chain);
+        });
     }
-    std::vector<int64_t> site_id_of;                       // by StackSites' site index; 0: not stored yet
+    const StackFrames *stack = nullptr;  // the stack being picked
+    StackSites::FactsAt at = [&](size_t pos, bool need_chain) -> const AddressFacts * {
+        const FrameRef &r = stack->refs[pos];
+        if (r.module < 0) return nullptr;
+        int32_t i = slot(r);
+        if (i >= 0 && !need_chain) return &facts[static_cast<size_t>(i)];
+        const AddressCache::Partition &part = *part_of_[r.module];
+        if (StoredSites stored = part.stored_sites(r.row); i < 0 && stored.facts >= 0) {
+            i = slot(r) = static_cast<int32_t>(facts.size());
+            facts.push_back(sites.from_stored(stored));
+        } else {
+            // Not summarized yet, or the stored summary lacks a site a rule needs.
+            from_chain(r, chains.read(part.rows[r.row].addr_id));
+            i = slot(r);
+        }
+        return &facts[static_cast<size_t>(i)];
+    };
     std::unordered_map<std::string, int64_t> unnamed_ids;  // rule (3)'s labels
     store::Stmt add_site = db_.prepare(store::sql::kInsertSite);
     store::Stmt get_site = db_.prepare(store::sql::kFindSite);
@@ -198,15 +244,13 @@ void RunIngest::write_stacks() {
     store::BatchInsert ins(db_, store::sql::kInsertStacks, store::BatchInsert::Leading{{run_id_}});
     for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
         const StackFrames &s = stacks_[id];
-        const std::vector<int64_t> &ids = s.ids;
-        StackSites::Pick pick = sites.pick(ids);
+        stack = &s;
+        StackSites::Pick pick = sites.pick(s.refs.size(), at);
         ins.add(id).add(static_cast<int64_t>(s.raw.size()));
-        ins.add(static_cast<int64_t>(sites.machinery(ids)));
+        ins.add(static_cast<int64_t>(sites.machinery(s.refs.size(), at)));
         if (pick.index >= 0) {
-            size_t i = static_cast<size_t>(pick.index);
-            if (i >= site_id_of.size()) site_id_of.resize(sites.sites().size(), 0);
-            if (!site_id_of[i]) site_id_of[i] = store_site(sites.sites()[i]);
-            ins.add(site_id_of[i]);
+            if (!sites.site_id(pick.index)) sites.set_site_id(pick.index, store_site(sites.sites()[static_cast<size_t>(pick.index)]));
+            ins.add(sites.site_id(pick.index));
         } else if (pick.index == StackSites::Pick::kUnnamed) {
             const FrameRef &r = s.refs[pick.unnamed_pos];
             Site site{module_label(modules_.modules()[r.module], part_of_[r.module]->rows[r.row].file_address), "", 0};
@@ -219,6 +263,10 @@ void RunIngest::write_stacks() {
         ins.end_row();
     }
     ins.flush();
+    // The summaries made here, with the ids of the sites stored by now (a site no stack picked is
+    // stored as -1: the next ingest reads that chain again only if a rule needs that site).
+    for (const FrameRef &r : summarized)
+        cache.set_sites(*part_of_[r.module], r.row, sites.stored(facts[static_cast<size_t>(slot(r))]));
     stacks_written_ = static_cast<uint32_t>(stacks_.size());
 }
 

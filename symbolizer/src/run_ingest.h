@@ -54,8 +54,9 @@ public:
     std::vector<PartitionWork> resolve_addresses(AddressCache &cache);
     // The stack_frames rows (after resolve_addresses).
     void write_stack_frames();
-    // After symbolizing: sites and stacks rows; the stacks count as written from then on.
-    void write_stacks();
+    // After symbolizing: sites and stacks rows; the stacks count as written from then on. The site
+    // summaries it makes go to `cache` (written by its flush(), after this).
+    void write_stacks(AddressCache &cache);
     // Totals and stop state into the runs row; run_class_stack and survivors.
     void finish(const mt::reader::ReadResult &r);
     // After a batch of a followed run: pending allocs, run_class_stack so far, the runs row.

@@ -1,5 +1,9 @@
 #include "sites.h"
 
+#include <algorithm>
+#include <cstdio>
+
+#include "memtracer/store/writer_sql.h"
 #include "names.h"
 
 namespace mt::sym {
@@ -74,14 +78,61 @@ std::optional<Site> runtime_site(std::span<const std::span<const SymbolRow>> sta
     return std::nullopt;
 }
 
+std::string site_rules_fingerprint() {
+    // FNV-1a over every rule and prefix, and the summary's own version: a build whose rules or
+    // summary differ gets another fingerprint, and its ingest forgets the stored summaries.
+    constexpr int kSummaryVersion = 1;  // raise when summarize() or site_of() changes meaning
+    uint64_t h = 1469598103934665603ull;
+    auto mix = [&](std::string_view text) {
+        for (char c : text) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+        h = (h ^ 0xffu) * 1099511628211ull;  // a separator: "ab","c" differs from "a","bc"
+    };
+    mix(std::to_string(kSummaryVersion));
+    for (const InternalRule &r : kInternalRules) {
+        mix(r.kind == InternalRule::Prefix ? "prefix" : "exact");
+        mix(r.text);
+        mix(r.role == InternalRule::Machinery ? "machinery" : "internal");
+    }
+    for (std::string_view p : kLibraryFilePrefixes) mix(p);
+    char out[17];
+    snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+    return out;
+}
+
+void check_site_rules(store::Db &db) {
+    const std::string ours = site_rules_fingerprint();
+    store::Stmt get = db.prepare(store::sql::kSiteRules);
+    std::optional<std::string> theirs;
+    if (get.step()) theirs = get.str(0);
+    get = store::Stmt();
+    if (theirs == ours) return;
+    // No fingerprint: no summary was ever stored (a version-3 file, or a new one); another one:
+    // summaries of other rules, which would pick other sites than these rules do.
+    if (theirs) db.exec(store::sql::kForgetAddressSites);
+    store::Stmt set = db.prepare(store::sql::kSetSiteRules);
+    set.bind(1, ours).run();
+}
+
 int32_t StackSites::intern(Site s) {
     std::string key = s.function + '\n' + s.file + '\n' + std::to_string(s.line);
     auto [it, fresh] = site_index_.try_emplace(std::move(key), static_cast<int32_t>(sites_.size()));
-    if (fresh) sites_.push_back(std::move(s));
+    if (fresh) {
+        sites_.push_back(std::move(s));
+        site_ids_.push_back(0);
+    }
     return it->second;
 }
 
-StackSites::AddressFacts StackSites::summarize(std::span<const SymbolRow> chain) {
+int32_t StackSites::stored_site(int64_t site_id) {
+    auto [it, fresh] = stored_index_.try_emplace(site_id, static_cast<int32_t>(sites_.size()));
+    if (fresh) {
+        sites_.emplace_back();
+        site_ids_.push_back(site_id);
+    }
+    return it->second;
+}
+
+AddressFacts StackSites::summarize(std::span<const SymbolRow> chain) {
     // The four sites below are rows of the chain, usually one and the same row: each row's site
     // is built and interned once (building its name and key was most of this function).
     constexpr size_t kNoRow = SIZE_MAX;
@@ -108,7 +159,7 @@ StackSites::AddressFacts StackSites::summarize(std::span<const SymbolRow> chain)
     std::pair<size_t, int32_t> built[4];  // row -> interned site, for this chain (at most four rows)
     size_t n_built = 0;
     auto site_at = [&](size_t i) -> int32_t {
-        if (i == kNoRow) return -1;
+        if (i == kNoRow) return AddressFacts::kNone;
         for (size_t k = 0; k < n_built; ++k)
             if (built[k].first == i) return built[k].second;
         built[n_built] = {i, intern(site_of(chain[i]))};
@@ -121,30 +172,93 @@ StackSites::AddressFacts StackSites::summarize(std::span<const SymbolRow> chain)
     return f;
 }
 
+namespace {
+// address_sites.facts' bits (schema.sql).
+constexpr int32_t kEmptyBit = 1, kNamedBit = 2, kAllMachineryBit = 4, kMachineryShift = 3;
+constexpr uint32_t kMaxMachinery = (INT32_MAX >> kMachineryShift);
+}  // namespace
+
+StoredSites StackSites::stored(const AddressFacts &f) const {
+    auto id = [&](int32_t i) -> int32_t {
+        if (i == AddressFacts::kNone) return 0;
+        if (i < 0) return -1;  // kUnknown
+        int64_t v = site_ids_[static_cast<size_t>(i)];
+        return v > 0 && v <= INT32_MAX ? static_cast<int32_t>(v) : -1;
+    };
+    StoredSites s;
+    s.facts = (f.empty ? kEmptyBit : 0) | (f.named ? kNamedBit : 0) | (f.all_machinery ? kAllMachineryBit : 0) |
+              static_cast<int32_t>(std::min(f.machinery, kMaxMachinery) << kMachineryShift);
+    s.own = id(f.own);
+    s.any = id(f.any);
+    s.runtime = id(f.runtime);
+    s.runtime_any = id(f.runtime_any);
+    return s;
+}
+
+AddressFacts StackSites::from_stored(const StoredSites &s) {
+    auto index = [&](int32_t id) -> int32_t {
+        if (id == 0) return AddressFacts::kNone;
+        if (id < 0) return AddressFacts::kUnknown;
+        return stored_site(id);
+    };
+    AddressFacts f;
+    f.empty = (s.facts & kEmptyBit) != 0;
+    f.named = (s.facts & kNamedBit) != 0;
+    f.all_machinery = (s.facts & kAllMachineryBit) != 0;
+    f.machinery = static_cast<uint32_t>(s.facts >> kMachineryShift);
+    f.own = index(s.own);
+    f.any = index(s.any);
+    f.runtime = index(s.runtime);
+    f.runtime_any = index(s.runtime_any);
+    return f;
+}
+
 void StackSites::add_chain(int64_t addr_id, std::span<const SymbolRow> chain) {
     auto [row, fresh] = index_.try_emplace(static_cast<uint64_t>(addr_id), static_cast<uint32_t>(facts_.size()));
     if (fresh) facts_.push_back(summarize(chain));
 }
 
-const StackSites::AddressFacts &StackSites::facts(int64_t addr_id) {
+const AddressFacts &StackSites::facts(int64_t addr_id) {
     auto [row, fresh] = index_.try_emplace(static_cast<uint64_t>(addr_id), static_cast<uint32_t>(facts_.size()));
     if (fresh) facts_.push_back(summarize(load_(addr_id)));
     return facts_[row];
 }
 
-StackSites::Pick StackSites::pick(std::span<const int64_t> stack) {
-    for (bool allow_library : {false, true})
-        for (int64_t id : stack)
-            if (id)
-                if (int32_t i = allow_library ? facts(id).any : facts(id).own; i >= 0) return {i, 0};
-    for (size_t pos = 0; pos < stack.size(); ++pos)
-        if (stack[pos] && !facts(stack[pos]).named) return {Pick::kUnnamed, pos};
+StackSites::Pick StackSites::pick(size_t depth, const FactsAt &at) {
+    // One site field of the address at `pos`: the stored facts', or its chain's when they lack it.
+    auto site = [&](size_t pos, int32_t AddressFacts::*field) -> int32_t {
+        const AddressFacts *f = at(pos, false);
+        if (!f) return AddressFacts::kNone;
+        if (f->*field == AddressFacts::kUnknown) f = at(pos, true);
+        return f->*field;
+    };
+    for (int32_t AddressFacts::*field : {&AddressFacts::own, &AddressFacts::any})
+        for (size_t pos = 0; pos < depth; ++pos)
+            if (int32_t i = site(pos, field); i >= 0) return {i, 0};
+    for (size_t pos = 0; pos < depth; ++pos)
+        if (const AddressFacts *f = at(pos, false); f && !f->named) return {Pick::kUnnamed, pos};
     // runtime_site over the stack's chains: a named non-machinery frame first, else any named one.
-    for (bool allow_machinery : {false, true})
-        for (int64_t id : stack)
-            if (id)
-                if (int32_t i = allow_machinery ? facts(id).runtime_any : facts(id).runtime; i >= 0) return {i, 0};
+    for (int32_t AddressFacts::*field : {&AddressFacts::runtime, &AddressFacts::runtime_any})
+        for (size_t pos = 0; pos < depth; ++pos)
+            if (int32_t i = site(pos, field); i >= 0) return {i, 0};
     return {};
+}
+
+uint32_t StackSites::machinery(size_t depth, const FactsAt &at) {
+    // MachineryTrim over the facts: an address outside every module or without rows ends the
+    // machinery, as does one whose chain has a frame that is not machinery.
+    uint32_t frames = 0;
+    for (size_t pos = 0; pos < depth; ++pos) {
+        const AddressFacts *f = at(pos, false);
+        if (!f || f->empty) return frames;
+        frames += f->machinery;
+        if (!f->all_machinery) return frames;
+    }
+    return 0;
+}
+
+StackSites::Pick StackSites::pick(std::span<const int64_t> stack) {
+    return pick(stack.size(), [&](size_t pos, bool) { return stack[pos] ? &facts(stack[pos]) : nullptr; });
 }
 
 std::optional<Site> StackSites::site(std::span<const int64_t> stack,
@@ -156,17 +270,7 @@ std::optional<Site> StackSites::site(std::span<const int64_t> stack,
 }
 
 uint32_t StackSites::machinery(std::span<const int64_t> stack) {
-    // MachineryTrim over the facts: an address outside every module or without rows ends the
-    // machinery, as does one whose chain has a frame that is not machinery.
-    uint32_t frames = 0;
-    for (int64_t id : stack) {
-        if (!id) return frames;
-        const AddressFacts &f = facts(id);
-        if (f.empty) return frames;
-        frames += f.machinery;
-        if (!f.all_machinery) return frames;
-    }
-    return 0;
+    return machinery(stack.size(), [&](size_t pos, bool) { return stack[pos] ? &facts(stack[pos]) : nullptr; });
 }
 
 }  // namespace mt::sym

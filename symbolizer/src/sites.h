@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "address_cache.h"
+#include "memtracer/store/db.h"
 
 namespace mt::sym {
 
@@ -122,10 +123,38 @@ std::optional<Site> runtime_site(std::span<const std::span<const SymbolRow>> sta
 // How a frame reads in a site: C# name, else demangled, else raw; C# file:line when mapped.
 Site site_of(const SymbolRow &row);
 
+// One address's chain, summarized for StackSites' rules: what is kept per address (a few numbers,
+// not the chain) and, with site ids for the indexes, what address_sites stores for the next
+// ingest (schema version 4; StackSites::stored / from_stored). Site fields index StackSites'
+// sites(); kNone: no such frame; kUnknown: stored without that site, so its chain must be read
+// if a rule asks for it.
+struct AddressFacts {
+    static constexpr int32_t kNone = -1, kUnknown = -3;
+    int32_t own = kNone;          // game_site(chain, false)
+    int32_t any = kNone;          // game_site(chain, true)
+    int32_t runtime = kNone;      // the first named frame that is not machinery
+    int32_t runtime_any = kNone;  // the first named frame
+    uint32_t machinery = 0;       // leading machinery frames
+    bool empty = true;            // no rows
+    bool named = false;           // some row has a function name
+    bool all_machinery = false;
+};
+
+// The fingerprint of the rules above (kInternalRules, kLibraryFilePrefixes, and how a chain is
+// summarized): meta.site_rules of a database whose address_rows store summaries.
+std::string site_rules_fingerprint();
+// Forgets the database's stored summaries when they follow other rules than these (an older or
+// newer build's), and records these rules. Before the address cache loads them.
+void check_site_rules(store::Db &db);
+
 // The site and the leading machinery of each stack of a run. A stack is its addresses innermost
-// first, as addr_ids (0: outside every module). Each address's inline chain is read at most once,
-// on demand through `load` (the symbols table) or handed over by add_chain(): a stack's site is
-// usually among its first frames, so most addresses of a run are never read back.
+// first. Two ways to ask:
+// - by addr_id (0: outside every module): each address's chain is read at most once, on demand
+//   through `load` (the symbols table) or handed over by add_chain(); a stack's site is usually
+//   among its first frames, so most addresses of a run are never read back;
+// - by position, with the caller keeping each address's AddressFacts (summarize() of its chain,
+//   or from_stored() of what an earlier ingest stored): the ingest, which keeps them beside its
+//   address cache rows and reads no chain whose summary is stored.
 //
 // What is kept per address is a few small numbers (AddressFacts), not the chain: the chain's rows
 // are strings, and a warm run's memo of 24k chains cost more to free than to read
@@ -156,27 +185,35 @@ public:
     // 0 when the whole stack is machinery (no other frame to start at). stacks.machinery.
     uint32_t machinery(std::span<const int64_t> stack);
 
-private:
-    // One address's chain, summarized for the rules above; site fields index sites_ (-1: none).
-    struct AddressFacts {
-        int32_t own = -1;          // game_site(chain, false)
-        int32_t any = -1;          // game_site(chain, true)
-        int32_t runtime = -1;      // the first named frame that is not machinery
-        int32_t runtime_any = -1;  // the first named frame
-        uint32_t machinery = 0;    // leading machinery frames
-        bool empty = true;         // no rows
-        bool named = false;        // some row has a function name
-        bool all_machinery = false;
-    };
-    const AddressFacts &facts(int64_t addr_id);
+    // By position: `at(pos, from_chain)` gives the facts of the stack's address at `pos` (nullptr:
+    // outside every module); from_chain true asks for its chain's summary because a rule needs a
+    // site the stored facts lack (kUnknown).
+    using FactsAt = std::function<const AddressFacts *(size_t pos, bool from_chain)>;
+    Pick pick(size_t depth, const FactsAt &at);
+    uint32_t machinery(size_t depth, const FactsAt &at);
+
     AddressFacts summarize(std::span<const SymbolRow> chain);
+    // Facts as address_sites stores them (schema version 4): indexes become site ids (site_id()),
+    // kUnknown where a site has none yet; and back (a stored site id becomes an index whose Site
+    // is not known, only its id).
+    StoredSites stored(const AddressFacts &f) const;
+    AddressFacts from_stored(const StoredSites &s);
+    // The sites table's id of sites()[index]; 0: not known yet (set_site_id once stored).
+    int64_t site_id(int32_t index) const { return site_ids_[static_cast<size_t>(index)]; }
+    void set_site_id(int32_t index, int64_t id) { site_ids_[static_cast<size_t>(index)] = id; }
+
+private:
+    const AddressFacts &facts(int64_t addr_id);
     int32_t intern(Site s);
+    int32_t stored_site(int64_t site_id);
 
     LoadChain load_;
     AddressIndex index_;               // addr_id -> facts_ row
     std::vector<AddressFacts> facts_;
-    std::vector<Site> sites_;
+    std::vector<Site> sites_;          // empty for a site known by its id only (from_stored)
+    std::vector<int64_t> site_ids_;    // by sites_ index
     std::unordered_map<std::string, int32_t> site_index_;  // function \n file \n line -> sites_
+    std::unordered_map<int64_t, int32_t> stored_index_;    // site id -> sites_ (from_stored)
 };
 
 }  // namespace mt::sym

@@ -15,6 +15,7 @@
 #include "object_info.h"
 #include "run_ingest.h"
 #include "run_ingest_pipe.h"
+#include "sites.h"
 #include "symbol_locator.h"
 #include "symbolize_pass.h"
 
@@ -108,6 +109,7 @@ InputResult Symbolizer::ingest(store::Db &db, const std::string &run_path) {
     }
     res.read_seconds = seconds_since(t0);
 
+    check_site_rules(db);  // before the cache loads stored site summaries
     AddressCache cache(db);
     auto t3 = symbolize_new_stacks(db, run, cache, res, config_.resymbolize);
     run.finish(r);
@@ -132,13 +134,14 @@ std::chrono::steady_clock::time_point Symbolizer::symbolize_new_stacks(store::Db
     auto t2 = std::chrono::steady_clock::now();
     Enricher enricher(il2cpp_.get());
     symbolize_partitions(db, cache, work, *backend_, enricher, progress_, warn_, res.symbols, resymbolize);
-    cache.flush();
     res.symbolize_seconds += seconds_since(t2);
     res.symbolize_cpu_seconds += process_cpu_seconds() - cpu2;
 
     auto t3 = std::chrono::steady_clock::now();
     run.write_stack_frames();
-    run.write_stacks();
+    run.write_stacks(cache);
+    // After the sites: the new rows go in with their site summaries (no UPDATE of rows just written).
+    cache.flush();
     return t3;
 }
 

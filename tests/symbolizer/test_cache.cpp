@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "memtracer/store/db.h"
+#include "sites.h"
 #include "support.h"
 
 using namespace mt::sym;
@@ -101,6 +103,78 @@ TEST_CASE("symbolizer: A better symbol file re-symbolizes what a symbol table an
     CHECK(query1(db, "SELECT count(*) FROM symbols WHERE file = ''") == "0");
     // The first run's stacks now read the better symbols too: they share the addresses.
     CHECK(query1(db, "SELECT count(*) FROM stack_frames f JOIN symbols s USING(addr_id) WHERE f.run_id = 1") == "4");
+    // The stored site summaries (schema version 4) of the symbol table's answers were forgotten
+    // with them: run b's site is the one the better file gives in a database of its own.
+    std::string fresh = d.file("fresh.db");
+    mt::test::ingest(fresh, {d.file("b.mt")}, full);
+    const char *site = "SELECT group_concat(t.function || ':' || t.line, '|') FROM stacks s JOIN sites t USING(site_id) WHERE s.run_id = ";
+    CHECK(query1(db, std::string(site) + "2") == query1(fresh, std::string(site) + "1"));
+    CHECK(query1(db, "SELECT count(*) FROM address_sites") == query1(fresh, "SELECT count(*) FROM address_sites"));
+}
+
+namespace {
+// Each stack's site (its function, file and line) and leading machinery, in stack order.
+std::string stack_sites(const std::string &db, int run) {
+    return query1(db, "SELECT group_concat(s.stack_id || ':' || s.machinery || ':' || coalesce(t.function || '@' || t.file || "
+                      "':' || t.line, 'none'), '|') FROM stacks s LEFT JOIN sites t USING(site_id) WHERE s.run_id = " +
+                          std::to_string(run));
+}
+
+void exec(const std::string &db, const std::string &sql) { mt::store::Db::open(db, false).exec(sql); }
+}  // namespace
+
+// Schema version 4: each summarized address keeps the site choice's summary beside its chain, so
+// the next ingest of the same build picks its stacks' sites without reading a chain back.
+TEST_CASE("symbolizer: a warm run picks its stacks' sites from the stored summaries, reading no chain", "[cache][sites]") {
+    auto elf = mt::test::load_and_run_elf(fixture("libfixture_clang.so"));
+    const auto &s = elf.slots;
+    mt::test::TempDir d;
+    const std::vector<std::vector<uint64_t>> stacks = {{s[0], s[2], s[6], s[7]}, {s[1], s[2]}, {s[3], s[6]}, {s[5]}};
+    write_run(d.file("a.mt"), elf, 1, stacks);
+    write_run(d.file("b.mt"), elf, 2, stacks);
+    Config cfg;
+    cfg.elfs = {elf.path};
+    std::string db = d.file("team.db");
+    mt::test::ingest(db, {d.file("a.mt")}, cfg);
+    std::string cold = stack_sites(db, 1);
+    CHECK(cold.find("none") == std::string::npos);
+    // Every stack's first address was summarized; a picked site is stored by its id.
+    CHECK(query1(db, "SELECT count(*) FROM address_sites") != "0");
+    CHECK(query1(db, "SELECT count(*) FROM stacks s JOIN stack_frames f USING(run_id, stack_id) JOIN address_rows r "
+                     "USING(addr_id) WHERE f.pos = 0 AND r.addr_id NOT IN (SELECT addr_id FROM address_sites)") == "0");
+    CHECK(query1(db, "SELECT count(*) FROM stacks s WHERE site_id NOT IN (SELECT own_site FROM address_sites UNION "
+                     "SELECT any_site FROM address_sites UNION SELECT runtime_site FROM address_sites)") == "0");
+    CHECK(query1(db, "SELECT value FROM meta WHERE key = 'site_rules'") == site_rules_fingerprint());
+
+    // Without its chains, the warm run still gives every stack the same site and machinery: it
+    // read the summaries, not the chains (reading the empty chains would name no function).
+    exec(db, "DELETE FROM symbol_frames");
+    auto b = mt::test::ingest(db, {d.file("b.mt")}, cfg);
+    CHECK(b.results[0].symbols.sent_to_backend == 0);
+    CHECK(stack_sites(db, 2) == cold);
+}
+
+// Summaries stored under other site rules (an older or newer build's: meta.site_rules differs)
+// are forgotten, not trusted: the chains are read and summarized again.
+TEST_CASE("symbolizer: stored site summaries of other site rules are forgotten", "[cache][sites]") {
+    auto elf = mt::test::load_and_run_elf(fixture("libfixture_clang.so"));
+    const auto &s = elf.slots;
+    mt::test::TempDir d;
+    write_run(d.file("a.mt"), elf, 1, {{s[0], s[2], s[6], s[7]}, {s[1], s[2]}});
+    write_run(d.file("b.mt"), elf, 2, {{s[0], s[2], s[6], s[7]}, {s[1], s[2]}});
+    Config cfg;
+    cfg.elfs = {elf.path};
+    std::string db = d.file("team.db");
+    mt::test::ingest(db, {d.file("a.mt")}, cfg);
+    std::string cold = stack_sites(db, 1);
+    // Another build's summaries: every address says "its site is the last site" and nothing else.
+    exec(db, "UPDATE meta SET value = 'other rules' WHERE key = 'site_rules'; INSERT INTO sites(function) VALUES ('Wrong'); "
+             "UPDATE address_sites SET facts = 2, own_site = (SELECT max(site_id) FROM sites), any_site = 0, "
+             "runtime_site = 0, runtime_any_site = 0");
+    mt::test::ingest(db, {d.file("b.mt")}, cfg);
+    CHECK(stack_sites(db, 2) == cold);
+    CHECK(query1(db, "SELECT value FROM meta WHERE key = 'site_rules'") == site_rules_fingerprint());
+    CHECK(query1(db, "SELECT count(*) FROM address_sites WHERE own_site = (SELECT site_id FROM sites WHERE function = 'Wrong')") == "0");
 }
 
 #include "address_cache.h"

@@ -123,3 +123,44 @@ TEST_CASE("symbolizer: StackSites takes chains read ahead and keeps each site on
     CHECK(loads == 1);
     CHECK(c.index == a.index);
 }
+
+// By position (the ingest's way): the facts a caller stored (StackSites::stored, with the picked
+// site's id) give the same pick and machinery in a later StackSites without any chain; a site
+// that was not stored (kUnknown) makes the pick ask for that address's chain.
+TEST_CASE("symbolizer: stored site summaries pick as their chains do, and a site not stored reads the chain") {
+    std::vector<SymbolRow> game = {frame("Player_Update_m0123456789ABCDEF0123456789ABCDEF01234567", "/o/Assembly-CSharp.cpp")};
+    std::vector<SymbolRow> gc = {frame("GC_malloc", "gc.c"), frame("GC_generic_malloc", "gc.c")};
+    mt::sym::StackSites first([](int64_t) -> std::vector<SymbolRow> { FAIL("no chain by id"); return {}; });
+    std::vector<mt::sym::AddressFacts> facts = {first.summarize(gc), first.summarize(game)};
+    auto at = [&](size_t pos, bool) { return &facts[pos]; };
+    auto p = first.pick(2, at);
+    REQUIRE(p.index >= 0);
+    CHECK(first.sites()[static_cast<size_t>(p.index)].function == "Player.Update");
+    first.set_site_id(p.index, 42);  // stored in the sites table as 42
+    const mt::sym::StoredSites gc_stored = first.stored(facts[0]), game_stored = first.stored(facts[1]);
+    CHECK(game_stored.own == 42);
+    CHECK(gc_stored.own == 0);           // no such frame
+    CHECK(gc_stored.runtime_any == -1);  // GC_malloc: a site, not stored
+    CHECK(first.machinery(2, at) == 2);
+
+    int chains = 0;
+    mt::sym::StackSites later([](int64_t) -> std::vector<SymbolRow> { FAIL("no chain by id"); return {}; });
+    std::vector<mt::sym::AddressFacts> kept = {later.from_stored(gc_stored), later.from_stored(game_stored)};
+    auto kept_at = [&](size_t pos, bool from_chain) {
+        if (from_chain) {
+            ++chains;
+            kept[pos] = later.summarize(pos == 0 ? gc : game);
+        }
+        return &kept[pos];
+    };
+    auto q = later.pick(2, kept_at);
+    REQUIRE(q.index >= 0);
+    CHECK(later.site_id(q.index) == 42);
+    CHECK(later.machinery(2, kept_at) == 2);
+    CHECK(chains == 0);
+    // A stack of GC alone falls to rule (5), the innermost named frame: not stored, so read.
+    auto only_gc = later.pick(1, kept_at);
+    CHECK(chains == 1);
+    REQUIRE(only_gc.index >= 0);
+    CHECK(later.sites()[static_cast<size_t>(only_gc.index)].function == "GC_malloc");
+}

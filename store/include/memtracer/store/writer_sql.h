@@ -80,12 +80,28 @@ inline constexpr char kAddressStatesBetween[] =
 inline constexpr char kNextAddressId[] = "SELECT coalesce(max(addr_id), 0) + 1 FROM address_rows";
 // What is known of one address id.
 inline constexpr char kAddressState[] = "SELECT symbolized, quality, answered_by FROM address_rows WHERE addr_id = ?1";
+// The stored site summaries of a range of address ids (schema version 4; a build's rows, read in
+// one sweep), and of one id.
+inline constexpr std::string_view kAddressSitesColumns = "addr_id, facts, own_site, any_site, runtime_site, runtime_any_site";
+inline constexpr char kAddressSitesBetween[] =
+    "SELECT addr_id, facts, own_site, any_site, runtime_site, runtime_any_site FROM address_sites WHERE addr_id BETWEEN ?1 AND ?2";
+inline constexpr char kAddressSitesOf[] =
+    "SELECT addr_id, facts, own_site, any_site, runtime_site, runtime_any_site FROM address_sites WHERE addr_id = ?1";
 // BatchInsert head.
 inline constexpr SqlText kInsertAddresses =
     rows_head("address_rows", "addr_id, module_key, file_address, symbolized, quality, answered_by");
 // An address answered again (a better symbol file).
 inline constexpr char kMarkAddressSymbolized[] =
     "UPDATE address_rows SET symbolized = 1, quality = ?2, answered_by = ?3 WHERE addr_id = ?1";
+// BatchInsert head: site summaries made by this ingest (run_ingest.cpp's write_stacks).
+inline constexpr SqlText kInsertAddressSites = rows_head("address_sites", kAddressSitesColumns, "INSERT OR REPLACE");
+// The summary of an address answered again: it was of the old chain.
+inline constexpr char kDeleteAddressSites[] = "DELETE FROM address_sites WHERE addr_id = ?1";
+// The fingerprint of the site rules the stored summaries follow (meta key 'site_rules'); when it
+// differs from the writer's, every stored summary is forgotten.
+inline constexpr char kSiteRules[] = "SELECT value FROM meta WHERE key = 'site_rules'";
+inline constexpr char kSetSiteRules[] = "INSERT OR REPLACE INTO meta(key, value) VALUES ('site_rules', ?1)";
+inline constexpr char kForgetAddressSites[] = "DELETE FROM address_sites";
 
 // symbolize_pass.cpp
 // An address's old inline chain, before a better answer replaces it.
