@@ -170,7 +170,7 @@ void RunIngest::write_stacks(AddressCache &cache) {
     // the site ids this call gives them (cache.flush()), so the next ingest of these stacks reads
     // no chain (docs/benchmarks.md, issue 22, seventh session).
     SymbolChains chains(db_);
-    StackSites sites([&](int64_t addr_id) { return chains.read(addr_id); });
+    StackSites sites;
     std::vector<AddressFacts> facts;                    // by the index in facts_of
     std::vector<std::vector<int32_t>> facts_of(part_of_.size());  // by module, then cache row; -1: none yet
     std::vector<FrameRef> summarized;                   // rows whose facts this call made from their chains

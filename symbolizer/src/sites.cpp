@@ -213,17 +213,6 @@ AddressFacts StackSites::from_stored(const StoredSites &s) {
     return f;
 }
 
-void StackSites::add_chain(int64_t addr_id, std::span<const SymbolRow> chain) {
-    auto [row, fresh] = index_.try_emplace(static_cast<uint64_t>(addr_id), static_cast<uint32_t>(facts_.size()));
-    if (fresh) facts_.push_back(summarize(chain));
-}
-
-const AddressFacts &StackSites::facts(int64_t addr_id) {
-    auto [row, fresh] = index_.try_emplace(static_cast<uint64_t>(addr_id), static_cast<uint32_t>(facts_.size()));
-    if (fresh) facts_.push_back(summarize(load_(addr_id)));
-    return facts_[row];
-}
-
 StackSites::Pick StackSites::pick(size_t depth, const FactsAt &at) {
     // One site field of the address at `pos`: the stored facts', or its chain's when they lack it.
     auto site = [&](size_t pos, int32_t AddressFacts::*field) -> int32_t {
@@ -255,22 +244,6 @@ uint32_t StackSites::machinery(size_t depth, const FactsAt &at) {
         if (!f->all_machinery) return frames;
     }
     return 0;
-}
-
-StackSites::Pick StackSites::pick(std::span<const int64_t> stack) {
-    return pick(stack.size(), [&](size_t pos, bool) { return stack[pos] ? &facts(stack[pos]) : nullptr; });
-}
-
-std::optional<Site> StackSites::site(std::span<const int64_t> stack,
-                                     const std::function<std::string(size_t)> &unnamed_label) {
-    Pick p = pick(stack);
-    if (p.index >= 0) return sites_[static_cast<size_t>(p.index)];
-    if (p.index == Pick::kUnnamed) return Site{unnamed_label(p.unnamed_pos), "", 0};
-    return std::nullopt;
-}
-
-uint32_t StackSites::machinery(std::span<const int64_t> stack) {
-    return machinery(stack.size(), [&](size_t pos, bool) { return stack[pos] ? &facts(stack[pos]) : nullptr; });
 }
 
 }  // namespace mt::sym

@@ -141,32 +141,23 @@ struct AddressFacts {
 };
 
 // The fingerprint of the rules above (kInternalRules, kLibraryFilePrefixes, and how a chain is
-// summarized): meta.site_rules of a database whose address_rows store summaries.
+// summarized): meta.site_rules of a database whose address_sites hold summaries.
 std::string site_rules_fingerprint();
 // Forgets the database's stored summaries when they follow other rules than these (an older or
 // newer build's), and records these rules. Before the address cache loads them.
 void check_site_rules(store::Db &db);
 
-// The site and the leading machinery of each stack of a run. A stack is its addresses innermost
-// first. Two ways to ask:
-// - by addr_id (0: outside every module): each address's chain is read at most once, on demand
-//   through `load` (the symbols table) or handed over by add_chain(); a stack's site is usually
-//   among its first frames, so most addresses of a run are never read back;
-// - by position, with the caller keeping each address's AddressFacts (summarize() of its chain,
-//   or from_stored() of what an earlier ingest stored): the ingest, which keeps them beside its
-//   address cache rows and reads no chain whose summary is stored.
+// The site and the leading machinery of each stack of a run. A stack is asked by position: the
+// caller keeps each address's AddressFacts (summarize() of its chain, or from_stored() of what an
+// earlier ingest stored) and hands them over through FactsAt. The ingest keeps them beside its
+// address cache rows, reads a chain only for an address with no stored summary, and a stack's
+// site is usually among its first frames, so most addresses of a run are never read back.
 //
 // What is kept per address is a few small numbers (AddressFacts), not the chain: the chain's rows
 // are strings, and a warm run's memo of 24k chains cost more to free than to read
 // (docs/benchmarks.md, issue 22, sixth session). Each distinct site is kept once (sites()).
 class StackSites {
 public:
-    using LoadChain = std::function<std::vector<SymbolRow>(int64_t addr_id)>;
-    explicit StackSites(LoadChain load) : load_(std::move(load)) {}
-
-    // Remembers `addr_id`'s chain (read ahead by the caller); a later ask does not load it.
-    void add_chain(int64_t addr_id, std::span<const SymbolRow> chain);
-
     // A stack's site: an index into sites(), or for rule (3) the position of the unnamed address.
     struct Pick {
         static constexpr int32_t kNone = -1, kUnnamed = -2;
@@ -175,21 +166,18 @@ public:
     };
     // (1) the first frame of the game's own code; (2) else the first non-internal frame, library
     // code included (a stack that is all BCL, e.g. a thread-pool callback); (3) else the first
-    // address in a module with no named frame, as unnamed_label(its position in the stack) names
-    // it (module+offset: it may be game code without symbols); (4) else the innermost named frame
+    // address in a module with no named frame, which the caller labels by its position in the
+    // stack (module+offset: it may be game code without symbols); (4) else the innermost named frame
     // past the allocation machinery (runtime_site); (5) else no site.
-    Pick pick(std::span<const int64_t> stack);
-    std::optional<Site> site(std::span<const int64_t> stack, const std::function<std::string(size_t)> &unnamed_label);
+    //
+    // `at(pos, from_chain)` gives the facts of the stack's address at `pos` (nullptr: outside every
+    // module); from_chain true asks for its chain's summary because a rule needs a site the stored
+    // facts lack (kUnknown).
+    using FactsAt = std::function<const AddressFacts *(size_t pos, bool from_chain)>;
+    Pick pick(size_t depth, const FactsAt &at);
     const std::vector<Site> &sites() const { return sites_; }
     // The stack's leading allocation machinery, in frames as the views expand them (MachineryTrim);
     // 0 when the whole stack is machinery (no other frame to start at). stacks.machinery.
-    uint32_t machinery(std::span<const int64_t> stack);
-
-    // By position: `at(pos, from_chain)` gives the facts of the stack's address at `pos` (nullptr:
-    // outside every module); from_chain true asks for its chain's summary because a rule needs a
-    // site the stored facts lack (kUnknown).
-    using FactsAt = std::function<const AddressFacts *(size_t pos, bool from_chain)>;
-    Pick pick(size_t depth, const FactsAt &at);
     uint32_t machinery(size_t depth, const FactsAt &at);
 
     AddressFacts summarize(std::span<const SymbolRow> chain);
@@ -203,13 +191,9 @@ public:
     void set_site_id(int32_t index, int64_t id) { site_ids_[static_cast<size_t>(index)] = id; }
 
 private:
-    const AddressFacts &facts(int64_t addr_id);
     int32_t intern(Site s);
     int32_t stored_site(int64_t site_id);
 
-    LoadChain load_;
-    AddressIndex index_;               // addr_id -> facts_ row
-    std::vector<AddressFacts> facts_;
     std::vector<Site> sites_;          // empty for a site known by its id only (from_stored)
     std::vector<int64_t> site_ids_;    // by sites_ index
     std::unordered_map<std::string, int32_t> site_index_;  // function \n file \n line -> sites_
