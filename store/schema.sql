@@ -288,20 +288,6 @@ CREATE TABLE IF NOT EXISTS deaths (
     PRIMARY KEY (run_id, seq, class_id)
 ) WITHOUT ROWID;
 
-CREATE TABLE IF NOT EXISTS survivors (
-    run_id    INTEGER NOT NULL,
-    class_id  INTEGER NOT NULL,
-    stack_id  INTEGER NOT NULL,
-    count     INTEGER NOT NULL,
-    gc_bytes  INTEGER NOT NULL,
-    first_seq INTEGER NOT NULL,                  -- oldest surviving allocation
-    frames    INTEGER NOT NULL DEFAULT 0,        -- allocation frames before the last collection with objects alive
-    thread_id INTEGER NOT NULL DEFAULT -1,       -- allocating thread
-    all_frames INTEGER NOT NULL DEFAULT 0,       -- `frames` of the (class, stack) over all its threads (a frame
-                                                 -- counts once), the same on each of its rows
-    PRIMARY KEY (run_id, class_id, stack_id, thread_id)
-) WITHOUT ROWID;
-
 -- Each death linked to its allocation (issue 11): per frame of death and (class, stack), how
 -- many died at each age in frames (death frame - allocation frame), so leaks at any frame and
 -- temporaries are known per allocation site. `ages` packs (age, count, gc_bytes) triples as
@@ -315,6 +301,20 @@ CREATE TABLE IF NOT EXISTS death_sites (
     ages      BLOB NOT NULL,                     -- varint triples (age, count, gc_bytes)
     thread_id INTEGER NOT NULL DEFAULT -1,       -- the thread that allocated the objects (not the collector's)
     PRIMARY KEY (run_id, seq, class_id, stack_id, thread_id)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS survivors (
+    run_id    INTEGER NOT NULL,
+    class_id  INTEGER NOT NULL,
+    stack_id  INTEGER NOT NULL,
+    count     INTEGER NOT NULL,
+    gc_bytes  INTEGER NOT NULL,
+    first_seq INTEGER NOT NULL,                  -- oldest surviving allocation
+    frames    INTEGER NOT NULL DEFAULT 0,        -- allocation frames before the last collection with objects alive
+    thread_id INTEGER NOT NULL DEFAULT -1,       -- allocating thread
+    all_frames INTEGER NOT NULL DEFAULT 0,       -- `frames` of the (class, stack) over all its threads (a frame
+                                                 -- counts once), the same on each of its rows
+    PRIMARY KEY (run_id, class_id, stack_id, thread_id)
 ) WITHOUT ROWID;
 
 -- @after-bulk-load

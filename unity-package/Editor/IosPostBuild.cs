@@ -12,7 +12,6 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
-using System.Text;
 
 namespace MemTracer.Editor
 {
@@ -60,7 +59,7 @@ namespace MemTracer.Editor
             byte[] before = File.ReadAllBytes(pbxPath);
             string statePath = Path.Combine(exportDir, StateFile);
             JsonObject state = File.Exists(statePath) ? (JsonObject)MiniJson.Parse(File.ReadAllText(statePath), statePath) : null;
-            xcode.ReadFromString(Encoding.UTF8.GetString(before));
+            xcode.ReadFromString(File.ReadAllText(pbxPath));  // as PBXProject.ReadFromFile reads it
             string fw = xcode.FrameworkTarget(), app = xcode.MainTarget();
             if (state == null)
             {
@@ -88,7 +87,7 @@ namespace MemTracer.Editor
                 xcode.AddShellScriptBuildPhase(app, PhaseName, "/bin/sh", SymbolsScript(settings.SymbolStorePath(projectDir)));
 
             string after = xcode.WriteToString();
-            if (Files.WriteIfChanged(pbxPath, Encoding.UTF8.GetBytes(after))) changed.Add("Unity-iPhone.xcodeproj/project.pbxproj");
+            if (Files.WriteIfChanged(pbxPath, after)) changed.Add("Unity-iPhone.xcodeproj/project.pbxproj");
             state["ours_sha256"] = Files.Sha256(File.ReadAllBytes(pbxPath));
             if (Files.WriteIfChanged(statePath, MiniJson.Write(state) + "\n")) changed.Add(StateFile);
             return changed;
@@ -110,7 +109,7 @@ namespace MemTracer.Editor
             else
             {
                 // Edited since (Append build, another plug-in): take out our entries one by one.
-                xcode.ReadFromString(Encoding.UTF8.GetString(current));
+                xcode.ReadFromString(File.ReadAllText(pbxPath));
                 string fw = xcode.FrameworkTarget();
                 string native = Path.Combine(exportDir, NativeDir);
                 if (Directory.Exists(native))
