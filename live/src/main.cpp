@@ -1,10 +1,12 @@
-// main.cpp — memtracer-capture ADDR -o run.mt [--token T] ...: see capture.h and docs/live.md.
+// main.cpp — memtracer-capture ADDR -o run.mt [--token T] ...: the capture (memtracer/live/capture.h)
+// with the terminal front end (terminal.h); docs/live.md.
 #include <memtracer/cli.h>
 
-#include "capture.h"
+#include "terminal.h"
 
 int main(int argc, char **argv) {
     mt::live::CaptureOptions o;
+    mt::live::TerminalOptions t;
     // Usage errors exit 2, as the tool's other refusals do (docs/live.md).
     mt::cli::Parser cli({"memtracer-capture", "ADDR -o run.mt [--token T] [--listen] [--resume] [options]", 2});
     CLI::App &app = cli.app();
@@ -21,13 +23,13 @@ int main(int argc, char **argv) {
     app.add_option("--reconnect", o.reconnect_seconds,
                    "after a lost connection, wait this many seconds for the game and resume (0: exit, cut off)")
         ->check(mt::cli::seconds());
-    app.add_option("--status-interval", o.status_seconds, "seconds between status lines (0: none)")
+    app.add_option("--status-interval", t.status_seconds, "seconds between status lines (0: none)")
         ->check(mt::cli::seconds());
-    app.add_flag("--latency", o.latency, "print mt_frame_end -> stored latency (p50/p95) and events/s at the end");
+    app.add_flag("--latency", t.latency, "print mt_frame_end -> stored latency (p50/p95) and events/s at the end");
     bool no_commands = false;
     app.add_flag("--no-commands", no_commands, "do not read pause/resume/stop/mark NAME from stdin");
     if (auto code = cli.parse(argc, argv)) return *code;
     if (o.address.empty()) return cli.usage_error("ADDR: the game's host:port is required");
-    o.commands = !no_commands;
-    return mt::live::run_capture(o);
+    t.commands = !no_commands;
+    return mt::live::run_terminal_capture(o, t);
 }

@@ -10,27 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "memtracer/live/messages.h"
+
 namespace mt::live {
-
-struct Welcome {
-    uint16_t status = 0;
-    uint64_t start_offset = 0;
-    std::string message;
-};
-
-struct Status {  // MT_LIVE_MSG_STATUS
-    uint64_t open_frame = 0, frames_committed = 0, bytes_committed = 0, dropped = 0;
-    uint32_t flags = 0, marks = 0;
-};
-
-struct Ack {
-    uint16_t control = 0, result = 0;
-    uint64_t frame_before = 0, frame_after = 0;  // the open frame just before / after it applied
-};
-
-struct FrameSummary {  // the first fields of a FRAME chunk
-    uint64_t seq = 0, index = 0, start_tick = 0, end_tick = 0, events = 0, dropped = 0;
-};
 
 class StreamParser {
 public:
@@ -47,7 +29,6 @@ public:
     // Consumes what it can; false on a protocol error (error() says what and at which stream byte).
     bool feed(std::span<const uint8_t> bytes);
     const std::string &error() const { return error_; }
-    uint64_t stream_offset() const { return consumed_; }  // bytes of the stream consumed
 
 private:
     enum class Phase { Welcome, Header, Items };

@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "capture.h"
+#include "memtracer/live/capture.h"
 #include "fake_game.h"
-#include "live_link.h"
+#include "memtracer/live/live_link.h"
 #include "memtracer/reader.h"
 
 namespace {
@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     std::vector<std::pair<uint64_t, uint64_t>> published;  // (seq, stored bytes) per LiveLink frame
     mt::live::LiveLink link;
-    link.on_frame = [&](const mt::live::FrameSummary &f, uint64_t stored, double) { published.emplace_back(f.seq, stored); };
+    link.on_frame = [&](const mt::live::StoredFrame &f) { published.emplace_back(f.frame.seq, f.stored_bytes); };
     int rc;
     {
         mt::livetest::FakeGame game(stream);
@@ -71,8 +71,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         o.address = game.addr();
         o.out = out;
         o.token = "t";
-        o.status_seconds = 0;
-        o.commands = false;
         o.wait_seconds = 5;
         o.link = &link;
         rc = mt::live::run_capture(o);

@@ -187,6 +187,37 @@ TEST_CASE("live: memtracer-capture refuses a negative or unreadable count or tim
     CHECK(access((dir + "/x.mt").c_str(), F_OK) != 0);
 }
 
+TEST_CASE("live: memtracer-capture's terminal prints its status line while streaming and the latency at the end", "[live]") {
+    // The terminal front end (live/src/terminal.cpp) sees the capture only through its LiveLink:
+    // its counters must be the stored frames', its summary the stored run's frame count.
+    std::string dir = temp_dir("terminal");
+    RemoveOnExit cleanup{dir};
+    Game game(dir, 1000000, 60);
+    auto argv = capture_argv(game, dir + "/host.mt");
+    argv.back() = "0.05";  // --status-interval
+    argv.push_back("--latency");
+    Child host(argv, dir + "/host.log", /*stdin_pipe=*/true);
+    const std::regex status_re("live: frames ([0-9]+) \\([0-9.]+/s\\), events [0-9]+/s, lag [0-9]+ frames, drops [0-9]+, "
+                               "([0-9.]+) MiB");
+    std::smatch m;
+    REQUIRE(eventually([&] {
+        const std::string log = host.log();
+        for (auto it = std::sregex_iterator(log.begin(), log.end(), status_re); it != std::sregex_iterator(); ++it)
+            if (std::stoull((*it)[1]) >= 5 && std::stod((*it)[2]) > 0) return true;
+        return false;
+    }));
+    host.write_line("stop");
+    REQUIRE(host.wait() == 0);
+    auto run = mt::reader::load_file(dir + "/host.mt");
+    REQUIRE(run.result.stop == mt::reader::Stop::End);
+    const std::string log = host.log();
+    const std::regex latency_re("latency mt_frame_end -> stored: p50 [0-9.]+ ms, p95 [0-9.]+ ms, max [0-9.]+ ms over "
+                                "([0-9]+) frames; [0-9]+ events/s over ([0-9.]+) s of game time, [0-9]+ dropped");
+    REQUIRE(std::regex_search(log, m, latency_re));
+    CHECK(std::stoull(m[1]) == run.frames.size());
+    CHECK(std::stod(m[2]) > 0);
+}
+
 TEST_CASE("live: pause, resume and mark from the host apply at the next drain", "[live]") {
     std::string dir = temp_dir("pause");
     RemoveOnExit cleanup{dir};

@@ -16,9 +16,9 @@
 #include <tuple>
 #include <utility>
 
-#include "capture.h"
+#include "memtracer/live/capture.h"
 #include "live_follow.h"
-#include "live_link.h"
+#include "memtracer/live/live_link.h"
 #include "memtracer/stream_proto.h"
 
 namespace mt::viewer {
@@ -98,13 +98,14 @@ struct LiveMode::Impl {
 };
 
 void LiveMode::Impl::run_capture() {
-    link.on_frame = [this](const live::FrameSummary &f, uint64_t bytes, double end_ns) {
+    link.on_frame = [this](const live::StoredFrame &s) {
+        const live::FrameSummary &f = s.frame;
         std::lock_guard lk(mu);
-        if (end_ns > 0 && pending.size() < (1u << 20)) pending.emplace_back(f.seq, end_ns);
+        if (s.end_unix_ns > 0 && pending.size() < (1u << 20)) pending.emplace_back(f.seq, s.end_unix_ns);
         frames = f.seq + 1;
         events += f.events;
         frame_drops += f.dropped;
-        stored_bytes = bytes;
+        stored_bytes = s.stored_bytes;
         samples.push_back({Clock::now(), frames, events});
         while (samples.size() > 4096) samples.pop_front();
         changed();
@@ -133,8 +134,6 @@ void LiveMode::Impl::run_capture() {
     c.listen = o.listen;
     c.token = o.token;
     c.out = run_path;
-    c.commands = false;
-    c.status_seconds = 0;
     c.wait_seconds = 24 * 3600;  // the viewer may well be started before the game
     c.link = &link;
     int rc = live::run_capture(c);

@@ -39,12 +39,6 @@ public:
     }
     // Forgets a failure too: the caller has dropped whatever the failed appends were part of.
     void reset() { size_ = 0; failed_ = false; }
-    // Gives memory back when a burst made the buffer much larger than it usually needs to be.
-    void shrink_to(size_t keep) {
-        if (cap_ <= keep || size_ > keep) return;
-        void *p = realloc(data_, keep);
-        if (p) { data_ = static_cast<uint8_t *>(p); cap_ = keep; }
-    }
 
     // Room for n more bytes; returns the write position or nullptr (and sets failed).
     uint8_t *reserve(size_t n) {
@@ -64,7 +58,6 @@ public:
         if (n) memcpy(w, p, n);
         size_ += n;
     }
-    void put_u8(uint8_t v) { put_bytes(&v, 1); }
     void put_u(uint64_t v) {
         uint8_t *w = reserve(codec::kMaxVarint);
         if (w) size_ += codec::put_varint(w, v);

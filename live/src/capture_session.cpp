@@ -1,13 +1,12 @@
-// capture.cpp — see capture.h. One thread, Boost.Asio: the socket is read asynchronously, stdin
-// commands likewise, a timer prints the status line; controls are tiny synchronous writes.
-#include "capture.h"
+// capture_session.cpp — see memtracer/live/capture.h. The wire session and the run file: one
+// thread, Boost.Asio, the socket read asynchronously, controls tiny synchronous writes; a front
+// end (capture_session.h) may add its own handlers to the same thread.
+#include "capture_session.h"
 
 #include <utility>  // Boost 1.74 asio uses std::exchange without including it (C++20)
 #include <algorithm>
 #include <array>
-#include <ctime>
 #include <cstring>
-#include <istream>
 
 #include <boost/asio.hpp>
 #include <chrono>
@@ -18,7 +17,7 @@
 #include <thread>
 
 #include "memtracer/format.h"
-#include "live_link.h"
+#include "memtracer/live/live_link.h"
 #include "memtracer/stream_proto.h"
 #include "run_file.h"
 #include "stream_check.h"
@@ -69,7 +68,9 @@ const char *control_name(uint16_t t) {
 
 class Session {
 public:
-    explicit Session(const CaptureOptions &o) : o_(o), sock_(io_), timer_(io_), in_(io_) { parser_.emplace(handlers()); }
+    Session(const CaptureOptions &o, FrontEnd *front_end) : o_(o), front_end_(front_end), sock_(io_) {
+        parser_.emplace(handlers());
+    }
 
     int run() {
         if (o_.resume) {
@@ -84,8 +85,7 @@ public:
             o_.link->set_sender([this](uint16_t t, std::string p) {
                 asio::post(io_, [this, t, p = std::move(p)] { send_control(t, p); });
             });
-        if (o_.commands) read_stdin();
-        if (o_.status_seconds > 0) tick();
+        if (front_end_) front_end_->attach(io_);
         for (;;) {
             send_hello();
             read_socket();
@@ -216,7 +216,6 @@ private:
         };
         h.chunk = [this](uint16_t type, std::span<const uint8_t> b) { on_chunk(type, b); };
         h.status = [this](const Status &s) {
-            status_ = s;
             if (o_.link && o_.link->on_status) o_.link->on_status(s);
         };
         h.ack = [this](const Ack &a) {
@@ -240,12 +239,10 @@ private:
         if (auto f = decode_frame(b)) {
             frames_ = f->seq + 1;
             events_ += f->events;
-            drops_ += f->dropped;
             if (f->seq == 0) base_tick_ = f->start_tick;
-            last_tick_ = f->end_tick;
-            if (o_.latency && start_unix_ns_ && base_tick_) note_latency(*f);
             if (o_.link && o_.link->on_frame)
-                o_.link->on_frame(*f, file_.size(), start_unix_ns_ && base_tick_ ? frame_end_ns(*f) : 0.0);
+                o_.link->on_frame({*f, file_.size(), start_unix_ns_ && base_tick_ ? frame_end_ns(*f) : 0.0,
+                                   (f->end_tick - base_tick_) / tick_hz_});
         }
         if (o_.stop_after_frames && frames_ >= o_.stop_after_frames && !stop_sent_) {
             stop_sent_ = true;
@@ -256,26 +253,6 @@ private:
     // The frame's end on the runtime's clock, placed on the wall clock through the header's
     // start time (frame 0 starts at mt_start); host and game share the machine's clock.
     double frame_end_ns(const FrameSummary &f) const { return start_unix_ns_ + (f.end_tick - base_tick_) * 1e9 / tick_hz_; }
-
-    void note_latency(const FrameSummary &f) {
-        timespec ts{};
-        clock_gettime(CLOCK_REALTIME, &ts);
-        double now_ns = ts.tv_sec * 1e9 + ts.tv_nsec;
-        latencies_ms_.push_back((now_ns - frame_end_ns(f)) / 1e6);
-    }
-
-    void print_latency() {
-        if (latencies_ms_.empty()) return;
-        std::vector<double> v = latencies_ms_;
-        std::sort(v.begin(), v.end());
-        auto pct = [&](double p) { return v[static_cast<size_t>(p * (v.size() - 1) + 0.5)]; };
-        double secs = (last_tick_ - base_tick_) / tick_hz_;
-        std::fprintf(stderr,
-                     "latency mt_frame_end -> stored: p50 %.2f ms, p95 %.2f ms, max %.2f ms over %zu frames; "
-                     "%.0f events/s over %.2f s of game time, %llu dropped\n",
-                     pct(0.5), pct(0.95), v.back(), v.size(), secs > 0 ? events_ / secs : 0.0, secs,
-                     static_cast<unsigned long long>(drops_));
-    }
 
     void read_socket() {
         sock_.async_read_some(asio::buffer(rx_), [this](boost::system::error_code ec, size_t n) {
@@ -296,53 +273,7 @@ private:
         });
     }
 
-    void read_stdin() {
-        boost::system::error_code ec;
-        in_.assign(::dup(0), ec);  // a regular file or /dev/null cannot be polled: no commands then
-        if (ec) return;
-        next_line();
-    }
-
-    void next_line() {
-        asio::async_read_until(in_, line_, '\n', [this](boost::system::error_code ec, size_t) {
-            if (ec) return;
-            std::istream is(&line_);
-            std::string cmd;
-            std::getline(is, cmd);
-            if (cmd == "pause") send_control(MT_LIVE_CTL_PAUSE);
-            else if (cmd == "resume") send_control(MT_LIVE_CTL_RESUME);
-            else if (cmd == "stop") send_control(MT_LIVE_CTL_STOP);
-            else if (cmd.rfind("mark ", 0) == 0 && cmd.size() > 5 && cmd.size() - 5 <= MT_LIVE_MAX_MARK)
-                send_control(MT_LIVE_CTL_MARK, cmd.substr(5));
-            else if (!cmd.empty())
-                std::fprintf(stderr, "memtracer-capture: commands are pause, resume, stop, mark NAME\n");
-            next_line();
-        });
-    }
-
-    void tick() {
-        timer_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-            std::chrono::duration<double>(o_.status_seconds)));
-        timer_.async_wait([this](boost::system::error_code ec) {
-            if (ec) return;
-            print_status();
-            tick();
-        });
-    }
-
-    void print_status() {
-        double dt = o_.status_seconds;
-        uint64_t lag = status_.open_frame > frames_ ? status_.open_frame - frames_ : 0;
-        std::fprintf(stderr, "live: frames %llu (%.1f/s), events %.0f/s, lag %llu frames, drops %llu, %.1f MiB%s\n",
-                     static_cast<unsigned long long>(frames_), (frames_ - last_frames_) / dt,
-                     (events_ - last_events_) / dt, static_cast<unsigned long long>(lag),
-                     static_cast<unsigned long long>(status_.dropped > drops_ ? status_.dropped : drops_),
-                     file_.size() / 1048576.0, status_.flags & 1 ? ", paused" : "");
-        last_frames_ = frames_;
-        last_events_ = events_;
-    }
-
-    void stop_io() { io_.stop(); }  // stdin and the status timer stay queued for a reconnect
+    void stop_io() { io_.stop(); }  // a front end's handlers stay queued for a reconnect
 
     int finish() {
         if (!error_.empty()) {
@@ -352,7 +283,6 @@ private:
                          static_cast<unsigned long long>(frames_));
             return 2;
         }
-        if (o_.latency) print_latency();
         if (got_end_) {
             std::fprintf(stderr, "memtracer-capture: capture complete: %llu frames, %llu events, %llu bytes in %s\n",
                          static_cast<unsigned long long>(frames_), static_cast<unsigned long long>(events_),
@@ -371,21 +301,17 @@ private:
     }
 
     CaptureOptions o_;
+    FrontEnd *front_end_;
     asio::io_context io_;
     tcp::socket sock_;
-    asio::steady_timer timer_;
-    asio::posix::stream_descriptor in_;
-    asio::streambuf line_;
     std::array<uint8_t, 64 * 1024> rx_{};
     RunFile file_;
     StreamCheck check_;
     std::optional<StreamParser> parser_;  // one per connection
     std::optional<tcp::acceptor> acc_;
-    Status status_;
-    uint64_t frames_ = 0, events_ = 0, drops_ = 0, last_frames_ = 0, last_events_ = 0;
-    uint64_t start_unix_ns_ = 0, base_tick_ = 0, last_tick_ = 0;
+    uint64_t frames_ = 0, events_ = 0;
+    uint64_t start_unix_ns_ = 0, base_tick_ = 0;
     double tick_hz_ = 1e9;
-    std::vector<double> latencies_ms_;
     std::chrono::steady_clock::time_point wait_until_;
     bool busy_ = false;
     bool welcomed_ = false, got_end_ = false, stop_sent_ = false, closed_ = false, file_open_ = false;
@@ -394,14 +320,22 @@ private:
 
 }  // namespace
 
-int run_capture(const CaptureOptions &o) {
+int run_capture(const CaptureOptions &o, FrontEnd *front_end) {
     try {
-        Session s(o);
+        Session s(o, front_end);
+        // Declared after the session, so it runs first: the front end's asio objects go before
+        // the session's io_context, on every way out.
+        struct Detach {
+            FrontEnd *fe;
+            ~Detach() { if (fe) fe->detach(); }
+        } detach{front_end};
         return s.run();
     } catch (const std::exception &e) {
         std::fprintf(stderr, "memtracer-capture: %s\n", e.what());
         return 2;
     }
 }
+
+int run_capture(const CaptureOptions &o) { return run_capture(o, nullptr); }
 
 }  // namespace mt::live

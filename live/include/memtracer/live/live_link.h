@@ -7,7 +7,7 @@
 #include <mutex>
 #include <string>
 
-#include "stream_parser.h"
+#include "memtracer/live/messages.h"
 
 namespace mt::live {
 
@@ -23,10 +23,9 @@ enum class CaptureState {
 
 class LiveLink {
 public:
-    // Called on the capture's thread. stored_bytes: the run.mt's size after the chunk, always
-    // at a chunk boundary (a reader of that prefix sees only whole chunks). end_unix_ns: when the
-    // game ended the frame (mt_frame_end) on its wall clock, 0 before the header and INFO told it.
-    std::function<void(const FrameSummary &, uint64_t stored_bytes, double end_unix_ns)> on_frame;
+    // Called on the capture's thread, once per FRAME chunk stored (a reader of the run.mt prefix
+    // of stored_bytes sees exactly the frames reported so far).
+    std::function<void(const StoredFrame &)> on_frame;
     std::function<void(const Status &)> on_status;
     std::function<void(const Ack &)> on_ack;
     // Each change of state; `why` is the reason for CaptureState::Error, "" otherwise.
