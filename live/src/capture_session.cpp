@@ -103,7 +103,7 @@ public:
             io_.restart();
             if (!connect(o_.reconnect_seconds)) break;
         }
-        if (o_.link) o_.link->set_sender(nullptr);
+        if (o_.link) o_.link->set_sender(nullptr);  // no control after the end (run_capture's guard too)
         int rc = finish();
         if (rc == 0) state(CaptureState::Ended);
         else if (rc == 3) state(CaptureState::CutOff);
@@ -323,12 +323,17 @@ private:
 int run_capture(const CaptureOptions &o, FrontEnd *front_end) {
     try {
         Session s(o, front_end);
-        // Declared after the session, so it runs first: the front end's asio objects go before
-        // the session's io_context, on every way out.
+        // Declared after the session, so it runs first, on every way out (an exception too: a
+        // failed write of HELLO throws): the link's sender, which posts to the session, and the
+        // front end's asio objects go before the session's io_context.
         struct Detach {
+            LiveLink *link;
             FrontEnd *fe;
-            ~Detach() { if (fe) fe->detach(); }
-        } detach{front_end};
+            ~Detach() {
+                if (link) link->set_sender(nullptr);
+                if (fe) fe->detach();
+            }
+        } detach{o.link, front_end};
         return s.run();
     } catch (const std::exception &e) {
         std::fprintf(stderr, "memtracer-capture: %s\n", e.what());
