@@ -7,6 +7,7 @@
 #include "memtracer/store/batch_insert.h"
 #include "memtracer/store/db.h"
 #include "memtracer/store/writer_sql.h"
+#include "symbol_locator.h"
 
 namespace mt::sym {
 
@@ -188,10 +189,10 @@ void AddressCache::assign_ids() {
     }
 }
 
-bool needs_symbolizing(const CachedAddress &a, Quality file_quality, uint64_t fingerprint, bool resymbolize) {
+bool needs_symbolizing(const CachedAddress &a, Quality file_quality, const FileFingerprint &fingerprint, bool resymbolize) {
     if ((resymbolize && !a.answered) || !a.symbolized) return true;
     if (a.quality >= Quality::DebugInfo || file_quality <= a.quality) return false;
-    return a.answered_by == 0 || a.answered_by != fingerprint;
+    return a.answered_by == 0 || a.answered_by != fingerprint.value();  // the only place a cache hit hashes the file
 }
 
 void AddressCache::mark_symbolized(Partition &p, uint32_t index, Quality q, uint64_t answered_by) {
@@ -202,6 +203,10 @@ void AddressCache::mark_symbolized(Partition &p, uint32_t index, Quality q, uint
     row.answered = true;
     row.dirty = !row.fresh;
     if (index < p.sites.size()) p.sites[index] = StoredSites{};  // the old chain's (flush() deletes it from the database too)
+}
+
+void AddressCache::mark_symbolized(Partition &p, uint32_t index, Quality q, const FileFingerprint &answered_by) {
+    mark_symbolized(p, index, q, answered_by.value());
 }
 
 void AddressCache::set_sites(Partition &p, uint32_t index, const StoredSites &s) {

@@ -21,6 +21,8 @@
 
 namespace mt::sym {
 
+class FileFingerprint;
+
 // An address_sites row (schema version 4): the site choice's summary of the row's chain as
 // an earlier ingest stored it (sites.h: StackSites::stored / from_stored), so a warm ingest reads
 // no chains back. Site ids: 0 none, > 0 a sites.site_id, -1 a site not stored then.
@@ -45,8 +47,9 @@ struct CachedAddress {
 // `fingerprint`) is this run's symbol file for its module. Quality is per answer, not per file:
 // an answer without debug info is redone by a file with debug info that has not answered it
 // before (a complete dSYM after one missing an object file), never by the same file again, and
-// a debug-info answer is kept. `resymbolize` redoes everything (--resymbolize).
-bool needs_symbolizing(const CachedAddress &a, Quality file_quality, uint64_t fingerprint, bool resymbolize);
+// a debug-info answer is kept. `resymbolize` redoes everything (--resymbolize). The file is
+// hashed only for an answer weaker than the file's (the fingerprint is lazy: symbol_locator.h).
+bool needs_symbolizing(const CachedAddress &a, Quality file_quality, const FileFingerprint &fingerprint, bool resymbolize);
 
 // File address -> row index of one partition: open addressing with linear probing, so a lookup
 // reads one slot (std::unordered_map read a bucket and a node: with the bench run's 400k
@@ -120,6 +123,7 @@ public:
     // A backend answered for row `index` of `p` from the file `answered_by`; the answer's quality is
     // `q`. A site summary of the old answer is forgotten.
     void mark_symbolized(Partition &p, uint32_t index, Quality q, uint64_t answered_by = 0);
+    void mark_symbolized(Partition &p, uint32_t index, Quality q, const FileFingerprint &answered_by);
     // The site summary of row `index`, summarized by this ingest; written by flush().
     void set_sites(Partition &p, uint32_t index, const StoredSites &s);
     // Writes the new rows, the re-symbolized ones and the new site summaries; after the stacks'

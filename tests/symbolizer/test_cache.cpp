@@ -1,5 +1,7 @@
 // The per-build cache: a second run of the same build sends no known address to the backend
 // (counted), appends to the same database, and a better symbol file later re-symbolizes.
+#include <filesystem>
+
 #include <llvm/Object/ObjectFile.h>
 
 #include <catch2/catch.hpp>
@@ -338,4 +340,53 @@ TEST_CASE("symbolizer: quality is per answer - a debug file missing a compile un
     mt::test::ingest(db, {d.file("r5.mt")}, cfg, counting(&calls, &sent));
     CHECK(sent == 4);
     CHECK(answers(db) == a3);
+}
+
+#include "object_info.h"
+#include "symbol_locator.h"
+
+// Issue 22, eighth session: the symbol file is hashed only when an answer needs its fingerprint
+// (a cached answer weaker than the file's, or a new answer to record), not for every ingest: a
+// warm run of a 54 MB library read and hashed it each time. Fails if find() hashes the file.
+TEST_CASE("symbolizer: the symbol file is hashed only when a cached answer needs the fingerprint", "[cache][quality]") {
+    auto elf = mt::test::load_and_run_elf(fixture("libfixture_clang.so"));
+    mt::test::TempDir d;
+    std::filesystem::copy_file(elf.path, d.file("lib.so"));
+    SymbolLocator loc([](const std::string &) {});
+    loc.add_elf(d.file("lib.so"));
+    mt::reader::Module m;
+    m.kind = MT_MODULE_ELF;
+    m.path = "/data/app/lib.so";
+    m.build_id = elf.build_id;
+    auto f = loc.find(m, MT_ARCH_X86_64, false);
+    REQUIRE(f);
+    REQUIRE(f->slice.quality() == Quality::DebugInfo);
+    CHECK_FALSE(f->fingerprint.computed());  // choosing the file does not read it whole
+
+    CachedAddress strong;  // answered from debug info: kept, whatever file this is
+    strong.symbolized = true;
+    strong.quality = Quality::DebugInfo;
+    strong.answered_by = 12345;
+    CHECK_FALSE(needs_symbolizing(strong, Quality::DebugInfo, f->fingerprint, false));
+    CachedAddress fresh;  // never answered: goes to the backend without asking which file
+    CHECK(needs_symbolizing(fresh, Quality::DebugInfo, f->fingerprint, false));
+    CHECK_FALSE(f->fingerprint.computed());
+
+    CachedAddress weak;  // a symbol table's answer: redone unless this very file gave it
+    weak.symbolized = true;
+    weak.quality = Quality::SymbolTable;
+    weak.answered_by = 12345;
+    CHECK(needs_symbolizing(weak, Quality::DebugInfo, f->fingerprint, false));
+    CHECK(f->fingerprint.computed());
+    const uint64_t hash = file_fingerprint(d.file("lib.so"));
+    CHECK(f->fingerprint.value() == hash);
+    weak.answered_by = hash;
+    CHECK_FALSE(needs_symbolizing(weak, Quality::DebugInfo, f->fingerprint, false));
+
+    // Another module served by the same file shares the hash (one read per file at most).
+    auto again = loc.find(m, MT_ARCH_X86_64, false);
+    REQUIRE(again);
+    CHECK(again->fingerprint.computed());
+    CHECK(again->fingerprint.value() == hash);
+    CHECK(SymbolFile{}.fingerprint.value() == 0);  // no file: unknown
 }
