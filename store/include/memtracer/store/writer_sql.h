@@ -134,6 +134,11 @@ inline constexpr SqlText kInsertDeath = insert_sql("deaths", "run_id, seq, class
 inline constexpr SqlText kInsertRunClassStack = insert_sql(
     "run_class_stack", "run_id, class_id, stack_id, count, requested_bytes, gc_bytes, first_seq, last_seq, thread_id",
     "INSERT OR REPLACE");
+// BatchInsert head of the same rows (the symbolizer's frame_writer.cpp: a followed run writes a
+// pair's totals again after each batch, so it replaces).
+inline constexpr SqlText kInsertRunClassStackRows = rows_head(
+    "run_class_stack", "run_id, class_id, stack_id, count, requested_bytes, gc_bytes, first_seq, last_seq, thread_id",
+    "INSERT OR REPLACE");
 // Objects alive at the run's end, per (class, stack, allocating thread).
 inline constexpr SqlText kInsertSurvivor = insert_sql(
     "survivors", "run_id, class_id, stack_id, count, gc_bytes, first_seq, frames, thread_id, all_frames");
