@@ -134,7 +134,7 @@ public:
 
 private:
     store::Db &db_;
-    store::Stmt module_key_, select_, state_, sites_;
+    store::Stmt module_key_;
     std::unordered_map<std::string, std::unique_ptr<Partition>> parts_;
     std::vector<Partition *> order_;
     int64_t next_id_ = 0;

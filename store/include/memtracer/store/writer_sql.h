@@ -72,10 +72,11 @@ inline constexpr char kAddressModuleKey[] =
 // A module new to the cache; its key is last_insert_rowid().
 inline constexpr SqlText kInsertAddressModule = insert_sql("address_modules", "build_id, module_path");
 // The addresses already known for one module: the symbolizer's per-build cache.
-inline constexpr char kAddressesOfModule[] = "SELECT addr_id, file_address FROM address_rows WHERE module_key = ?1";
+// Read as rows of store::for_each_int_row (int_rows.h: no step per row), as are the two sweeps below.
+inline constexpr char kAddressesOfModule[] = "SELECT mt_rows(addr_id, file_address) FROM address_rows WHERE module_key = ?1";
 // What is known of a range of address ids (a build's rows, read in one sweep).
 inline constexpr char kAddressStatesBetween[] =
-    "SELECT addr_id, symbolized, quality, answered_by FROM address_rows WHERE addr_id BETWEEN ?1 AND ?2";
+    "SELECT mt_rows(addr_id, symbolized, quality, answered_by) FROM address_rows WHERE addr_id BETWEEN ?1 AND ?2";
 // The first free address id.
 inline constexpr char kNextAddressId[] = "SELECT coalesce(max(addr_id), 0) + 1 FROM address_rows";
 // What is known of one address id.
@@ -84,7 +85,8 @@ inline constexpr char kAddressState[] = "SELECT symbolized, quality, answered_by
 // one sweep), and of one id.
 inline constexpr std::string_view kAddressSitesColumns = "addr_id, facts, own_site, any_site, runtime_site, runtime_any_site";
 inline constexpr char kAddressSitesBetween[] =
-    "SELECT addr_id, facts, own_site, any_site, runtime_site, runtime_any_site FROM address_sites WHERE addr_id BETWEEN ?1 AND ?2";
+    "SELECT mt_rows(addr_id, facts, own_site, any_site, runtime_site, runtime_any_site) FROM address_sites "
+    "WHERE addr_id BETWEEN ?1 AND ?2";
 inline constexpr char kAddressSitesOf[] =
     "SELECT addr_id, facts, own_site, any_site, runtime_site, runtime_any_site FROM address_sites WHERE addr_id = ?1";
 // BatchInsert head.
