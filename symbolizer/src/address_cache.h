@@ -111,6 +111,7 @@ public:
         // and a warm run's random lookups into `rows` miss the cache less with small rows.
         std::vector<StoredSites> sites;      // empty, or one per row
         std::vector<uint32_t> sites_dirty;   // rows whose summary this ingest made: flush() writes them
+        uint32_t loaded_count = 0;           // rows[0, loaded_count) came from the database, by file address
         StoredSites stored_sites(uint32_t row) const { return row < sites.size() ? sites[row] : StoredSites{}; }
     };
 
@@ -118,6 +119,22 @@ public:
     // Row index of `file_address` in `p` (a new row if needed), marked used by this run; the
     // second value is true the first time this run uses the row.
     std::pair<uint32_t, bool> intern(Partition &p, uint64_t file_address);
+    // intern() for many addresses at once, with the same results as calling it in `order` order:
+    // `lookups` (reordered here) are sorted by address and merged with the loaded rows in one
+    // sequential pass, where a lookup per address in stack order missed the CPU cache on most
+    // (SortedAddressIndex::find was 12% of a warm run's samples on 1% of its instructions,
+    // docs/benchmarks.md, issue 22, eighth session); addresses not loaded are then interned in
+    // `order` order, so rows new in this run are made in the same order as before.
+    struct Lookup {
+        uint64_t file_address;
+        uint32_t order;  // the caller's index: out[order] is this lookup's result; given in ascending order
+    };
+    struct Interned {
+        uint32_t row = 0;
+        bool first = false;   // intern()'s second value
+        int64_t addr_id = 0;  // the row's (0 for a row new in this run)
+    };
+    void intern_all(Partition &p, std::vector<Lookup> &lookups, std::vector<Interned> &out);
     // Gives every new row its addr_id (after the last intern, before symbolizing).
     void assign_ids();
     // A backend answered for row `index` of `p` from the file `answered_by`; the answer's quality is
