@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include "memtracer/store/int_rows.h"
+
 namespace mt::store {
 
 namespace {
@@ -119,6 +121,7 @@ Db Db::open(const std::string &path, bool create) {
         throw Error(path + ": cannot open database: " + msg, rc, path, "", msg);
     }
     sqlite3_extended_result_codes(d.db_, 1);
+    detail::add_int_rows_function(d.db_);
     // Another process (the viewer) may be reading; wait for it rather than fail.
     sqlite3_busy_timeout(d.db_, 10000);
     return d;
@@ -133,6 +136,7 @@ Db Db::open_readonly(const std::string &path, int busy_ms) {
         throw Error(path + ": cannot open database: " + msg, rc, path, "", msg);
     }
     sqlite3_extended_result_codes(d.db_, 1);
+    detail::add_int_rows_function(d.db_);
     // A symbolizer committing a new run holds a lock briefly; wait rather than fail.
     sqlite3_busy_timeout(d.db_, busy_ms);
     return d;

@@ -21,6 +21,8 @@
 
 namespace mt::sym {
 
+class FileFingerprint;
+
 // An address_sites row (schema version 4): the site choice's summary of the row's chain as
 // an earlier ingest stored it (sites.h: StackSites::stored / from_stored), so a warm ingest reads
 // no chains back. Site ids: 0 none, > 0 a sites.site_id, -1 a site not stored then.
@@ -45,8 +47,9 @@ struct CachedAddress {
 // `fingerprint`) is this run's symbol file for its module. Quality is per answer, not per file:
 // an answer without debug info is redone by a file with debug info that has not answered it
 // before (a complete dSYM after one missing an object file), never by the same file again, and
-// a debug-info answer is kept. `resymbolize` redoes everything (--resymbolize).
-bool needs_symbolizing(const CachedAddress &a, Quality file_quality, uint64_t fingerprint, bool resymbolize);
+// a debug-info answer is kept. `resymbolize` redoes everything (--resymbolize). The file is
+// hashed only for an answer weaker than the file's (the fingerprint is lazy: symbol_locator.h).
+bool needs_symbolizing(const CachedAddress &a, Quality file_quality, const FileFingerprint &fingerprint, bool resymbolize);
 
 // File address -> row index of one partition: open addressing with linear probing, so a lookup
 // reads one slot (std::unordered_map read a bucket and a node: with the bench run's 400k
@@ -108,6 +111,7 @@ public:
         // and a warm run's random lookups into `rows` miss the cache less with small rows.
         std::vector<StoredSites> sites;      // empty, or one per row
         std::vector<uint32_t> sites_dirty;   // rows whose summary this ingest made: flush() writes them
+        uint32_t loaded_count = 0;           // rows[0, loaded_count) came from the database, by file address
         StoredSites stored_sites(uint32_t row) const { return row < sites.size() ? sites[row] : StoredSites{}; }
     };
 
@@ -115,11 +119,28 @@ public:
     // Row index of `file_address` in `p` (a new row if needed), marked used by this run; the
     // second value is true the first time this run uses the row.
     std::pair<uint32_t, bool> intern(Partition &p, uint64_t file_address);
+    // intern() for many addresses at once, with the same results as calling it in `order` order:
+    // `lookups` (reordered here) are sorted by address and merged with the loaded rows in one
+    // sequential pass, where a lookup per address in stack order missed the CPU cache on most
+    // (SortedAddressIndex::find was 12% of a warm run's samples on 1% of its instructions,
+    // docs/benchmarks.md, issue 22, eighth session); addresses not loaded are then interned in
+    // `order` order, so rows new in this run are made in the same order as before.
+    struct Lookup {
+        uint64_t file_address;
+        uint32_t order;  // the caller's index: out[order] is this lookup's result; given in ascending order
+    };
+    struct Interned {
+        uint32_t row = 0;
+        bool first = false;   // intern()'s second value
+        int64_t addr_id = 0;  // the row's (0 for a row new in this run)
+    };
+    void intern_all(Partition &p, std::vector<Lookup> &lookups, std::vector<Interned> &out);
     // Gives every new row its addr_id (after the last intern, before symbolizing).
     void assign_ids();
     // A backend answered for row `index` of `p` from the file `answered_by`; the answer's quality is
     // `q`. A site summary of the old answer is forgotten.
     void mark_symbolized(Partition &p, uint32_t index, Quality q, uint64_t answered_by = 0);
+    void mark_symbolized(Partition &p, uint32_t index, Quality q, const FileFingerprint &answered_by);
     // The site summary of row `index`, summarized by this ingest; written by flush().
     void set_sites(Partition &p, uint32_t index, const StoredSites &s);
     // Writes the new rows, the re-symbolized ones and the new site summaries; after the stacks'
@@ -130,7 +151,7 @@ public:
 
 private:
     store::Db &db_;
-    store::Stmt module_key_, select_, state_, sites_;
+    store::Stmt module_key_;
     std::unordered_map<std::string, std::unique_ptr<Partition>> parts_;
     std::vector<Partition *> order_;
     int64_t next_id_ = 0;

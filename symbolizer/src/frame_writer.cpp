@@ -17,14 +17,14 @@ FrameWriter::FrameWriter(store::Db &db, int64_t run_id, const mt::reader::Header
       split_(split_threads && !aggregate_mode_),
       digester_(h, split_threads),
       death_(db.prepare(store::sql::kInsertDeath)),
-      rcs_(db.prepare(store::sql::kInsertRunClassStack)),
       survivor_(db.prepare(store::sql::kInsertSurvivor)),
       marker_(db.prepare(store::sql::kInsertMarker)),
       // run_id a literal in the statements' text: one bind and one copy of a bound value less per
       // row (4.26M allocs rows in a session-sized run).
       allocs_(db, store::sql::kInsertAllocs, store::BatchInsert::Leading{{run_id}}),
       frames_(db, store::sql::kInsertFrameRows, store::BatchInsert::Leading{{run_id}}),
-      gcs_(db, store::sql::kInsertGcEventRows, store::BatchInsert::Leading{{run_id}}) {
+      gcs_(db, store::sql::kInsertGcEventRows, store::BatchInsert::Leading{{run_id}}),
+      rcs_(db, store::sql::kInsertRunClassStackRows, store::BatchInsert::Leading{{run_id}}) {
     store::Stmt split = db.prepare(store::sql::kSetThreadSplit);
     split.bind(1, run_id).bind(2, split_ ? 1 : 0).run();
     if (h.flags & MT_FILE_FLAG_LIFETIMES) {
@@ -127,12 +127,16 @@ void FrameWriter::flush() {
     allocs_.flush();
     frames_.flush();
     gcs_.flush();
+    // In key order: the rows go into the table's b-tree in its primary key's order.
+    auto &entries = run_aggs_.entries();
+    std::sort(dirty_.begin(), dirty_.end(), [&](uint32_t a, uint32_t b) { return entries[a].first < entries[b].first; });
     for (uint32_t at : dirty_) {
-        auto &[key, r] = run_aggs_.entries()[at];
+        auto &[key, r] = entries[at];
         r.dirty = false;
-        rcs_.bind(1, run_id_).bind(2, key.class_id).bind(3, key.stack_id).bind(4, r.count).bind(5, r.requested);
-        rcs_.bind(6, r.gc).bind(7, r.first_seq).bind(8, r.last_seq).bind(9, key.thread).run();
+        rcs_.add(key.class_id).add(key.stack_id).add(r.count).add(r.requested).add(r.gc).add(r.first_seq).add(r.last_seq);
+        rcs_.add(key.thread).end_row();
     }
+    rcs_.flush();
     dirty_.clear();
 }
 

@@ -63,9 +63,11 @@ private:
     bool aggregate_mode_;
     bool split_;
     FrameDigester digester_;  // add(Frame)'s
-    store::Stmt death_, rcs_, survivor_, marker_;
-    // 64 rows a statement (a statement per frame was 100k single-row steps of a session ingest).
-    store::BatchInsert allocs_, frames_, gcs_;
+    store::Stmt death_, survivor_, marker_;
+    // 64 rows a statement (a statement per frame was 100k single-row steps of a session ingest);
+    // run_class_stack too (a statement per row was 8,000 instructions a row: 24k rows, 9% of a
+    // warm ingest's, docs/benchmarks.md, issue 22, eighth session).
+    store::BatchInsert allocs_, frames_, gcs_, rcs_;
     AllocRows rows_;  // add(Frame)'s, reused per frame
     AggTable<RunAgg> run_aggs_;
     std::vector<uint32_t> dirty_;  // positions in run_aggs_ with dirty set

@@ -117,22 +117,41 @@ std::vector<PartitionWork> RunIngest::resolve_addresses(AddressCache &cache) {
         }
         return *part_of_[idx];
     };
+    // Each frame's module and address first (partitions loaded in stack order, as the work list
+    // wants them), then each partition's addresses interned at once (AddressCache::intern_all:
+    // sorted, merged with the loaded rows), then the results set in stack order.
+    std::vector<int32_t> module_of;  // by frame, in stack order; -1 outside every module
+    std::vector<std::pair<AddressCache::Partition *, std::vector<AddressCache::Lookup>>> lookups;
     for (size_t id = stacks_written_; id < stacks_.size(); ++id) {
-        StackFrames &s = stacks_[id];
-        s.refs.assign(s.raw.size(), FrameRef{});
-        s.ids.assign(s.raw.size(), 0);
-        for (size_t pos = 0; pos < s.raw.size(); ++pos) {
+        for (uint64_t raw : stacks_[id].raw) {
             ++frame_addresses_;
-            int idx = modules_.find(s.raw[pos]);
+            int idx = modules_.find(raw);
+            module_of.push_back(idx);
             if (idx < 0) {
                 ++outside_modules_;
                 continue;
             }
-            AddressCache::Partition &part = partition_for(idx);
-            auto [row, first] = cache.intern(part, file_address(modules_.modules()[idx], s.raw[pos]));
-            module_use_[idx] += first;
-            s.refs[pos] = {idx, row};
-            s.ids[pos] = part.rows[row].addr_id;  // 0 for a row new in this run: write_stack_frames fills it in
+            AddressCache::Partition *part = &partition_for(idx);
+            size_t k = 0;
+            while (k < lookups.size() && lookups[k].first != part) ++k;
+            if (k == lookups.size()) lookups.emplace_back(part, std::vector<AddressCache::Lookup>{});
+            lookups[k].second.push_back({file_address(modules_.modules()[idx], raw), static_cast<uint32_t>(module_of.size() - 1)});
+        }
+    }
+    std::vector<AddressCache::Interned> interned(module_of.size());
+    for (auto &[part, ls] : lookups) cache.intern_all(*part, ls, interned);
+    size_t frame = 0;
+    for (size_t id = stacks_written_; id < stacks_.size(); ++id) {
+        StackFrames &s = stacks_[id];
+        s.refs.assign(s.raw.size(), FrameRef{});
+        s.ids.assign(s.raw.size(), 0);
+        for (size_t pos = 0; pos < s.raw.size(); ++pos, ++frame) {
+            int idx = module_of[frame];
+            if (idx < 0) continue;
+            const AddressCache::Interned &in = interned[frame];
+            module_use_[idx] += in.first;
+            s.refs[pos] = {idx, in.row};
+            s.ids[pos] = in.addr_id;  // 0 for a row new in this run: write_stack_frames fills it in
         }
     }
     cache.assign_ids();

@@ -31,6 +31,16 @@ bool same_arch(const std::string &slice_arch, const char *want) {
 
 }  // namespace
 
+FileFingerprint::FileFingerprint(std::string path) : state_(std::make_shared<State>()) { state_->path = std::move(path); }
+
+uint64_t FileFingerprint::value() const {
+    if (!state_) return 0;
+    std::call_once(state_->once, [&] { state_->value.store(file_fingerprint(state_->path), std::memory_order_release); });
+    return state_->value.load(std::memory_order_acquire);
+}
+
+bool FileFingerprint::computed() const { return state_ && state_->value.load(std::memory_order_acquire) != 0; }
+
 std::string SymbolLocator::name_key(const std::string &path) {
     std::string n = fs::path(path).filename().string();
     if (ends_with(n, ".debug")) n.resize(n.size() - 6);
@@ -70,8 +80,16 @@ std::vector<std::string> SymbolLocator::sibling_dsyms(const std::string &binary)
     return out;
 }
 
+SymbolLocator::Candidate SymbolLocator::candidate(const std::string &path, const std::string &origin, bool explicit_) {
+    Candidate c{inspect_object(path), origin, explicit_, false, {}};
+    // Not hashed here: only when an answer needs it (FileFingerprint). One per candidate, shared
+    // by the modules it serves, so a file is hashed once at most.
+    c.fingerprint = FileFingerprint(c.info.path);
+    return c;
+}
+
 void SymbolLocator::add(const std::string &path, const std::string &origin, bool explicit_) {
-    candidates_.push_back({inspect_object(path), origin, explicit_, false});
+    candidates_.push_back(candidate(path, origin, explicit_));
     // A Mach-O binary keeps its DWARF in a dSYM; LLVM's symbolizer would read the one beside
     // it anyway, so take it as a candidate of its own (its debug info wins the id match).
     const ObjectInfo &info = candidates_.back().info;
@@ -79,7 +97,7 @@ void SymbolLocator::add(const std::string &path, const std::string &origin, bool
     for (const ObjectSlice &s : info.slices) has_dwarf |= s.has_debug_info;
     if (info.kind != ObjectKind::MachO || has_dwarf) return;
     for (const std::string &sibling : sibling_dsyms(path))
-        for (const std::string &f : bundle_files(sibling)) candidates_.push_back({inspect_object(f), sibling, false, false});
+        for (const std::string &f : bundle_files(sibling)) candidates_.push_back(candidate(f, sibling, false));
 }
 
 void SymbolLocator::add_dsym(const std::string &bundle) {
@@ -122,7 +140,6 @@ void SymbolLocator::add_dir(const std::string &dir) {
 
 SymbolFile SymbolLocator::choose(Candidate &c, const ObjectSlice &s, bool verified) {
     c.used = true;
-    if (!c.fingerprint) c.fingerprint = file_fingerprint(c.info.path);
     SymbolFile f;
     f.path = c.info.path;
     f.origin = c.origin;

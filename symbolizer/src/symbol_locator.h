@@ -6,7 +6,10 @@
 #ifndef MEMTRACER_SYM_SYMBOL_LOCATOR_H
 #define MEMTRACER_SYM_SYMBOL_LOCATOR_H
 
+#include <atomic>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +19,28 @@
 
 namespace mt::sym {
 
+// file_fingerprint(path), hashed when first asked for and then shared by every copy (the
+// locator's candidate and each module's SymbolFile). A warm ingest whose cached answers all came
+// from debug info never asks (needs_symbolizing looks at it only for weaker answers, and only
+// rows a backend answers record it), so it no longer reads and hashes the whole symbol file
+// (a 54 MB library: 63M instructions and its pages, every run; docs/benchmarks.md, issue 22,
+// eighth session). Default-constructed: no file, value() 0 (unknown). Thread-safe.
+class FileFingerprint {
+public:
+    FileFingerprint() = default;
+    explicit FileFingerprint(std::string path);
+    uint64_t value() const;  // throws Error(Symbols) if the file cannot be read
+    bool computed() const;   // whether value() has hashed the file (tests)
+
+private:
+    struct State {
+        std::string path;
+        std::once_flag once;
+        std::atomic<uint64_t> value{0};  // never 0 once hashed (file_fingerprint)
+    };
+    std::shared_ptr<State> state_;
+};
+
 // The symbol file chosen for one module, narrowed to one architecture slice.
 struct SymbolFile {
     std::string path;         // file to read (inside the dSYM for bundles)
@@ -24,7 +49,7 @@ struct SymbolFile {
     ObjectKind kind = ObjectKind::Elf;
     ObjectSlice slice;
     bool id_verified = false; // false when matched by name only (no id recorded, or --force)
-    uint64_t fingerprint = 0; // file_fingerprint(path): which file answered a cached address
+    FileFingerprint fingerprint;  // file_fingerprint(path), when asked: which file answered a cached address
 };
 
 class SymbolLocator {
@@ -56,8 +81,9 @@ private:
         std::string origin;
         bool explicit_ = false;
         bool used = false;
-        uint64_t fingerprint = 0;  // computed when first chosen
+        FileFingerprint fingerprint;  // hashed when first asked for
     };
+    static Candidate candidate(const std::string &path, const std::string &origin, bool explicit_);
     void add(const std::string &path, const std::string &origin, bool explicit_);
     std::vector<std::string> bundle_files(const std::string &bundle);  // dsym_dwarf_files, skips noted
     static std::vector<std::string> sibling_dsyms(const std::string &binary);

@@ -1,5 +1,7 @@
 // The per-build cache: a second run of the same build sends no known address to the backend
 // (counted), appends to the same database, and a better symbol file later re-symbolizes.
+#include <filesystem>
+
 #include <llvm/Object/ObjectFile.h>
 
 #include <catch2/catch.hpp>
@@ -338,4 +340,104 @@ TEST_CASE("symbolizer: quality is per answer - a debug file missing a compile un
     mt::test::ingest(db, {d.file("r5.mt")}, cfg, counting(&calls, &sent));
     CHECK(sent == 4);
     CHECK(answers(db) == a3);
+}
+
+#include "object_info.h"
+#include "symbol_locator.h"
+
+// Issue 22, eighth session: the symbol file is hashed only when an answer needs its fingerprint
+// (a cached answer weaker than the file's, or a new answer to record), not for every ingest: a
+// warm run of a 54 MB library read and hashed it each time. Fails if find() hashes the file.
+TEST_CASE("symbolizer: the symbol file is hashed only when a cached answer needs the fingerprint", "[cache][quality]") {
+    auto elf = mt::test::load_and_run_elf(fixture("libfixture_clang.so"));
+    mt::test::TempDir d;
+    std::filesystem::copy_file(elf.path, d.file("lib.so"));
+    SymbolLocator loc([](const std::string &) {});
+    loc.add_elf(d.file("lib.so"));
+    mt::reader::Module m;
+    m.kind = MT_MODULE_ELF;
+    m.path = "/data/app/lib.so";
+    m.build_id = elf.build_id;
+    auto f = loc.find(m, MT_ARCH_X86_64, false);
+    REQUIRE(f);
+    REQUIRE(f->slice.quality() == Quality::DebugInfo);
+    CHECK_FALSE(f->fingerprint.computed());  // choosing the file does not read it whole
+
+    CachedAddress strong;  // answered from debug info: kept, whatever file this is
+    strong.symbolized = true;
+    strong.quality = Quality::DebugInfo;
+    strong.answered_by = 12345;
+    CHECK_FALSE(needs_symbolizing(strong, Quality::DebugInfo, f->fingerprint, false));
+    CachedAddress fresh;  // never answered: goes to the backend without asking which file
+    CHECK(needs_symbolizing(fresh, Quality::DebugInfo, f->fingerprint, false));
+    CHECK_FALSE(f->fingerprint.computed());
+
+    CachedAddress weak;  // a symbol table's answer: redone unless this very file gave it
+    weak.symbolized = true;
+    weak.quality = Quality::SymbolTable;
+    weak.answered_by = 12345;
+    CHECK(needs_symbolizing(weak, Quality::DebugInfo, f->fingerprint, false));
+    CHECK(f->fingerprint.computed());
+    const uint64_t hash = file_fingerprint(d.file("lib.so"));
+    CHECK(f->fingerprint.value() == hash);
+    weak.answered_by = hash;
+    CHECK_FALSE(needs_symbolizing(weak, Quality::DebugInfo, f->fingerprint, false));
+
+    // Another module served by the same file shares the hash (one read per file at most).
+    auto again = loc.find(m, MT_ARCH_X86_64, false);
+    REQUIRE(again);
+    CHECK(again->fingerprint.computed());
+    CHECK(again->fingerprint.value() == hash);
+    CHECK(SymbolFile{}.fingerprint.value() == 0);  // no file: unknown
+}
+
+#include <random>
+
+// intern_all (a warm ingest's lookups sorted by a radix sort and merged with the loaded rows) gives
+// what intern() in order gives: the same row, "first" flag and addr_id per lookup, repeats
+// included, and the rows new in this run made in the same order (so the same ids), over a
+// loaded partition and over an empty one (a cold run), with addresses whose offsets span more than
+// one radix pass.
+TEST_CASE("symbolizer: intern_all interns like intern() in order", "[cache][partition]") {
+    mt::test::TempDir d;
+    auto odb = mt::store::open_database(d.file("cache.db"));
+    std::mt19937_64 rng(7);
+    auto address = [&] { return 0x10000 + (rng() % 3 == 0 ? (rng() % 200) * 4 : (rng() & 0xffffffffull)); };
+    {
+        mt::store::Transaction tx(odb.db);
+        AddressCache cache(odb.db);
+        auto &p = cache.partition("cccc", "libC.so");
+        for (int i = 0; i < 5000; ++i) cache.intern(p, address());
+        cache.assign_ids();
+        cache.flush();
+        tx.commit();
+    }
+    for (const char *build : {"cccc", "dddd"}) {  // loaded rows, and none
+        std::vector<uint64_t> run;
+        for (int i = 0; i < 20000; ++i) run.push_back(i % 5 == 0 ? 0x10000 + (rng() % 200) * 4 : address());
+        mt::store::Transaction tx(odb.db);
+        AddressCache one(odb.db), all(odb.db);
+        auto &p1 = one.partition(build, "libC.so");
+        auto &p2 = all.partition(build, "libC.so");
+        REQUIRE(p1.rows.size() == p2.rows.size());
+        CHECK(p1.loaded_count == (std::string(build) == "cccc" ? p1.rows.size() : 0));
+        std::vector<AddressCache::Lookup> lookups;
+        for (uint32_t k = 0; k < run.size(); ++k) lookups.push_back({run[k], k});
+        std::vector<AddressCache::Interned> got(run.size());
+        all.intern_all(p2, lookups, got);
+        size_t firsts = 0;
+        for (uint32_t k = 0; k < run.size(); ++k) {
+            auto [row, first] = one.intern(p1, run[k]);
+            REQUIRE(got[k].row == row);
+            REQUIRE(got[k].first == first);
+            REQUIRE(got[k].addr_id == p1.rows[row].addr_id);
+            firsts += first;
+        }
+        CHECK(firsts > 1000);
+        REQUIRE(p1.rows.size() == p2.rows.size());
+        for (size_t r = 0; r < p1.rows.size(); ++r) {
+            REQUIRE(p1.rows[r].file_address == p2.rows[r].file_address);
+            REQUIRE(p1.rows[r].used == p2.rows[r].used);
+        }
+    }
 }

@@ -72,10 +72,11 @@ inline constexpr char kAddressModuleKey[] =
 // A module new to the cache; its key is last_insert_rowid().
 inline constexpr SqlText kInsertAddressModule = insert_sql("address_modules", "build_id, module_path");
 // The addresses already known for one module: the symbolizer's per-build cache.
-inline constexpr char kAddressesOfModule[] = "SELECT addr_id, file_address FROM address_rows WHERE module_key = ?1";
+// Read as rows of store::for_each_int_row (int_rows.h: no step per row), as are the two sweeps below.
+inline constexpr char kAddressesOfModule[] = "SELECT mt_rows(addr_id, file_address) FROM address_rows WHERE module_key = ?1";
 // What is known of a range of address ids (a build's rows, read in one sweep).
 inline constexpr char kAddressStatesBetween[] =
-    "SELECT addr_id, symbolized, quality, answered_by FROM address_rows WHERE addr_id BETWEEN ?1 AND ?2";
+    "SELECT mt_rows(addr_id, symbolized, quality, answered_by) FROM address_rows WHERE addr_id BETWEEN ?1 AND ?2";
 // The first free address id.
 inline constexpr char kNextAddressId[] = "SELECT coalesce(max(addr_id), 0) + 1 FROM address_rows";
 // What is known of one address id.
@@ -84,7 +85,8 @@ inline constexpr char kAddressState[] = "SELECT symbolized, quality, answered_by
 // one sweep), and of one id.
 inline constexpr std::string_view kAddressSitesColumns = "addr_id, facts, own_site, any_site, runtime_site, runtime_any_site";
 inline constexpr char kAddressSitesBetween[] =
-    "SELECT addr_id, facts, own_site, any_site, runtime_site, runtime_any_site FROM address_sites WHERE addr_id BETWEEN ?1 AND ?2";
+    "SELECT mt_rows(addr_id, facts, own_site, any_site, runtime_site, runtime_any_site) FROM address_sites "
+    "WHERE addr_id BETWEEN ?1 AND ?2";
 inline constexpr char kAddressSitesOf[] =
     "SELECT addr_id, facts, own_site, any_site, runtime_site, runtime_any_site FROM address_sites WHERE addr_id = ?1";
 // BatchInsert head.
@@ -132,6 +134,11 @@ inline constexpr SqlText kInsertDeath = insert_sql("deaths", "run_id, seq, class
 // A run's totals per (class, stack, allocating thread), replaced by the newer totals while a run
 // is followed.
 inline constexpr SqlText kInsertRunClassStack = insert_sql(
+    "run_class_stack", "run_id, class_id, stack_id, count, requested_bytes, gc_bytes, first_seq, last_seq, thread_id",
+    "INSERT OR REPLACE");
+// BatchInsert head of the same rows (the symbolizer's frame_writer.cpp: a followed run writes a
+// pair's totals again after each batch, so it replaces).
+inline constexpr SqlText kInsertRunClassStackRows = rows_head(
     "run_class_stack", "run_id, class_id, stack_id, count, requested_bytes, gc_bytes, first_seq, last_seq, thread_id",
     "INSERT OR REPLACE");
 // Objects alive at the run's end, per (class, stack, allocating thread).
