@@ -86,6 +86,8 @@ TEST_CASE("symbolizer: the DWARF lookup parses one compile unit at a time and an
         CHECK(with_frames > 50);  // the rest: the linker's and crt's code, no debug info
         CHECK(fast.contexts_made() == switches);
         CHECK(switches == units.size());  // the units' code does not interleave
+        // The chains came from this context's own address -> subroutine map, one per unit.
+        CHECK(fast.subroutine_maps_built() == switches);
     }
     SECTION("shuffled addresses: every return to a unit parses it again, same answers") {
         std::shuffle(addrs.begin(), addrs.end(), std::mt19937_64(7));
@@ -97,4 +99,35 @@ TEST_CASE("symbolizer: the DWARF lookup parses one compile unit at a time and an
         CHECK(fast.contexts_made() > units.size());
     }
     CHECK(diag.count() == 0);
+}
+
+TEST_CASE("symbolizer: the DWARF lookup's own subroutine map answers as LLVM's on inlined code", "[dwarf]") {
+    // Every .text byte of the inline fixtures (gcc and clang: inlined chains several deep, code
+    // of one function split by inlined ranges) against LLVM's own DWARFContext, whose
+    // DWARFUnit::getInlinedChainForAddress builds LLVM's map.
+    for (const char *name : {"libfixture_gcc.so", "libfixture_clang.so"}) {
+        INFO(name);
+        std::string path = mt::test::fixture(name);
+        auto bin = llvm::object::ObjectFile::createObjectFile(path);
+        REQUIRE(static_cast<bool>(bin));
+        const llvm::object::ObjectFile &obj = *bin->getBinary();
+        DwarfDiagnostics diag;
+        auto make = [&] {
+            return llvm::DWARFContext::create(obj, llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
+                                              diag.handler(), diag.handler());
+        };
+        auto plain = make();
+        FastDwarfContext fast(make, diag);
+        size_t inlined = 0, differ = 0;
+        for (uint64_t a : text_addresses(obj)) {
+            llvm::object::SectionedAddress sa{a, llvm::object::SectionedAddress::UndefSection};
+            auto ours = frames_of(fast.getInliningInfoForAddress(sa, kSpec));
+            differ += ours != frames_of(plain->getInliningInfoForAddress(sa, kSpec));
+            inlined += ours.size() > 1;
+        }
+        CHECK(differ == 0);
+        CHECK(inlined > 10);
+        CHECK(fast.subroutine_maps_built() >= 1);
+        CHECK(diag.count() == 0);
+    }
 }
