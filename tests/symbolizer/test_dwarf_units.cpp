@@ -45,19 +45,30 @@ std::vector<std::string> frames_of(const llvm::DIInliningInfo &info) {
     return out;
 }
 
+// A fixture library and the DWARF contexts of it the tests compare (LLVM's own and ours).
+struct Library {
+    explicit Library(const std::string &name) : bin(llvm::object::ObjectFile::createObjectFile(mt::test::fixture(name))) {
+        REQUIRE(static_cast<bool>(bin));
+    }
+    const llvm::object::ObjectFile &obj() const { return *bin->getBinary(); }
+    FastDwarfContext::MakeContext maker() {
+        return [this] {
+            return llvm::DWARFContext::create(obj(), llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
+                                              diag.handler(), diag.handler());
+        };
+    }
+    llvm::Expected<llvm::object::OwningBinary<llvm::object::ObjectFile>> bin;
+    DwarfDiagnostics diag;
+};
+
 }  // namespace
 
 TEST_CASE("symbolizer: the DWARF lookup parses one compile unit at a time and answers as LLVM does", "[dwarf]") {
     // Two compile units with debug info (split_a.c, split_b.c).
-    std::string path = mt::test::fixture("split/full/libsplit.so");
-    auto bin = llvm::object::ObjectFile::createObjectFile(path);
-    REQUIRE(static_cast<bool>(bin));
-    const llvm::object::ObjectFile &obj = *bin->getBinary();
-    DwarfDiagnostics diag;
-    auto make = [&] {
-        return llvm::DWARFContext::create(obj, llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
-                                          diag.handler(), diag.handler());
-    };
+    Library lib("split/full/libsplit.so");
+    const llvm::object::ObjectFile &obj = lib.obj();
+    DwarfDiagnostics &diag = lib.diag;
+    auto make = lib.maker();
     auto plain = make();
     std::vector<uint64_t> addrs = text_addresses(obj);
     REQUIRE(addrs.size() > 50);
@@ -107,17 +118,11 @@ TEST_CASE("symbolizer: the DWARF lookup's own subroutine map answers as LLVM's o
     // DWARFUnit::getInlinedChainForAddress builds LLVM's map.
     for (const char *name : {"libfixture_gcc.so", "libfixture_clang.so"}) {
         INFO(name);
-        std::string path = mt::test::fixture(name);
-        auto bin = llvm::object::ObjectFile::createObjectFile(path);
-        REQUIRE(static_cast<bool>(bin));
-        const llvm::object::ObjectFile &obj = *bin->getBinary();
-        DwarfDiagnostics diag;
-        auto make = [&] {
-            return llvm::DWARFContext::create(obj, llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
-                                              diag.handler(), diag.handler());
-        };
-        auto plain = make();
-        FastDwarfContext fast(make, diag);
+        Library lib(name);
+        const llvm::object::ObjectFile &obj = lib.obj();
+        DwarfDiagnostics &diag = lib.diag;
+        auto plain = lib.maker()();
+        FastDwarfContext fast(lib.maker(), diag);
         size_t inlined = 0, differ = 0;
         for (uint64_t a : text_addresses(obj)) {
             llvm::object::SectionedAddress sa{a, llvm::object::SectionedAddress::UndefSection};
