@@ -33,6 +33,7 @@ void FastDwarfContext::drop_unit_state() {
     files_.clear();  // its keys are work_'s line tables
     subroutines_.clear();
     arena_.release();  // every node at once
+    die_names_.clear();
     subroutines_built_ = false;
 }
 
@@ -83,6 +84,22 @@ void FastDwarfContext::inlined_chain(llvm::DWARFCompileUnit *cu, uint64_t addres
         }
         if (die.getTag() == llvm::dwarf::DW_TAG_inlined_subroutine) chain.push_back(die);
     }
+}
+
+const FastDwarfContext::DieNames &FastDwarfContext::die_names(llvm::DWARFCompileUnit *cu, const llvm::DWARFDie &die,
+                                                               llvm::DINameKind kind) {
+    // Only DIEs of work_'s unit have a slot (a split unit's chain is in its .dwo's unit).
+    DieNames *slot = &scratch_names_;
+    if (!split_unit_ && die.getDwarfUnit() == cu) {
+        if (die_names_.size() < cu->getNumDIEs()) die_names_.resize(cu->getNumDIEs());
+        slot = &die_names_[cu->getDIEIndex(die)];
+        if (slot->set && slot->kind == kind) return *slot;
+    }
+    slot->name = die.getSubroutineName(kind);
+    slot->decl_line = static_cast<uint32_t>(die.getDeclLine());
+    slot->kind = kind;
+    slot->set = true;
+    return *slot;
 }
 
 bool FastDwarfContext::unit_ok(llvm::DWARFCompileUnit *cu) {
@@ -143,8 +160,9 @@ llvm::DIInliningInfo FastDwarfContext::getInliningInfoForAddress(llvm::object::S
         // Filled in place: addFrame copies its argument (two or three string copies a frame).
         info.addFrame(llvm::DILineInfo());
         llvm::DILineInfo &frame = *info.getMutableFrame(static_cast<unsigned>(i));
-        if (const char *name = die.getSubroutineName(spec.FNKind)) frame.FunctionName = name;
-        frame.StartLine = static_cast<uint32_t>(die.getDeclLine());
+        const DieNames &names = die_names(cu, die, spec.FNKind);
+        if (names.name) frame.FunctionName = names.name;
+        frame.StartLine = names.decl_line;
         if (spec.FLIKind != Kind::None) {
             if (i == 0) {
                 innermost(frame);

@@ -27,6 +27,7 @@
 #include <string>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 namespace mt::sym {
 
@@ -126,6 +127,17 @@ private:
     void add_subroutines(llvm::DWARFDie die);
     void drop_unit_state();
 
+    // A frame's function name and declaration line, memoized per DIE of work_'s unit: the
+    // outermost frame's subprogram is every call site's in the function, and its name is found
+    // through DW_AT_specification / DW_AT_abstract_origin on each read.
+    struct DieNames {
+        const char *name = nullptr;
+        uint32_t decl_line = 0;
+        llvm::DINameKind kind = llvm::DINameKind::None;
+        bool set = false;
+    };
+    const DieNames &die_names(llvm::DWARFCompileUnit *cu, const llvm::DWARFDie &die, llvm::DINameKind kind);
+
     MakeContext make_;
     std::unique_ptr<llvm::DWARFContext> index_, work_;
     uint64_t work_unit_ = UINT64_MAX;  // offset of the unit work_ was made for
@@ -138,6 +150,8 @@ private:
     SubroutineMap subroutines_{&arena_};
     bool subroutines_built_ = false, split_unit_ = false;
     uint64_t subroutine_maps_built_ = 0;
+    std::vector<DieNames> die_names_;  // by DIE index of work_'s unit
+    DieNames scratch_names_;           // a DIE of another unit (split DWARF)
     // Keyed by work_'s line tables: cleared with it.
     std::map<std::pair<const void *, uint64_t>, std::pair<bool, std::string>> files_;
 };
