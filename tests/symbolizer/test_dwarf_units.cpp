@@ -35,12 +35,13 @@ std::vector<uint64_t> text_addresses(const llvm::object::ObjectFile &obj) {
     return out;
 }
 
-// What LLVM's own DWARFContext answers (the frames' names, files, lines and columns).
+// What LLVM's own DWARFContext answers (the frames' names, files, lines, columns and declaration lines).
 std::vector<std::string> frames_of(const llvm::DIInliningInfo &info) {
     std::vector<std::string> out;
     for (uint32_t i = 0; i < info.getNumberOfFrames(); ++i) {
         const llvm::DILineInfo &f = info.getFrame(i);
-        out.push_back(f.FunctionName + " " + f.FileName + ":" + std::to_string(f.Line) + ":" + std::to_string(f.Column));
+        out.push_back(f.FunctionName + " " + f.FileName + ":" + std::to_string(f.Line) + ":" + std::to_string(f.Column) +
+                      " declared at " + std::to_string(f.StartLine));
     }
     return out;
 }
