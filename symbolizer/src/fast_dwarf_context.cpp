@@ -20,13 +20,86 @@ llvm::DWARFCompileUnit *FastDwarfContext::unit_for(uint64_t address) {
     uint64_t offset = index_->getDebugAranges()->findAddress(address);
     if (offset == UINT64_MAX) return nullptr;
     if (offset != work_unit_) {
-        files_.clear();  // its keys are work_'s line tables
+        drop_unit_state();
         work_.reset();   // before the next is made: one unit's state at a time
         work_ = make_();
         ++contexts_made_;
         work_unit_ = offset;
     }
     return work_->getCompileUnitForOffset(offset);
+}
+
+void FastDwarfContext::drop_unit_state() {
+    files_.clear();  // its keys are work_'s line tables
+    subroutines_.clear();
+    arena_.release();  // every node at once
+    die_names_.clear();
+    subroutines_built_ = false;
+}
+
+void FastDwarfContext::add_subroutines(llvm::DWARFDie die) {
+    // LLVM 19's DWARFUnit::updateAddressDieMap, step for step: parents before children, so a
+    // child's range splits its parent's entry into at most three.
+    if (die.isSubroutineDIE()) {
+        auto ranges = die.getAddressRanges();
+        if (ranges) {
+            for (const auto &r : *ranges) {
+                if (r.LowPC == r.HighPC) continue;  // 0-sized ranges are ignored
+                auto b = subroutines_.upper_bound(r.LowPC);
+                if (b != subroutines_.begin() && r.LowPC < (--b)->second.first) {
+                    if (r.HighPC < b->second.first) subroutines_[r.HighPC] = b->second;
+                    if (r.LowPC > b->first) subroutines_[b->first].first = r.LowPC;
+                }
+                subroutines_[r.LowPC] = std::make_pair(r.HighPC, die);
+            }
+        } else {
+            llvm::consumeError(ranges.takeError());
+        }
+    }
+    for (llvm::DWARFDie child = die.getFirstChild(); child; child = child.getSibling()) add_subroutines(child);
+}
+
+void FastDwarfContext::inlined_chain(llvm::DWARFCompileUnit *cu, uint64_t address,
+                                     llvm::SmallVectorImpl<llvm::DWARFDie> &chain) {
+    if (!subroutines_built_) {
+        subroutines_built_ = true;
+        // A skeleton unit's subroutines are in its .dwo, which LLVM's walk loads.
+        split_unit_ = static_cast<bool>(cu->getUnitDIE().find({llvm::dwarf::DW_AT_dwo_name, llvm::dwarf::DW_AT_GNU_dwo_name}));
+        if (!split_unit_) {
+            cu->getNumDIEs();  // all of them (a unit checked in an earlier context is not yet)
+            add_subroutines(cu->getUnitDIE());
+            ++subroutine_maps_built_;
+        }
+    }
+    if (split_unit_) return cu->getInlinedChainForAddress(address, chain);
+    // LLVM 19's DWARFUnit::getSubroutineForAddress and getInlinedChainForAddress.
+    auto r = subroutines_.upper_bound(address);
+    if (r == subroutines_.begin()) return;
+    --r;
+    if (address >= r->second.first) return;
+    for (llvm::DWARFDie die = r->second.second; die; die = die.getParent()) {
+        if (die.isSubprogramDIE()) {
+            chain.push_back(die);
+            return;
+        }
+        if (die.getTag() == llvm::dwarf::DW_TAG_inlined_subroutine) chain.push_back(die);
+    }
+}
+
+const FastDwarfContext::DieNames &FastDwarfContext::die_names(llvm::DWARFCompileUnit *cu, const llvm::DWARFDie &die,
+                                                               llvm::DINameKind kind) {
+    // Only DIEs of work_'s unit have a slot (a split unit's chain is in its .dwo's unit).
+    DieNames *slot = &scratch_names_;
+    if (!split_unit_ && die.getDwarfUnit() == cu) {
+        if (die_names_.size() < cu->getNumDIEs()) die_names_.resize(cu->getNumDIEs());
+        slot = &die_names_[cu->getDIEIndex(die)];
+        if (slot->set && slot->kind == kind) return *slot;
+    }
+    slot->name = die.getSubroutineName(kind);
+    slot->decl_line = static_cast<uint32_t>(die.getDeclLine());
+    slot->kind = kind;
+    slot->set = true;
+    return *slot;
 }
 
 bool FastDwarfContext::unit_ok(llvm::DWARFCompileUnit *cu) {
@@ -72,7 +145,7 @@ llvm::DIInliningInfo FastDwarfContext::getInliningInfoForAddress(llvm::object::S
     };
 
     llvm::SmallVector<llvm::DWARFDie, 4> chain;
-    cu->getInlinedChainForAddress(address.Address, chain);
+    inlined_chain(cu, address.Address, chain);
     if (chain.empty()) {
         // No DIE for the address (e.g. in an unavailable .dwo): the line table may still know.
         if (spec.FLIKind != Kind::None) {
@@ -84,9 +157,12 @@ llvm::DIInliningInfo FastDwarfContext::getInliningInfoForAddress(llvm::object::S
     uint32_t call_file = 0, call_line = 0, call_column = 0, call_discriminator = 0;
     for (size_t i = 0; i < chain.size(); ++i) {
         llvm::DWARFDie &die = chain[i];
-        llvm::DILineInfo frame;
-        if (const char *name = die.getSubroutineName(spec.FNKind)) frame.FunctionName = name;
-        frame.StartLine = static_cast<uint32_t>(die.getDeclLine());
+        // Filled in place: addFrame copies its argument (two or three string copies a frame).
+        info.addFrame(llvm::DILineInfo());
+        llvm::DILineInfo &frame = *info.getMutableFrame(static_cast<unsigned>(i));
+        const DieNames &names = die_names(cu, die, spec.FNKind);
+        if (names.name) frame.FunctionName = names.name;
+        frame.StartLine = names.decl_line;
         if (spec.FLIKind != Kind::None) {
             if (i == 0) {
                 innermost(frame);
@@ -102,7 +178,6 @@ llvm::DIInliningInfo FastDwarfContext::getInliningInfoForAddress(llvm::object::S
             }
             if (i + 1 < chain.size()) die.getCallerFrame(call_file, call_line, call_column, call_discriminator);
         }
-        info.addFrame(frame);
     }
     return info;
 }

@@ -73,6 +73,17 @@ namespace {
 // Ranges of kReadyChunk answers a backend may have waiting to be stored (about 32k answers).
 constexpr size_t kMaxQueued = 64;
 
+// The ids of the previous stored address's frame at one depth. The backend answers in address
+// order, so consecutive addresses are mostly in one function and the same inlined helpers: a
+// frame's function and file usually equal the previous address's at the same depth, and
+// comparing them is cheaper than hashing both into the memos (the names are long mangled ones).
+struct LastFrame {
+    bool set = false;
+    std::string function, file;
+    Enricher::NameIds names{};
+    int64_t file_id = 0;
+};
+
 struct Job {
     AddressCache::Partition *part;
     const SymbolFile *file;
@@ -114,6 +125,7 @@ void symbolize_partitions(store::Db &db, AddressCache &cache, const std::vector<
     if (jobs.empty()) return;
 
     StringIds strings(db);
+    std::vector<LastFrame> last;  // by depth; valid with `strings`
     store::Stmt del = db.prepare(store::sql::kDeleteSymbols);
     store::BatchInsert ins(db, store::sql::kInsertSymbols, 10);
     std::atomic<uint64_t> done{0};
@@ -193,10 +205,21 @@ void symbolize_partitions(store::Db &db, AddressCache &cache, const std::vector<
                     // Names and file names repeat from address to address: each is stored once
                     // (the strings table) and the row holds their ids (the enricher's memo).
                     const SourceFrame &f = rec.frames[depth];
-                    Enricher::NameIds n = enricher.name_ids(f.function, strings);
+                    if (last.size() <= depth) last.resize(depth + 1);
+                    LastFrame &l = last[depth];
+                    if (!l.set || l.function != f.function) {
+                        l.names = enricher.name_ids(f.function, strings);
+                        l.function = f.function;
+                    }
+                    if (!l.set || l.file != f.file) {
+                        l.file_id = strings.id(f.file);
+                        l.file = f.file;
+                    }
+                    l.set = true;
+                    const Enricher::NameIds &n = l.names;
                     auto [cs_file, cs_line] = enricher.cs_location(f);
                     ins.add(a.addr_id).add(static_cast<int64_t>(depth)).add(n.function).add(n.demangled).add(n.csharp);
-                    ins.add(strings.id(f.file)).add(f.line).add(f.column).add(strings.id(cs_file)).add(cs_line).end_row();
+                    ins.add(l.file_id).add(f.line).add(f.column).add(strings.id(cs_file)).add(cs_line).end_row();
                 }
                 rec = SymbolRecord();  // stored: free it
                 cache.mark_symbolized(*job.part, job.rows[k], q, job.file->fingerprint);

@@ -35,29 +35,41 @@ std::vector<uint64_t> text_addresses(const llvm::object::ObjectFile &obj) {
     return out;
 }
 
-// What LLVM's own DWARFContext answers (the frames' names, files, lines and columns).
+// What LLVM's own DWARFContext answers (the frames' names, files, lines, columns and declaration lines).
 std::vector<std::string> frames_of(const llvm::DIInliningInfo &info) {
     std::vector<std::string> out;
     for (uint32_t i = 0; i < info.getNumberOfFrames(); ++i) {
         const llvm::DILineInfo &f = info.getFrame(i);
-        out.push_back(f.FunctionName + " " + f.FileName + ":" + std::to_string(f.Line) + ":" + std::to_string(f.Column));
+        out.push_back(f.FunctionName + " " + f.FileName + ":" + std::to_string(f.Line) + ":" + std::to_string(f.Column) +
+                      " declared at " + std::to_string(f.StartLine));
     }
     return out;
 }
+
+// A fixture library and the DWARF contexts of it the tests compare (LLVM's own and ours).
+struct Library {
+    explicit Library(const std::string &name) : bin(llvm::object::ObjectFile::createObjectFile(mt::test::fixture(name))) {
+        REQUIRE(static_cast<bool>(bin));
+    }
+    const llvm::object::ObjectFile &obj() const { return *bin->getBinary(); }
+    FastDwarfContext::MakeContext maker() {
+        return [this] {
+            return llvm::DWARFContext::create(obj(), llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
+                                              diag.handler(), diag.handler());
+        };
+    }
+    llvm::Expected<llvm::object::OwningBinary<llvm::object::ObjectFile>> bin;
+    DwarfDiagnostics diag;
+};
 
 }  // namespace
 
 TEST_CASE("symbolizer: the DWARF lookup parses one compile unit at a time and answers as LLVM does", "[dwarf]") {
     // Two compile units with debug info (split_a.c, split_b.c).
-    std::string path = mt::test::fixture("split/full/libsplit.so");
-    auto bin = llvm::object::ObjectFile::createObjectFile(path);
-    REQUIRE(static_cast<bool>(bin));
-    const llvm::object::ObjectFile &obj = *bin->getBinary();
-    DwarfDiagnostics diag;
-    auto make = [&] {
-        return llvm::DWARFContext::create(obj, llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
-                                          diag.handler(), diag.handler());
-    };
+    Library lib("split/full/libsplit.so");
+    const llvm::object::ObjectFile &obj = lib.obj();
+    DwarfDiagnostics &diag = lib.diag;
+    auto make = lib.maker();
     auto plain = make();
     std::vector<uint64_t> addrs = text_addresses(obj);
     REQUIRE(addrs.size() > 50);
@@ -86,6 +98,8 @@ TEST_CASE("symbolizer: the DWARF lookup parses one compile unit at a time and an
         CHECK(with_frames > 50);  // the rest: the linker's and crt's code, no debug info
         CHECK(fast.contexts_made() == switches);
         CHECK(switches == units.size());  // the units' code does not interleave
+        // The chains came from this context's own address -> subroutine map, one per unit.
+        CHECK(fast.subroutine_maps_built() == switches);
     }
     SECTION("shuffled addresses: every return to a unit parses it again, same answers") {
         std::shuffle(addrs.begin(), addrs.end(), std::mt19937_64(7));
@@ -97,4 +111,29 @@ TEST_CASE("symbolizer: the DWARF lookup parses one compile unit at a time and an
         CHECK(fast.contexts_made() > units.size());
     }
     CHECK(diag.count() == 0);
+}
+
+TEST_CASE("symbolizer: the DWARF lookup's own subroutine map answers as LLVM's on inlined code", "[dwarf]") {
+    // Every .text byte of the inline fixtures (gcc and clang: inlined chains several deep, code
+    // of one function split by inlined ranges) against LLVM's own DWARFContext, whose
+    // DWARFUnit::getInlinedChainForAddress builds LLVM's map.
+    for (const char *name : {"libfixture_gcc.so", "libfixture_clang.so"}) {
+        INFO(name);
+        Library lib(name);
+        const llvm::object::ObjectFile &obj = lib.obj();
+        DwarfDiagnostics &diag = lib.diag;
+        auto plain = lib.maker()();
+        FastDwarfContext fast(lib.maker(), diag);
+        size_t inlined = 0, differ = 0;
+        for (uint64_t a : text_addresses(obj)) {
+            llvm::object::SectionedAddress sa{a, llvm::object::SectionedAddress::UndefSection};
+            auto ours = frames_of(fast.getInliningInfoForAddress(sa, kSpec));
+            differ += ours != frames_of(plain->getInliningInfoForAddress(sa, kSpec));
+            inlined += ours.size() > 1;
+        }
+        CHECK(differ == 0);
+        CHECK(inlined > 10);
+        CHECK(fast.subroutine_maps_built() >= 1);
+        CHECK(diag.count() == 0);
+    }
 }
