@@ -18,8 +18,10 @@
 
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>
 
+#include <array>
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <map>
 #include <memory>
 #include <memory_resource>
@@ -59,6 +61,26 @@ private:
     mutable std::mutex mu_;
     std::string first_;
 };
+
+// The values DWARFDie::find gives for each of `attrs` (the first attribute of that name in the
+// DIE's abbreviation), read in one pass over the DIE's data: find scans the abbreviation and
+// skips the data from the DIE's start once per attribute.
+template <size_t N>
+using DieAttributes = std::array<std::optional<llvm::DWARFFormValue>, N>;
+template <size_t N>
+DieAttributes<N> find_attributes(const llvm::DWARFDie &die, const std::array<llvm::dwarf::Attribute, N> &attrs);
+
+// A DIE's address ranges as DWARFDie::getAddressRanges gives them (low_pc with high_pc, else
+// DW_AT_ranges, else none), with the three attributes read in one pass and the single range of
+// low/high written into `out` instead of a fresh vector. The ranges lists are read by the
+// unit's own findRnglistFromOffset / findRnglistFromIndex, as LLVM does. Anything this does not
+// decode itself (a form whose value it cannot take, an error) goes to getAddressRanges.
+enum class DieRangesSource : uint8_t { None, LowHigh, RangesList, Llvm };
+DieRangesSource die_address_ranges(const llvm::DWARFDie &die, llvm::DWARFAddressRangesVector &out);
+
+// DWARFDie::getCallerFrame (DW_AT_call_file, call_line, call_column, GNU_discriminator; 0 where
+// absent), the four attributes read in one pass.
+void caller_frame(const llvm::DWARFDie &die, uint32_t &file, uint32_t &line, uint32_t &column, uint32_t &discriminator);
 
 class FastDwarfContext final : public llvm::DIContext {
 public:
@@ -103,6 +125,8 @@ public:
     // Units whose address -> subroutine map this context built (its own, not LLVM's): a test's
     // view that the lookups take the arena path, once per unit visited.
     uint64_t subroutine_maps_built() const { return subroutine_maps_built_; }
+    // Frames whose names came from their abstract origin's memo (a test's view of that path).
+    uint64_t names_from_origin() const { return names_from_origin_; }
 
 private:
     // The compile unit holding `address` (as DWARFContext::getCompileUnitForCodeAddress finds
@@ -136,7 +160,11 @@ private:
         llvm::DINameKind kind = llvm::DINameKind::None;
         bool set = false;
     };
-    const DieNames &die_names(llvm::DWARFCompileUnit *cu, const llvm::DWARFDie &die, llvm::DINameKind kind);
+    const DieNames &die_names(llvm::DWARFCompileUnit *cu, const llvm::DWARFDie &die, llvm::DINameKind kind, int depth = 0);
+    // The DIE whose names `die`'s are: its DW_AT_abstract_origin in the same unit when `die`
+    // has no name, linkage name, declaration line or other reference of its own (an inlined
+    // call's DIE), so findRecursively's walk from `die` is the walk from that origin; else `die`.
+    llvm::DWARFDie names_owner(llvm::DWARFCompileUnit *cu, const llvm::DWARFDie &die);
 
     MakeContext make_;
     std::unique_ptr<llvm::DWARFContext> index_, work_;
@@ -149,8 +177,9 @@ private:
     std::pmr::monotonic_buffer_resource arena_;
     SubroutineMap subroutines_{&arena_};
     bool subroutines_built_ = false, split_unit_ = false;
-    uint64_t subroutine_maps_built_ = 0;
+    uint64_t subroutine_maps_built_ = 0, names_from_origin_ = 0;
     std::vector<DieNames> die_names_;  // by DIE index of work_'s unit
+    llvm::DWARFAddressRangesVector ranges_;  // one DIE's, reused
     DieNames scratch_names_;           // a DIE of another unit (split DWARF)
     // Keyed by work_'s line tables: cleared with it.
     std::map<std::pair<const void *, uint64_t>, std::pair<bool, std::string>> files_;

@@ -113,11 +113,15 @@ TEST_CASE("symbolizer: the DWARF lookup parses one compile unit at a time and an
     CHECK(diag.count() == 0);
 }
 
+// The inline fixture in each DWARF encoding the tests build (gcc and clang, DWARF 5, 4 and 3).
+constexpr const char *kInlineFixtures[] = {"libfixture_gcc.so",        "libfixture_clang.so",        "libfixture_gcc_dwarf4.so",
+                                           "libfixture_gcc_dwarf3.so", "libfixture_clang_sections.so"};
+
 TEST_CASE("symbolizer: the DWARF lookup's own subroutine map answers as LLVM's on inlined code", "[dwarf]") {
     // Every .text byte of the inline fixtures (gcc and clang: inlined chains several deep, code
     // of one function split by inlined ranges) against LLVM's own DWARFContext, whose
     // DWARFUnit::getInlinedChainForAddress builds LLVM's map.
-    for (const char *name : {"libfixture_gcc.so", "libfixture_clang.so"}) {
+    for (const char *name : kInlineFixtures) {
         INFO(name);
         Library lib(name);
         const llvm::object::ObjectFile &obj = lib.obj();
@@ -134,6 +138,78 @@ TEST_CASE("symbolizer: the DWARF lookup's own subroutine map answers as LLVM's o
         CHECK(differ == 0);
         CHECK(inlined > 10);
         CHECK(fast.subroutine_maps_built() >= 1);
+        // The inlined frames' names were read once per function inlined, through its origin.
+        CHECK(fast.names_from_origin() > 0);
         CHECK(diag.count() == 0);
     }
+}
+
+namespace {
+
+bool same_value(const std::optional<llvm::DWARFFormValue> &a, const std::optional<llvm::DWARFFormValue> &b) {
+    if (a.has_value() != b.has_value()) return false;
+    if (!a) return true;
+    if (a->getForm() != b->getForm() || a->getRawUValue() != b->getRawUValue()) return false;
+    auto block_a = a->getAsBlock(), block_b = b->getAsBlock();
+    if (block_a.has_value() != block_b.has_value()) return false;
+    return !block_a || (block_a->data() == block_b->data() && block_a->size() == block_b->size());
+}
+
+}  // namespace
+
+TEST_CASE("symbolizer: the DWARF lookup's own attribute reader gives LLVM's values for every DIE", "[dwarf]") {
+    // Every DIE of every unit of the inline fixtures: the address ranges read in one pass
+    // against DWARFDie::getAddressRanges, each attribute read by find_attributes against
+    // DWARFDie::find, an inlined call's call site against getCallerFrame. The forms decoded
+    // are counted: together the fixtures must have exercised each one the reader handles.
+    using namespace llvm::dwarf;
+    std::set<std::string> decoded;
+    size_t subroutines_with_ranges = 0;
+    for (const char *name : kInlineFixtures) {
+        INFO(name);
+        Library lib(name);
+        auto ctx = lib.maker()();
+        for (const auto &unit : ctx->compile_units()) {
+            for (unsigned i = 0; i < unit->getNumDIEs(); ++i) {
+                llvm::DWARFDie die = unit->getDIEAtIndex(i);
+                INFO("DIE at 0x" << std::hex << die.getOffset());
+                llvm::DWARFAddressRangesVector ours;
+                DieRangesSource source = die_address_ranges(die, ours);
+                auto theirs = die.getAddressRanges();
+                REQUIRE(static_cast<bool>(theirs));
+                CHECK(ours == *theirs);
+                if (source == DieRangesSource::LowHigh) {
+                    auto low = die.find(DW_AT_low_pc), high = die.find(DW_AT_high_pc);
+                    REQUIRE((low && high));
+                    decoded.insert(std::string("low_pc ") + FormEncodingString(low->getForm()).str());
+                    decoded.insert(high->getAsAddress() ? "high_pc as an address" : "high_pc as a size");
+                } else if (source == DieRangesSource::RangesList) {
+                    auto ranges = die.find(DW_AT_ranges);
+                    REQUIRE(ranges);
+                    decoded.insert(ranges->getForm() == DW_FORM_rnglistx ? "ranges rnglistx"
+                                   : unit->getVersion() >= 5           ? "ranges .debug_rnglists offset"
+                                                                       : "ranges .debug_ranges offset");
+                } else {
+                    CHECK(source == DieRangesSource::None);  // nothing here left to LLVM's call
+                    CHECK(theirs->empty());
+                }
+                subroutines_with_ranges += die.isSubroutineDIE() && source == DieRangesSource::RangesList;
+                if (const auto *abbrev = die.getAbbreviationDeclarationPtr())
+                    for (const auto &spec : abbrev->attributes())
+                        CHECK(same_value(find_attributes<1>(die, {spec.Attr})[0], die.find(spec.Attr)));
+                if (die.getTag() == DW_TAG_inlined_subroutine) {
+                    uint32_t a[4], b[4];
+                    caller_frame(die, a[0], a[1], a[2], a[3]);
+                    die.getCallerFrame(b[0], b[1], b[2], b[3]);
+                    CHECK(std::equal(a, a + 4, b));
+                    CHECK(a[1] != 0);
+                }
+            }
+        }
+        CHECK(lib.diag.count() == 0);
+    }
+    CHECK(decoded == std::set<std::string>{"low_pc DW_FORM_addr", "low_pc DW_FORM_addrx", "high_pc as an address",
+                                           "high_pc as a size", "ranges rnglistx", "ranges .debug_rnglists offset",
+                                           "ranges .debug_ranges offset"});
+    CHECK(subroutines_with_ranges > 0);  // inlined calls split in pieces (gcc)
 }
