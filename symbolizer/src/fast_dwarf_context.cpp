@@ -8,56 +8,161 @@
 
 namespace mt::sym {
 
+namespace {
+
+// A ULEB128 at `offset` of `bytes`, bounds-checked; false where it runs past the end or over 64
+// bits (LLVM's reader decides those).
+bool read_uleb(llvm::StringRef bytes, uint64_t &offset, uint64_t &value) {
+    value = 0;
+    for (unsigned shift = 0; offset < bytes.size() && shift < 64; shift += 7) {
+        uint8_t b = static_cast<uint8_t>(bytes[offset++]);
+        if (shift == 63 && b > 1) return false;
+        value |= static_cast<uint64_t>(b & 0x7f) << shift;
+        if (!(b & 0x80)) return true;
+    }
+    return false;
+}
+
+// Moves `offset` past one attribute value of `form`, as DWARFFormValue::skipValue does; the
+// fixed-size and LEB128 forms here (the attributes of code DIEs), the rest by LLVM.
+void skip_value(llvm::dwarf::Form form, const llvm::DWARFDataExtractor &data, uint64_t &offset,
+                const llvm::dwarf::FormParams &params) {
+    using namespace llvm::dwarf;
+    switch (form) {
+    case DW_FORM_flag_present:
+    case DW_FORM_implicit_const: return;
+    case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag: case DW_FORM_strx1: case DW_FORM_addrx1: offset += 1; return;
+    case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2: offset += 2; return;
+    case DW_FORM_strx3: case DW_FORM_addrx3: offset += 3; return;
+    case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4: case DW_FORM_ref_sup4: offset += 4; return;
+    case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8: offset += 8; return;
+    case DW_FORM_data16: offset += 16; return;
+    case DW_FORM_addr: offset += params.AddrSize; return;
+    case DW_FORM_sec_offset: case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+    case DW_FORM_strp_sup: offset += params.getDwarfOffsetByteSize(); return;
+    case DW_FORM_ref_addr: offset += params.getRefAddrByteSize(); return;
+    case DW_FORM_udata: case DW_FORM_sdata: case DW_FORM_ref_udata: case DW_FORM_strx: case DW_FORM_addrx: case DW_FORM_rnglistx:
+    case DW_FORM_loclistx: case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index: {
+        uint64_t at = offset, ignored;
+        if (read_uleb(data.getData(), at, ignored)) {  // an SLEB128 has the same length
+            offset = at;
+            return;
+        }
+        break;
+    }
+    default: break;
+    }
+    llvm::DWARFFormValue::skipValue(form, data, &offset, params);
+}
+
+}  // namespace
+
 template <size_t N>
-DieAttributes<N> find_attributes(const llvm::DWARFDie &die, const std::array<llvm::dwarf::Attribute, N> &attrs) {
+DieAttributes<N> AttributeReader<N>::read(const llvm::DWARFDie &die) {
     DieAttributes<N> out;
     const llvm::DWARFAbbreviationDeclaration *abbrev = die.isValid() ? die.getAbbreviationDeclarationPtr() : nullptr;
     if (!abbrev) return out;
     // Where each wanted attribute is (its first occurrence, as findAttributeIndex finds it),
-    // from the abbreviation alone: a DIE without any of them costs no data read.
-    std::array<uint32_t, N> at;
-    at.fill(UINT32_MAX);
-    uint32_t last = 0;
-    bool any = false;
-    for (uint32_t i = 0, n = static_cast<uint32_t>(abbrev->getNumAttributes()); i < n; ++i)
-        for (size_t k = 0; k < N; ++k)
-            if (at[k] == UINT32_MAX && abbrev->getAttrByIndex(i) == attrs[k]) {
-                at[k] = i;
-                last = i;
-                any = true;
-            }
-    if (!any) return out;
+    // planned once per abbreviation: a DIE without any of them costs no data read.
+    Plan local, *plan = &local;
+    if (uint32_t code = abbrev->getCode(); code < 4096) {
+        if (plans_.size() <= code) plans_.resize(code + 1);
+        plan = &plans_[code];
+    }
+    if (plan->abbrev != abbrev) {
+        plan->abbrev = abbrev;
+        plan->at.fill(UINT32_MAX);
+        plan->last = UINT32_MAX;
+        for (uint32_t i = 0, n = static_cast<uint32_t>(abbrev->getNumAttributes()); i < n; ++i)
+            for (size_t k = 0; k < N; ++k)
+                if (plan->at[k] == UINT32_MAX && abbrev->getAttrByIndex(i) == attrs_[k]) plan->at[k] = plan->last = i;
+    }
+    if (plan->last == UINT32_MAX) return out;
     // DWARFAbbreviationDeclaration::getAttributeOffsetFromIndex and getAttributeValueFromOffset,
     // once for all of them.
     const llvm::DWARFUnit &u = *die.getDwarfUnit();
     llvm::DWARFDataExtractor data = u.getDebugInfoExtractor();
+    const llvm::dwarf::FormParams &params = u.getFormParams();
     uint64_t offset = die.getOffset() + abbrev->getCodeByteSize();
     uint32_t i = 0;
     for (const auto &spec : abbrev->attributes()) {
         for (size_t k = 0; k < N; ++k) {
-            if (at[k] != i) continue;
+            if (plan->at[k] != i) continue;
             if (spec.isImplicitConst()) {
                 out[k] = llvm::DWARFFormValue::createFromSValue(spec.Form, spec.getImplicitConstValue());
             } else {
                 llvm::DWARFFormValue value(spec.Form);
                 uint64_t value_offset = offset;
-                if (value.extractValue(data, &value_offset, u.getFormParams(), &u)) out[k] = value;
+                if (value.extractValue(data, &value_offset, params, &u)) out[k] = value;
             }
         }
-        if (i == last) break;
-        if (auto fixed = spec.getByteSize(u))
-            offset += *fixed;
-        else
-            llvm::DWARFFormValue::skipValue(spec.Form, data, &offset, u.getFormParams());
+        if (i == plan->last) break;
+        skip_value(spec.Form, data, offset, params);
         ++i;
     }
     return out;
 }
-template DieAttributes<1> find_attributes(const llvm::DWARFDie &, const std::array<llvm::dwarf::Attribute, 1> &);
-template DieAttributes<3> find_attributes(const llvm::DWARFDie &, const std::array<llvm::dwarf::Attribute, 3> &);
-template DieAttributes<4> find_attributes(const llvm::DWARFDie &, const std::array<llvm::dwarf::Attribute, 4> &);
+template class AttributeReader<1>;
+template class AttributeReader<3>;
+template class AttributeReader<4>;
 
-DieRangesSource die_address_ranges(const llvm::DWARFDie &die, llvm::DWARFAddressRangesVector &out) {
+namespace {
+
+// A DWARF 5 range list at `offset` of .debug_rnglists, as DWARFUnit::findRnglistFromOffset and
+// DWARFDebugRnglist::getAbsoluteRanges read it, for the encodings compilers write for code
+// (base_addressx, offset_pair, startx_length, startx_endx, end_of_list). False where LLVM's
+// reading must decide: another encoding, a list past the section's end, an address index not
+// in the pool, a tombstone address.
+bool read_rnglist(llvm::DWARFUnit &u, uint64_t offset, llvm::DWARFAddressRangesVector &out) {
+    using namespace llvm::dwarf;
+    llvm::StringRef bytes = u.getContext().getDWARFObj().getRnglistsSection().Data;
+    const uint64_t tombstone = computeTombstoneAddress(u.getAddressByteSize());
+    std::optional<llvm::object::SectionedAddress> base = u.getBaseAddress();
+    out.clear();
+    while (offset < bytes.size()) {
+        uint8_t kind = static_cast<uint8_t>(bytes[offset++]);
+        uint64_t v0 = 0, v1 = 0;
+        switch (kind) {
+        case DW_RLE_end_of_list: return true;
+        case DW_RLE_base_addressx:
+            if (!read_uleb(bytes, offset, v0) || v0 > UINT32_MAX || !(base = u.getAddrOffsetSectionItem(static_cast<uint32_t>(v0))))
+                return false;
+            continue;
+        case DW_RLE_offset_pair: {
+            if (!read_uleb(bytes, offset, v0) || !read_uleb(bytes, offset, v1) || v0 == tombstone) return false;
+            llvm::DWARFAddressRange r{v0, v1, llvm::object::SectionedAddress::UndefSection};
+            if (base) {
+                if (base->Address == tombstone) return false;
+                r = {v0 + base->Address, v1 + base->Address, base->SectionIndex};
+            }
+            if (r.LowPC == tombstone) return false;
+            out.push_back(r);
+            continue;
+        }
+        case DW_RLE_startx_length:
+        case DW_RLE_startx_endx: {
+            if (!read_uleb(bytes, offset, v0) || !read_uleb(bytes, offset, v1) || v0 > UINT32_MAX || v1 > UINT32_MAX) return false;
+            auto start = u.getAddrOffsetSectionItem(static_cast<uint32_t>(v0));
+            if (!start) return false;
+            uint64_t high = start->Address + v1;
+            if (kind == DW_RLE_startx_endx) {
+                auto end = u.getAddrOffsetSectionItem(static_cast<uint32_t>(v1));
+                if (!end) return false;
+                high = end->Address;
+            }
+            if (start->Address == tombstone) return false;
+            out.push_back({start->Address, high, start->SectionIndex});
+            continue;
+        }
+        default: return false;
+        }
+    }
+    return false;  // no end_of_list before the section's end
+}
+
+}  // namespace
+
+DieRangesSource die_address_ranges(const llvm::DWARFDie &die, llvm::DWARFAddressRangesVector &out, AttributeReader<3> &reader) {
     out.clear();
     auto llvm_ranges = [&] {
         auto ranges = die.getAddressRanges();
@@ -68,7 +173,7 @@ DieRangesSource die_address_ranges(const llvm::DWARFDie &die, llvm::DWARFAddress
         return DieRangesSource::Llvm;
     };
     if (!die.isValid() || die.isNULL()) return DieRangesSource::None;
-    auto [low, high, ranges] = find_attributes<3>(die, {llvm::dwarf::DW_AT_low_pc, llvm::dwarf::DW_AT_high_pc, llvm::dwarf::DW_AT_ranges});
+    auto [low, high, ranges] = reader.read(die);
     // DWARFDie::getLowAndHighPC and getHighPC.
     if (low) {
         if (auto low_pc = low->getAsSectionedAddress()) {
@@ -91,6 +196,10 @@ DieRangesSource die_address_ranges(const llvm::DWARFDie &die, llvm::DWARFAddress
     std::optional<uint64_t> list = ranges->getAsSectionOffset();
     if (!list) return llvm_ranges();
     llvm::DWARFUnit &u = *die.getDwarfUnit();
+    if (u.getVersion() >= 5 && !u.isDWOUnit()) {
+        std::optional<uint64_t> at = ranges->getForm() == llvm::dwarf::DW_FORM_rnglistx ? u.getRnglistOffset(static_cast<uint32_t>(*list)) : list;
+        if (at && read_rnglist(u, *at, out)) return DieRangesSource::OwnRnglist;
+    }
     auto read = ranges->getForm() == llvm::dwarf::DW_FORM_rnglistx ? u.findRnglistFromIndex(static_cast<uint32_t>(*list))
                                                                    : u.findRnglistFromOffset(*list);
     if (!read) {
@@ -127,6 +236,8 @@ void FastDwarfContext::drop_unit_state() {
     subroutines_.clear();
     arena_.release();  // every node at once
     die_names_.clear();
+    range_reader_.clear();  // its plans are keyed by work_'s abbreviations
+    call_reader_.clear();
     subroutines_built_ = false;
 }
 
@@ -134,7 +245,7 @@ void FastDwarfContext::add_subroutines(llvm::DWARFDie die) {
     // LLVM 19's DWARFUnit::updateAddressDieMap, step for step: parents before children, so a
     // child's range splits its parent's entry into at most three.
     if (die.isSubroutineDIE()) {
-        die_address_ranges(die, ranges_);
+        die_address_ranges(die, ranges_, range_reader_);
         {
             for (const auto &r : ranges_) {
                 if (r.LowPC == r.HighPC) continue;  // 0-sized ranges are ignored
@@ -231,9 +342,10 @@ const FastDwarfContext::DieNames &FastDwarfContext::die_names(llvm::DWARFCompile
 }
 
 // DWARFDie::getCallerFrame, its four attributes read in one pass.
-void caller_frame(const llvm::DWARFDie &die, uint32_t &file, uint32_t &line, uint32_t &column, uint32_t &discriminator) {
+void caller_frame(const llvm::DWARFDie &die, uint32_t &file, uint32_t &line, uint32_t &column, uint32_t &discriminator,
+                  AttributeReader<4> &reader) {
     using namespace llvm::dwarf;
-    auto [f, l, c, d] = find_attributes<4>(die, {DW_AT_call_file, DW_AT_call_line, DW_AT_call_column, DW_AT_GNU_discriminator});
+    auto [f, l, c, d] = reader.read(die);
     file = static_cast<uint32_t>(toUnsigned(f, 0));
     line = static_cast<uint32_t>(toUnsigned(l, 0));
     column = static_cast<uint32_t>(toUnsigned(c, 0));
@@ -314,7 +426,7 @@ llvm::DIInliningInfo FastDwarfContext::getInliningInfoForAddress(llvm::object::S
                 frame.Column = call_column;
                 frame.Discriminator = call_discriminator;
             }
-            if (i + 1 < chain.size()) caller_frame(die, call_file, call_line, call_column, call_discriminator);
+            if (i + 1 < chain.size()) caller_frame(die, call_file, call_line, call_column, call_discriminator, call_reader_);
         }
     }
     return info;

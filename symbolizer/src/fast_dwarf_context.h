@@ -64,23 +64,55 @@ private:
 
 // The values DWARFDie::find gives for each of `attrs` (the first attribute of that name in the
 // DIE's abbreviation), read in one pass over the DIE's data: find scans the abbreviation and
-// skips the data from the DIE's start once per attribute.
+// skips the data from the DIE's start once per attribute. Where the attributes are is planned
+// once per abbreviation (by its code; clear() when the abbreviations go with their context).
 template <size_t N>
 using DieAttributes = std::array<std::optional<llvm::DWARFFormValue>, N>;
 template <size_t N>
-DieAttributes<N> find_attributes(const llvm::DWARFDie &die, const std::array<llvm::dwarf::Attribute, N> &attrs);
+class AttributeReader {
+public:
+    explicit AttributeReader(const std::array<llvm::dwarf::Attribute, N> &attrs) : attrs_(attrs) {}
+    DieAttributes<N> read(const llvm::DWARFDie &die);
+    void clear() { plans_.clear(); }
+
+private:
+    struct Plan {
+        const llvm::DWARFAbbreviationDeclaration *abbrev = nullptr;
+        std::array<uint32_t, N> at{};  // attribute index of each, UINT32_MAX if absent
+        uint32_t last = UINT32_MAX;    // the last of them; UINT32_MAX if none
+    };
+    std::array<llvm::dwarf::Attribute, N> attrs_;
+    std::vector<Plan> plans_;  // by abbreviation code
+};
+template <size_t N>
+DieAttributes<N> find_attributes(const llvm::DWARFDie &die, const std::array<llvm::dwarf::Attribute, N> &attrs) {
+    AttributeReader<N> reader(attrs);
+    return reader.read(die);
+}
+
+inline AttributeReader<3> range_attributes() {
+    return AttributeReader<3>({llvm::dwarf::DW_AT_low_pc, llvm::dwarf::DW_AT_high_pc, llvm::dwarf::DW_AT_ranges});
+}
+inline AttributeReader<4> call_attributes() {
+    return AttributeReader<4>({llvm::dwarf::DW_AT_call_file, llvm::dwarf::DW_AT_call_line, llvm::dwarf::DW_AT_call_column,
+                               llvm::dwarf::DW_AT_GNU_discriminator});
+}
 
 // A DIE's address ranges as DWARFDie::getAddressRanges gives them (low_pc with high_pc, else
-// DW_AT_ranges, else none), with the three attributes read in one pass and the single range of
-// low/high written into `out` instead of a fresh vector. The ranges lists are read by the
-// unit's own findRnglistFromOffset / findRnglistFromIndex, as LLVM does. Anything this does not
-// decode itself (a form whose value it cannot take, an error) goes to getAddressRanges.
-enum class DieRangesSource : uint8_t { None, LowHigh, RangesList, Llvm };
-DieRangesSource die_address_ranges(const llvm::DWARFDie &die, llvm::DWARFAddressRangesVector &out);
+// DW_AT_ranges, else none), with the three attributes read in one pass (`reader`: from
+// range_attributes()) and the single range of low/high written into `out` instead of a fresh
+// vector. DWARF 5 range lists (DW_FORM_rnglistx, or an offset into .debug_rnglists) are decoded
+// here for the encodings compilers write for code; other lists (DWARF 4 .debug_ranges, a .dwo's)
+// are read by the unit's own findRnglistFromOffset / findRnglistFromIndex, as LLVM does.
+// Anything this does not decode itself (a form whose value it cannot take, an error) goes to
+// getAddressRanges.
+enum class DieRangesSource : uint8_t { None, LowHigh, OwnRnglist, RangesList, Llvm };
+DieRangesSource die_address_ranges(const llvm::DWARFDie &die, llvm::DWARFAddressRangesVector &out, AttributeReader<3> &reader);
 
 // DWARFDie::getCallerFrame (DW_AT_call_file, call_line, call_column, GNU_discriminator; 0 where
-// absent), the four attributes read in one pass.
-void caller_frame(const llvm::DWARFDie &die, uint32_t &file, uint32_t &line, uint32_t &column, uint32_t &discriminator);
+// absent), the four attributes read in one pass (`reader`: from call_attributes()).
+void caller_frame(const llvm::DWARFDie &die, uint32_t &file, uint32_t &line, uint32_t &column, uint32_t &discriminator,
+                  AttributeReader<4> &reader);
 
 class FastDwarfContext final : public llvm::DIContext {
 public:
@@ -180,6 +212,8 @@ private:
     uint64_t subroutine_maps_built_ = 0, names_from_origin_ = 0;
     std::vector<DieNames> die_names_;  // by DIE index of work_'s unit
     llvm::DWARFAddressRangesVector ranges_;  // one DIE's, reused
+    AttributeReader<3> range_reader_ = range_attributes();
+    AttributeReader<4> call_reader_ = call_attributes();
     DieNames scratch_names_;           // a DIE of another unit (split DWARF)
     // Keyed by work_'s line tables: cleared with it.
     std::map<std::pair<const void *, uint64_t>, std::pair<bool, std::string>> files_;

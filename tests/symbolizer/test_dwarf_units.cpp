@@ -164,17 +164,19 @@ TEST_CASE("symbolizer: the DWARF lookup's own attribute reader gives LLVM's valu
     // are counted: together the fixtures must have exercised each one the reader handles.
     using namespace llvm::dwarf;
     std::set<std::string> decoded;
-    size_t subroutines_with_ranges = 0;
+    size_t subroutines_with_ranges = 0, own_lists = 0;
     for (const char *name : kInlineFixtures) {
         INFO(name);
         Library lib(name);
         auto ctx = lib.maker()();
         for (const auto &unit : ctx->compile_units()) {
+            auto reader = range_attributes();
+            auto call_reader = call_attributes();
             for (unsigned i = 0; i < unit->getNumDIEs(); ++i) {
                 llvm::DWARFDie die = unit->getDIEAtIndex(i);
                 INFO("DIE at 0x" << std::hex << die.getOffset());
                 llvm::DWARFAddressRangesVector ours;
-                DieRangesSource source = die_address_ranges(die, ours);
+                DieRangesSource source = die_address_ranges(die, ours, reader);
                 auto theirs = die.getAddressRanges();
                 REQUIRE(static_cast<bool>(theirs));
                 CHECK(ours == *theirs);
@@ -183,7 +185,8 @@ TEST_CASE("symbolizer: the DWARF lookup's own attribute reader gives LLVM's valu
                     REQUIRE((low && high));
                     decoded.insert(std::string("low_pc ") + FormEncodingString(low->getForm()).str());
                     decoded.insert(high->getAsAddress() ? "high_pc as an address" : "high_pc as a size");
-                } else if (source == DieRangesSource::RangesList) {
+                } else if (source == DieRangesSource::RangesList || source == DieRangesSource::OwnRnglist) {
+                    own_lists += source == DieRangesSource::OwnRnglist;
                     auto ranges = die.find(DW_AT_ranges);
                     REQUIRE(ranges);
                     decoded.insert(ranges->getForm() == DW_FORM_rnglistx ? "ranges rnglistx"
@@ -193,13 +196,13 @@ TEST_CASE("symbolizer: the DWARF lookup's own attribute reader gives LLVM's valu
                     CHECK(source == DieRangesSource::None);  // nothing here left to LLVM's call
                     CHECK(theirs->empty());
                 }
-                subroutines_with_ranges += die.isSubroutineDIE() && source == DieRangesSource::RangesList;
+                subroutines_with_ranges += die.isSubroutineDIE() && (source == DieRangesSource::RangesList || source == DieRangesSource::OwnRnglist);
                 if (const auto *abbrev = die.getAbbreviationDeclarationPtr())
                     for (const auto &spec : abbrev->attributes())
                         CHECK(same_value(find_attributes<1>(die, {spec.Attr})[0], die.find(spec.Attr)));
                 if (die.getTag() == DW_TAG_inlined_subroutine) {
                     uint32_t a[4], b[4];
-                    caller_frame(die, a[0], a[1], a[2], a[3]);
+                    caller_frame(die, a[0], a[1], a[2], a[3], call_reader);
                     die.getCallerFrame(b[0], b[1], b[2], b[3]);
                     CHECK(std::equal(a, a + 4, b));
                     CHECK(a[1] != 0);
@@ -212,4 +215,5 @@ TEST_CASE("symbolizer: the DWARF lookup's own attribute reader gives LLVM's valu
                                            "high_pc as a size", "ranges rnglistx", "ranges .debug_rnglists offset",
                                            "ranges .debug_ranges offset"});
     CHECK(subroutines_with_ranges > 0);  // inlined calls split in pieces (gcc)
+    CHECK(own_lists > 0);                // DWARF 5 lists decoded here, not by LLVM
 }
