@@ -211,10 +211,12 @@ DieRangesSource die_address_ranges(const llvm::DWARFDie &die, llvm::DWARFAddress
 }
 
 const std::pair<bool, std::string> &FastDwarfContext::file_name(const llvm::DWARFDebugLine::LineTable *table, uint64_t index,
-                                                                const char *comp_dir,
+                                                                llvm::DWARFCompileUnit *cu,
                                                                 llvm::DILineInfoSpecifier::FileLineInfoKind kind) {
     auto [it, fresh] = files_.try_emplace({table, index});
-    if (fresh) it->second.first = table->getFileNameByIndex(index, comp_dir, kind, it->second.second);
+    // The compilation directory only for a name not yet made: DWARFUnit::getCompilationDir reads
+    // the unit DIE's attributes on every call (about 840 instructions).
+    if (fresh) it->second.first = table->getFileNameByIndex(index, cu->getCompilationDir(), kind, it->second.second);
     return it->second;
 }
 
@@ -385,7 +387,7 @@ llvm::DIInliningInfo FastDwarfContext::getInliningInfoForAddress(llvm::object::S
         uint32_t row = table->lookupAddress({address.Address, address.SectionIndex});
         if (row == UINT32_MAX) return false;
         const auto &r = table->Rows[row];
-        const auto &name = file_name(table, r.File, cu->getCompilationDir(), spec.FLIKind);
+        const auto &name = file_name(table, r.File, cu, spec.FLIKind);
         if (!name.first) return false;
         frame.FileName = name.second;
         frame.Line = r.Line;
@@ -419,7 +421,7 @@ llvm::DIInliningInfo FastDwarfContext::getInliningInfoForAddress(llvm::object::S
             } else {
                 // Inlined frames: the call site the previous (inner) DIE recorded.
                 if (table) {
-                    const auto &name = file_name(table, call_file, cu->getCompilationDir(), spec.FLIKind);
+                    const auto &name = file_name(table, call_file, cu, spec.FLIKind);
                     if (name.first) frame.FileName = name.second;
                 }
                 frame.Line = call_line;

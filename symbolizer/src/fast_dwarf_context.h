@@ -167,7 +167,7 @@ private:
 
     // getFileNameByIndex, memoized: its success and the name.
     const std::pair<bool, std::string> &file_name(const llvm::DWARFDebugLine::LineTable *table, uint64_t index,
-                                                  const char *comp_dir, llvm::DILineInfoSpecifier::FileLineInfoKind kind);
+                                                  llvm::DWARFCompileUnit *cu, llvm::DILineInfoSpecifier::FileLineInfoKind kind);
 
     // Parses all of `cu` once; false if LLVM reported a problem (now or before).
     bool unit_ok(llvm::DWARFCompileUnit *cu);
