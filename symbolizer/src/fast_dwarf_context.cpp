@@ -248,16 +248,21 @@ void FastDwarfContext::add_subroutines(llvm::DWARFDie die) {
     // child's range splits its parent's entry into at most three.
     if (die.isSubroutineDIE()) {
         die_address_ranges(die, ranges_, range_reader_);
-        {
-            for (const auto &r : ranges_) {
-                if (r.LowPC == r.HighPC) continue;  // 0-sized ranges are ignored
-                auto b = subroutines_.upper_bound(r.LowPC);
-                if (b != subroutines_.begin() && r.LowPC < (--b)->second.first) {
-                    if (r.HighPC < b->second.first) subroutines_[r.HighPC] = b->second;
-                    if (r.LowPC > b->first) subroutines_[b->first].first = r.LowPC;
+        for (const auto &r : ranges_) {
+            if (r.LowPC == r.HighPC) continue;  // 0-sized ranges are ignored
+            // The same insertions as LLVM's (AddrDieMap[key] = ...), each given the position the
+            // upper_bound already found as its hint: a map's hint never changes what is stored,
+            // a right one saves the second descent of the tree.
+            auto next = subroutines_.upper_bound(r.LowPC);
+            auto at = next;  // where LowPC goes: before `at`
+            if (next != subroutines_.begin()) {
+                auto b = std::prev(next);
+                if (r.LowPC < b->second.first) {
+                    if (r.HighPC < b->second.first) at = subroutines_.insert_or_assign(next, r.HighPC, b->second);
+                    if (r.LowPC > b->first) b->second.first = r.LowPC;
                 }
-                subroutines_[r.LowPC] = std::make_pair(r.HighPC, die);
             }
+            subroutines_.insert_or_assign(at, r.LowPC, std::make_pair(r.HighPC, die));
         }
     }
     for (llvm::DWARFDie child = die.getFirstChild(); child; child = child.getSibling()) add_subroutines(child);
