@@ -55,6 +55,30 @@ void skip_value(llvm::dwarf::Form form, const llvm::DWARFDataExtractor &data, ui
     llvm::DWARFFormValue::skipValue(form, data, &offset, params);
 }
 
+// A DW_FORM_data1, data2 or udata value (call sites' file, line and column), taken here: what
+// extractValue stores for them is the value alone, and no DWARFFormValue query of these forms
+// looks at the unit (unlike data4/data8, which DWARF 3 also uses as section offsets). nullopt for
+// any other form, or a value past the data's end (extractValue's to refuse).
+std::optional<llvm::DWARFFormValue> small_constant(llvm::dwarf::Form form, const llvm::DWARFDataExtractor &data, uint64_t offset) {
+    llvm::StringRef bytes = data.getData();
+    switch (form) {
+    case llvm::dwarf::DW_FORM_data1:
+        if (offset + 1 > bytes.size()) return std::nullopt;
+        return llvm::DWARFFormValue::createFromUValue(form, static_cast<uint8_t>(bytes[offset]));
+    case llvm::dwarf::DW_FORM_data2: {
+        if (offset + 2 > bytes.size()) return std::nullopt;
+        uint64_t at = offset;
+        return llvm::DWARFFormValue::createFromUValue(form, data.getU16(&at));
+    }
+    case llvm::dwarf::DW_FORM_udata: {
+        uint64_t value = 0;
+        if (!read_uleb(bytes, offset, value)) return std::nullopt;
+        return llvm::DWARFFormValue::createFromUValue(form, value);
+    }
+    default: return std::nullopt;
+    }
+}
+
 }  // namespace
 
 template <size_t N>
@@ -90,6 +114,8 @@ DieAttributes<N> AttributeReader<N>::read(const llvm::DWARFDie &die) {
             if (plan->at[k] != i) continue;
             if (spec.isImplicitConst()) {
                 out[k] = llvm::DWARFFormValue::createFromSValue(spec.Form, spec.getImplicitConstValue());
+            } else if (auto constant = small_constant(spec.Form, data, offset)) {
+                out[k] = *constant;
             } else {
                 llvm::DWARFFormValue value(spec.Form);
                 uint64_t value_offset = offset;
