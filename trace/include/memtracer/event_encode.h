@@ -96,16 +96,13 @@ MT_EVENT_INLINE void encode_event(Buf &buf, const EventRecord &r, EventDeltas &p
     const bool owned = slot.stack_plus1 == stack1;
     const codec::EventShape *shape = owned ? &slot.shape : stack_shape();
     const bool same_class = shape && shape->class_id == r.class_id;
-    const bool same_size = shape && (shape->size == r.size) & (shape->gc_size == r.gc_size);
+    const bool same_size = shape && shape->size == r.size && shape->gc_size == r.gc_size;
     // ADDR: against the slot's prediction where it holds this thread and GC size, else against
     // the previous address (a free list that skipped a live object lands a few objects off it).
     codec::EventPredict::AddrSlot &a = p.addr_of(r.thread, r.gc_size);
-    // As masks: GCC made the select a branch, which the benchmark's allocations flip at random
-    // (issue 22, ninth session).
-    const bool addr_known = (a.thread_plus1 == thread1) & (a.gc_size == r.gc_size);
-    const uint64_t known_mask = 0 - static_cast<uint64_t>(addr_known);
-    const uint64_t a_address = a.address, a_step = a.step, a_stride = a.stride;
-    const uint64_t addr_base = ((a_address + a_stride) & known_mask) | (prev.address & ~known_mask);
+    const bool addr_known = a.thread_plus1 == thread1 && a.gc_size == r.gc_size;
+    const uint64_t a_address = a.address, a_step = a.step;
+    const uint64_t addr_base = addr_known ? a_address + a.stride : prev.address;
     const bool same_thread = p.thread_plus1 == thread1;
     const uint64_t dt = codec::zigzag(static_cast<int64_t>(r.tick - prev.tick));
 
@@ -118,16 +115,15 @@ MT_EVENT_INLINE void encode_event(Buf &buf, const EventRecord &r, EventDeltas &p
         slot.stack_plus1 = stack1;
     }
     slot.shape = codec::EventShape{r.class_id, r.size, r.gc_size};  // unconditional: cheaper than the test
-    // EventPredict::learn_addr as selects, every field stored (no branch on the data): a known
-    // slot takes the step as its stride when it repeats (the free list's stride); a new one
-    // starts at minus the GC size.
-    const uint64_t step = r.address - a_address;
-    const uint64_t known_stride = step == a_step ? step : a_stride;
-    a.thread_plus1 = thread1;
-    a.gc_size = r.gc_size;
-    a.address = r.address;
-    a.stride = (known_stride & known_mask) | ((0 - r.gc_size) & ~known_mask);
-    a.step = step & known_mask;
+    if (addr_known) {
+        // The same step twice is the free list's stride (EventPredict::learn_addr).
+        const uint64_t step = r.address - a_address;
+        if (step == a_step) a.stride = step;
+        a.step = step;
+        a.address = r.address;
+    } else {
+        a = codec::EventPredict::AddrSlot{thread1, r.gc_size, r.address, 0 - r.gc_size, 0};
+    }
     prev.tick = r.tick;
     prev.address = r.address;
 
