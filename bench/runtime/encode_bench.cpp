@@ -44,8 +44,8 @@ std::vector<trace::EventRecord> periodic(std::mt19937_64 &rng) {
     // Boehm's free lists by granule (size + 1 rounded up to 16: 16 and 24 share one list, 32 and
     // 40 another) handing out descending addresses, so 16 and 24 (and 32 and 40) also share an
     // address slot and each finds the other's GC size there.
-    uint64_t tick = 1000, list[17];
-    for (int i = 0; i < 17; ++i) list[i] = 0x7f0000000000ull + (static_cast<uint64_t>(i) << 20);
+    uint64_t tick = 1000, list[18];  // by granules: 256 + 1 takes 17
+    for (int i = 0; i < 18; ++i) list[i] = 0x7f0000000000ull + (static_cast<uint64_t>(i) << 20);
     for (size_t i = 0; i < kEvents; ++i) {
         tick += rng() % 64 ? 95 + rng() % 40 : 2000 + rng() % 30000;
         const uint64_t size = kSizes[i & 7], granules = (size + 1 + 15) / 16;
