@@ -6,6 +6,17 @@
 # to compare on a shared machine where the writer's CPU time is noise (docs/benchmarks.md, issue
 # 22 third session); it is not a time. Needs valgrind (scripts/install-deps.sh).
 #
+# Each count also prints, per record, the conditional branches and the branches valgrind's
+# branch simulator mispredicts (conditional + indirect; --branch-sim=yes). Its predictor is a
+# simple table of 2-bit counters without global history, so a pattern a real core learns
+# (this benchmark's sizes repeat every 8 allocations) still counts as mispredicted: the figure
+# shows which branches depend on the data, not what a real core pays (issue 22, ninth session;
+# bench/runtime/encode_bench.cpp times that natively). WRITER_CACHE_SIM=1 adds --cache-sim=yes
+# and prints the D1 and last-level data misses per record of valgrind's cache model.
+#
+# The workload under valgrind is not the same from run to run (the collector's addresses, the
+# ticks): the counts move by about 1%, the bytes per allocation (not printed) by more.
+#
 #   bench/runtime/writer_instructions.sh [BUILD_DIR] [BASE_BUILD_DIR]
 set -euo pipefail
 build=${1:-build}
@@ -15,12 +26,25 @@ trap 'rm -rf "$tmp"' EXIT
 
 count() {  # count NAME BENCH_BINARY: prints the writer's instructions per record
   local out=$tmp/$1.out
-  valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect='mt::rt::Writer::iterate*' \
+  local sim=(--branch-sim=yes)
+  [[ ${WRITER_CACHE_SIM:-0} == 1 ]] && sim+=(--cache-sim=yes)
+  valgrind --tool=callgrind "${sim[@]}" --callgrind-out-file="$out" --toggle-collect='mt::rt::Writer::iterate*' \
     "$2" --writer-only >/dev/null 2>"$tmp/$1.log" || { cat "$tmp/$1.log" >&2; return 1; }
-  local ir
-  ir=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$out")
-  awk -v n="$1" -v ir="$ir" 'BEGIN { printf "%-5s %12d instructions in the writer thread, %.1f per record\n", n, ir, ir / 2000000 }' >&2
-  echo "$ir"
+  # The events line names the columns of the summary line (Ir first; Bc, Bcm, Bi, Bim; D1mr...).
+  awk -v n="$1" '
+    /^events:/ { for (i = 2; i <= NF; ++i) col[$i] = i - 1 }
+    /^summary:/ { for (i = 2; i <= NF; ++i) v[i - 1] = $i }
+    END {
+      r = 2000000
+      printf "%-5s %12d instructions in the writer thread, %.1f per record\n", n, v[col["Ir"]], v[col["Ir"]] / r > "/dev/stderr"
+      printf "%-5s per record: %.2f conditional branches, %.3f mispredicted (%.3f conditional + %.4f indirect)\n", n,
+        v[col["Bc"]] / r, (v[col["Bcm"]] + v[col["Bim"]]) / r, v[col["Bcm"]] / r, v[col["Bim"]] / r > "/dev/stderr"
+      if ("D1mr" in col)
+        printf "%-5s per record: %.3f D1 data misses (%.3f read + %.3f write), %.4f last-level data misses\n", n,
+          (v[col["D1mr"]] + v[col["D1mw"]]) / r, v[col["D1mr"]] / r, v[col["D1mw"]] / r,
+          (v[col["DLmr"]] + v[col["DLmw"]]) / r > "/dev/stderr"
+      print v[col["Ir"]]
+    }' "$out"
 }
 
 new=$(count new "$build/bin/bench_runtime")

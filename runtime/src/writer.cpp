@@ -28,6 +28,10 @@ bool Writer::begin(const char *path, const WriterConfig &cfg, const trace::FileH
     frames_ = static_cast<OpenFrame *>(malloc(sizeof(OpenFrame) * kOpenFrames));
     if (!frames_) return false;
     for (uint32_t i = 0; i < kOpenFrames; ++i) new (&frames_[i]) OpenFrame();
+    // Every slot points at a live object from the start (a failed begin() leaves no null slot),
+    // and all are free: frames_[0] is handed out first.
+    for (uint32_t i = 0; i < kOpenFrames; ++i) slot_[i] = &frames_[i];
+    for (uint32_t i = kOpenFrames; i-- > 0;) release_frame(frames_[i]);
     if (!out_.open(path)) return false;
     struct stat st;
     regular_ = fstat(out_.fd(), &st) == 0 && S_ISREG(st.st_mode);
@@ -102,7 +106,7 @@ void Writer::iterate(bool final) {
 // rather than tracked per record (issue 22, fifth session: 5 instructions a record).
 size_t Writer::staged_bytes() const {
     size_t n = 0;
-    for (uint64_t seq = next_commit_; seq <= known_ends_; ++seq) n += frames_[seq % kOpenFrames].staged.bytes();
+    for (uint64_t seq = next_commit_; seq <= known_ends_; ++seq) n += frame_at(seq).staged.bytes();
     return n;
 }
 
@@ -280,7 +284,10 @@ void Writer::drain_slot(ThreadSlot &s) {
 
 void Writer::open_frame(uint64_t seq, uint64_t start_tick) {
     cached_epoch_ = kNoEpoch;
-    OpenFrame &f = frames_[seq % kOpenFrames];
+    // At most kOpenFrames - 1 frames are open or ended and uncommitted (pop_frame_ends), so the
+    // pool always has one.
+    OpenFrame &f = *free_[--n_free_];
+    slot_[seq % kOpenFrames] = &f;
     f.seq = seq;
     f.ended = false;
     f.ended_iter = 0;
@@ -325,7 +332,7 @@ OpenFrame &Writer::frame_for(uint64_t epoch) {
         counters.late_events.fetch_add(1, std::memory_order_relaxed);
         epoch = next_commit_;
     }
-    return frames_[epoch % kOpenFrames];
+    return frame_at(epoch);
 }
 
 void Writer::pop_frame_ends() {
@@ -336,7 +343,7 @@ void Writer::pop_frame_ends() {
     FrameEnd ends[kFrameQueue];
     uint32_t n = frames_pop(ends, room < kFrameQueue ? static_cast<uint32_t>(room) : kFrameQueue);
     for (uint32_t i = 0; i < n; ++i) {
-        OpenFrame &f = frames_[known_ends_ % kOpenFrames];
+        OpenFrame &f = frame_at(known_ends_);
         f.ended = true;
         f.end = ends[i];
         f.ended_iter = iter_;

@@ -86,7 +86,7 @@ void Writer::write_dicts() {
 
 void Writer::commit_ready(bool final) {
     while (!failed() && next_commit_ < known_ends_) {
-        OpenFrame &f = frames_[next_commit_ % kOpenFrames];
+        OpenFrame &f = frame_at(next_commit_);
         // Grace: a drain after the end was seen, and time for a preempted producer to push.
         if (!final && (f.ended_iter >= iter_ || mono_ns() - f.ended_ns < kGraceNs)) return;
         commit(f, 0);
@@ -138,6 +138,7 @@ void Writer::commit(OpenFrame &f, uint32_t extra_flags) {
     last_index_ = f.end.index;
     any_index_ = true;
     ++next_commit_;
+    release_frame(f);  // its staging memory is the next frame's (writer.h, the frame pool)
     cached_epoch_ = kNoEpoch;  // records still carrying its epoch are late now
     counters.frames_written.fetch_add(1, std::memory_order_relaxed);
     counters.last_flush_unix_ns.store(wall_ns(), std::memory_order_relaxed);
@@ -147,7 +148,7 @@ void Writer::commit(OpenFrame &f, uint32_t extra_flags) {
 void Writer::flush_staging() {
     write_dicts();
     for (uint64_t seq = next_commit_; seq <= known_ends_; ++seq) {
-        OpenFrame &f = frames_[seq % kOpenFrames];
+        OpenFrame &f = frame_at(seq);
         if (!f.staged.count()) continue;
         out_.frame_list(MT_CHUNK_EVENTS, seq, f.staged);
         counters.events_written.fetch_add(f.staged.count(), std::memory_order_relaxed);
@@ -202,7 +203,7 @@ void Writer::disable(const char *why) {
 
 void Writer::finish() {
     // Everything after the last frame end becomes one FINAL frame.
-    OpenFrame &f = frames_[known_ends_ % kOpenFrames];
+    OpenFrame &f = frame_at(known_ends_);
     f.end.epoch = known_ends_;
     // Frame ends the queue could not take are folded into this last frame.
     uint64_t merged_index = 0;

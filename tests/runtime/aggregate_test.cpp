@@ -186,3 +186,37 @@ TEST_CASE("aggregate mode: runs of one call site across frame ends add up to eac
     }
     CHECK(samples == 12400);
 }
+
+// Events mode over 400 frames: the writer's 256 frame objects are a pool handed out most recently
+// committed first (issue 22, ninth session), so frames reuse objects out of seq order while a few
+// frames wait ended and uncommitted. Each frame must hold exactly its own allocations, in order,
+// with its own totals: a staging list or prediction state carried from another frame would show
+// here (the EVENTS entries predict from the frame's earlier ones).
+TEST_CASE("events mode: 400 frames through reused frame objects each hold exactly their own allocations", "[capture]") {
+    std::string path = mtt::temp_path("evreuse");
+    mt_config c = mtt::make_config(path);
+    c.mode = MT_MODE_EVENTS;
+    c.on_full = MT_ON_FULL_BLOCK;
+    c.max_stack_depth = 3;
+    c.drain_interval_us = 200;
+    mtt::start(c);
+    run_workload(12400);
+    auto run = mtt::stop_and_load(path);
+    CHECK(run.result.clean());
+    REQUIRE(run.frames.size() == 401);  // 400 frame ends and the final frame
+    uint64_t i = 0;
+    for (const auto &f : run.frames) {
+        INFO("frame " << f.seq);
+        CHECK(f.events == f.event_list.size());
+        CHECK(f.event_list.size() == (f.seq < 400 ? 31u : 0u));  // a frame end after every 31st allocation
+        uint64_t requested = 0;
+        for (const auto &e : f.event_list) {
+            CHECK(e.address == 0x200000 + i * 16);
+            CHECK(e.size == 16 + i % 97);
+            requested += e.size;
+            ++i;
+        }
+        CHECK(requested == f.requested_bytes);
+    }
+    CHECK(i == 12400);
+}

@@ -130,6 +130,97 @@ TEST_CASE("EVENTS: the inline encoder writes the reference bytes, every flag and
     CHECK(compared > 100000);
 }
 
+// Every varint length boundary (and 2^28, where a 4-byte word stops holding a varint, and the
+// 64-bit and zigzag extremes) in each field the encoder writes: the thread, dt, the stack, the
+// class, the size, the GC extra and the address delta, one field varied at a time, the others
+// kept so that their predictions hold or fail as the value makes them.
+TEST_CASE("EVENTS: the inline encoder writes the reference bytes at every varint length boundary", "[trace]") {
+    std::vector<uint64_t> values = {0, 1, 2, 63, 64, (1ull << 28) - 1, 1ull << 28, (1ull << 28) + 1, 1ull << 63,
+                                    ~0ull, ~0ull - 1, (1ull << 63) - 1, (1ull << 63) + 1};
+    for (int bits = 7; bits <= 63; bits += 7) {
+        values.push_back((1ull << bits) - 1);
+        values.push_back(1ull << bits);
+    }
+    size_t compared = 0;
+    for (int field = 0; field < 7; ++field) {
+        trace::Buf got;
+        std::vector<uint8_t> want;
+        trace::EventDeltas prev_got, prev_want;
+        codec::EventPredict p_got, p_want;
+        p_got.reset();
+        p_want.reset();
+        uint64_t tick = 1000, address = 0x100000;
+        for (uint64_t v : values) {
+            for (uint64_t sign : {0ull, 1ull}) {  // v and its negation, where the field is a signed delta
+                const uint64_t sv = sign ? 0 - v : v;
+                trace::EventRecord e{0, tick += 10, 3, 4, 40, 48, address += 48};
+                switch (field) {
+                    case 0: e.thread = static_cast<uint32_t>(sv); break;
+                    case 1: e.tick = tick += sv; break;
+                    case 2: e.stack_id = static_cast<uint32_t>(sv); break;
+                    case 3: e.class_id = static_cast<uint32_t>(sv); break;
+                    case 4: e.size = sv; e.gc_size = sv; break;
+                    case 5: e.gc_size = e.size + sv; break;
+                    default: e.address = address += sv; break;
+                }
+                reference_entry(want, e, prev_want, p_want);
+                trace::event_encode::encode_event(got, e, prev_got, p_got);
+                REQUIRE(got.size() == want.size());
+            }
+        }
+        REQUIRE(std::vector<uint8_t>(got.data(), got.data() + got.size()) == want);
+        compared += want.size();
+    }
+    CHECK(compared > 1000);
+}
+
+// The encoder learns an address slot with selects and masks (issue 22, ninth session) rather
+// than EventPredict::learn_addr's branches: every transition of one slot, step by step, against
+// the reference, with the slot's state compared too (the next entries depend on it).
+TEST_CASE("EVENTS: the address slot learns as learn_addr does, transition by transition", "[trace]") {
+    struct Step {
+        uint32_t thread;
+        uint64_t gc, address;
+    };
+    // One thread and GC size (slot 2 for thread 0, gc 32): a new slot, the first step (stride
+    // still minus the GC size), the same step twice (the stride becomes it), a step that breaks
+    // the run (stride kept), the run again; then another GC size and another thread that land in
+    // the same slot (mt_event_addr_slot: gc >> 4 plus 37 per thread, mod 128), which take it
+    // over and start again; an address below the last (a negative step); a repeat of zero.
+    const uint64_t gc_same_slot = 32 + 16 * MT_EVENT_ADDR_SLOTS;  // (gc >> 4) % 128 == 2
+    const Step steps[] = {
+        {0, 32, 0x10000}, {0, 32, 0x10020}, {0, 32, 0x10040}, {0, 32, 0x10060}, {0, 32, 0x10100},
+        {0, 32, 0x10120}, {0, 32, 0x10140}, {0, gc_same_slot, 0x90000}, {0, 32, 0x10160},
+        {0, 32, 0x10180}, {0, 32, 0x101a0}, {1, 32 + 16 * (128 - 37), 0x20000}, {0, 32, 0x101c0},
+        {0, 32, 0x10000}, {0, 32, 0xfe40}, {0, 32, 0xfc80}, {0, 32, 0xfc80}, {0, 32, 0xfc80},
+    };
+    REQUIRE(mt_event_addr_slot(0, gc_same_slot) == mt_event_addr_slot(0, 32));
+    REQUIRE(mt_event_addr_slot(1, 32 + 16 * (128 - 37)) == mt_event_addr_slot(0, 32));
+    trace::Buf got;
+    std::vector<uint8_t> want;
+    trace::EventDeltas prev_got, prev_want;
+    codec::EventPredict p_got, p_want;
+    p_got.reset();
+    p_want.reset();
+    uint64_t tick = 0;
+    uint32_t flags_seen = 0;
+    for (const Step &s : steps) {
+        const trace::EventRecord e{s.thread, tick += 10, 3, 4, s.gc, s.gc, s.address};
+        const size_t at = want.size();
+        reference_entry(want, e, prev_want, p_want);
+        flags_seen |= want[at];
+        trace::event_encode::encode_event(got, e, prev_got, p_got);
+        REQUIRE(std::vector<uint8_t>(got.data(), got.data() + got.size()) == want);
+        const auto &a = p_got.addr_of(s.thread, s.gc), &b = p_want.addr_of(s.thread, s.gc);
+        CHECK(a.thread_plus1 == b.thread_plus1);
+        CHECK(a.gc_size == b.gc_size);
+        CHECK(a.address == b.address);
+        CHECK(a.stride == b.stride);
+        CHECK(a.step == b.step);
+    }
+    CHECK((flags_seen & MT_EVENT_ADDR_PREDICTED) != 0);
+}
+
 TEST_CASE("EVENTS: the writer's stack_shape() is asked only for a stack its slot does not hold", "[trace]") {
     const codec::EventShape shape{5, 24, 32};
     trace::ListEncoder l;
