@@ -154,14 +154,11 @@ __attribute__((noinline)) void run_workload(int n) {
     asm volatile("" ::: "memory");
 }
 
-}  // namespace
-
-// Each frame's aggregates against the same frame's FRAME totals (counted apart from the
-// aggregate entries): independent of how the writer's timing merges frame ends.
-TEST_CASE("aggregate mode: runs of one call site across frame ends add up to each frame's totals", "[aggregate]") {
-    std::string path = mtt::temp_path("aggrun");
+// run_workload(12400) in a blocking capture of `mode`: 400 frame ends and the final frame.
+auto run_400_frames(const char *name, mt_mode mode) {
+    std::string path = mtt::temp_path(name);
     mt_config c = mtt::make_config(path);
-    c.mode = MT_MODE_AGGREGATE;
+    c.mode = mode;
     c.on_full = MT_ON_FULL_BLOCK;
     c.max_stack_depth = 3;
     c.drain_interval_us = 200;
@@ -170,6 +167,15 @@ TEST_CASE("aggregate mode: runs of one call site across frame ends add up to eac
     auto run = mtt::stop_and_load(path);
     CHECK(run.result.clean());
     REQUIRE(run.frames.size() == 401);  // 400 frame ends and the final frame
+    return run;
+}
+
+}  // namespace
+
+// Each frame's aggregates against the same frame's FRAME totals (counted apart from the
+// aggregate entries): independent of how the writer's timing merges frame ends.
+TEST_CASE("aggregate mode: runs of one call site across frame ends add up to each frame's totals", "[aggregate]") {
+    auto run = run_400_frames("aggrun", MT_MODE_AGGREGATE);
     uint64_t samples = 0;
     for (const auto &f : run.frames) {
         uint64_t count = 0, requested = 0, gc = 0;
@@ -193,17 +199,7 @@ TEST_CASE("aggregate mode: runs of one call site across frame ends add up to eac
 // with its own totals: a staging list or prediction state carried from another frame would show
 // here (the EVENTS entries predict from the frame's earlier ones).
 TEST_CASE("events mode: 400 frames through reused frame objects each hold exactly their own allocations", "[capture]") {
-    std::string path = mtt::temp_path("evreuse");
-    mt_config c = mtt::make_config(path);
-    c.mode = MT_MODE_EVENTS;
-    c.on_full = MT_ON_FULL_BLOCK;
-    c.max_stack_depth = 3;
-    c.drain_interval_us = 200;
-    mtt::start(c);
-    run_workload(12400);
-    auto run = mtt::stop_and_load(path);
-    CHECK(run.result.clean());
-    REQUIRE(run.frames.size() == 401);  // 400 frame ends and the final frame
+    auto run = run_400_frames("evreuse", MT_MODE_EVENTS);
     uint64_t i = 0;
     for (const auto &f : run.frames) {
         INFO("frame " << f.seq);

@@ -92,6 +92,29 @@ std::vector<trace::EventRecord> random_events(std::mt19937_64 &rng, size_t n, co
     return ev;
 }
 
+// The inline encoder and the reference (reference_entry) side by side, from the same state.
+struct Encoders {
+    trace::Buf got;
+    std::vector<uint8_t> want;
+    trace::EventDeltas prev_got, prev_want;
+    codec::EventPredict p_got, p_want;
+    Encoders() { restart(); }
+    // A new chunk: the prediction state starts over on both sides (the bytes so far are kept).
+    void restart() {
+        p_got.reset();
+        p_want.reset();
+        prev_got = prev_want = trace::EventDeltas{};
+    }
+    // Both encode `e`; the reference entry's flags byte.
+    uint8_t add(const trace::EventRecord &e) {
+        const size_t at = want.size();
+        reference_entry(want, e, prev_want, p_want);
+        trace::event_encode::encode_event(got, e, prev_got, p_got);
+        return want[at];
+    }
+    bool same() const { return std::vector<uint8_t>(got.data(), got.data() + got.size()) == want; }
+};
+
 }  // namespace
 
 TEST_CASE("EVENTS: the inline encoder writes the reference bytes, every flag and varint length", "[trace]") {
@@ -107,24 +130,14 @@ TEST_CASE("EVENTS: the inline encoder writes the reference bytes, every flag and
         }
         std::vector<trace::EventRecord> ev = random_events(rng, 5000, shapes);
         const size_t chunk = 1 + rng() % 6000;  // the prediction state starts over with each chunk
-        trace::Buf got;
-        std::vector<uint8_t> want;
-        trace::EventDeltas prev_got, prev_want;
-        codec::EventPredict p_got, p_want;
+        Encoders enc;
         for (size_t i = 0; i < ev.size(); ++i) {
-            if (i % chunk == 0) {
-                p_got.reset();
-                p_want.reset();
-                prev_got = prev_want = trace::EventDeltas{};
-            }
-            const size_t at = want.size();
-            reference_entry(want, ev[i], prev_want, p_want);
-            flags_seen |= want[at];
-            trace::event_encode::encode_event(got, ev[i], prev_got, p_got);
-            REQUIRE(got.size() == want.size());
+            if (i % chunk == 0) enc.restart();
+            flags_seen |= enc.add(ev[i]);
+            REQUIRE(enc.got.size() == enc.want.size());
         }
-        REQUIRE(std::vector<uint8_t>(got.data(), got.data() + got.size()) == want);
-        compared += want.size();
+        REQUIRE(enc.same());
+        compared += enc.want.size();
     }
     CHECK(flags_seen == MT_EVENT_FLAGS_ALL);  // every flag was set somewhere, and left clear
     CHECK(compared > 100000);
@@ -143,12 +156,7 @@ TEST_CASE("EVENTS: the inline encoder writes the reference bytes at every varint
     }
     size_t compared = 0;
     for (int field = 0; field < 7; ++field) {
-        trace::Buf got;
-        std::vector<uint8_t> want;
-        trace::EventDeltas prev_got, prev_want;
-        codec::EventPredict p_got, p_want;
-        p_got.reset();
-        p_want.reset();
+        Encoders enc;
         uint64_t tick = 1000, address = 0x100000;
         for (uint64_t v : values) {
             for (uint64_t sign : {0ull, 1ull}) {  // v and its negation, where the field is a signed delta
@@ -163,20 +171,20 @@ TEST_CASE("EVENTS: the inline encoder writes the reference bytes at every varint
                     case 5: e.gc_size = e.size + sv; break;
                     default: e.address = address += sv; break;
                 }
-                reference_entry(want, e, prev_want, p_want);
-                trace::event_encode::encode_event(got, e, prev_got, p_got);
-                REQUIRE(got.size() == want.size());
+                enc.add(e);
+                REQUIRE(enc.got.size() == enc.want.size());
             }
         }
-        REQUIRE(std::vector<uint8_t>(got.data(), got.data() + got.size()) == want);
-        compared += want.size();
+        REQUIRE(enc.same());
+        compared += enc.want.size();
     }
     CHECK(compared > 1000);
 }
 
-// The encoder learns an address slot with selects and masks (issue 22, ninth session) rather
-// than EventPredict::learn_addr's branches: every transition of one slot, step by step, against
-// the reference, with the slot's state compared too (the next entries depend on it).
+// The encoder learns an address slot inline (the ninth session of issue 22 also tried selects and
+// masks there) rather than through EventPredict::learn_addr: every transition of one slot, step
+// by step, against the reference, with the slot's state compared too (the next entries depend
+// on it).
 TEST_CASE("EVENTS: the address slot learns as learn_addr does, transition by transition", "[trace]") {
     struct Step {
         uint32_t thread;
@@ -196,22 +204,14 @@ TEST_CASE("EVENTS: the address slot learns as learn_addr does, transition by tra
     };
     REQUIRE(mt_event_addr_slot(0, gc_same_slot) == mt_event_addr_slot(0, 32));
     REQUIRE(mt_event_addr_slot(1, 32 + 16 * (128 - 37)) == mt_event_addr_slot(0, 32));
-    trace::Buf got;
-    std::vector<uint8_t> want;
-    trace::EventDeltas prev_got, prev_want;
-    codec::EventPredict p_got, p_want;
-    p_got.reset();
-    p_want.reset();
+    Encoders enc;
     uint64_t tick = 0;
     uint32_t flags_seen = 0;
     for (const Step &s : steps) {
         const trace::EventRecord e{s.thread, tick += 10, 3, 4, s.gc, s.gc, s.address};
-        const size_t at = want.size();
-        reference_entry(want, e, prev_want, p_want);
-        flags_seen |= want[at];
-        trace::event_encode::encode_event(got, e, prev_got, p_got);
-        REQUIRE(std::vector<uint8_t>(got.data(), got.data() + got.size()) == want);
-        const auto &a = p_got.addr_of(s.thread, s.gc), &b = p_want.addr_of(s.thread, s.gc);
+        flags_seen |= enc.add(e);
+        REQUIRE(enc.same());
+        const auto &a = enc.p_got.addr_of(s.thread, s.gc), &b = enc.p_want.addr_of(s.thread, s.gc);
         CHECK(a.thread_plus1 == b.thread_plus1);
         CHECK(a.gc_size == b.gc_size);
         CHECK(a.address == b.address);
