@@ -143,12 +143,16 @@ __attribute__((noinline)) void run_workload(int n) {
                             static_cast<size_t>(16 + i % 97));
         if (i % 31 == 30) {
             mt_frame_end(static_cast<uint64_t>(i));
-            // Every 40 frame ends, wait (bounded) for the writer to commit all but a few: the
-            // frame-end queue (64) never fills, so no frame ends are merged and every one of
-            // the 400 frames is committed on its own, whatever the machine's load.
+            // Every 40 frame ends, wait for the writer to commit all but a few: the frame-end
+            // queue (64) never fills, so no frame ends are merged and every one of the 400
+            // frames is committed on its own, whatever the machine's load. The bound (two
+            // minutes) only turns a writer that stopped committing into a clear failure.
             uint64_t ends = static_cast<uint64_t>(i / 31 + 1);
-            if (ends % 40 == 0)
-                for (int tries = 0; tries < 20000 && mtt::counters().frames_written + 8 < ends; ++tries) usleep(500);
+            if (ends % 40 == 0) {
+                for (int tries = 0; tries < 240000 && mtt::counters().frames_written + 8 < ends; ++tries) usleep(500);
+                INFO("frame ends " << ends << ", frames written " << mtt::counters().frames_written);
+                REQUIRE(mtt::counters().frames_written + 8 >= ends);
+            }
         }
     }
     asm volatile("" ::: "memory");
