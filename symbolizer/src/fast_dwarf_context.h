@@ -84,6 +84,8 @@ private:
     std::array<llvm::dwarf::Attribute, N> attrs_;
     std::vector<Plan> plans_;  // by abbreviation code
 };
+// One DIE's attributes through a fresh reader: the tests' view, which checks the reader's
+// skipping and decoding on every attribute of every DIE against DWARFDie::find.
 template <size_t N>
 DieAttributes<N> find_attributes(const llvm::DWARFDie &die, const std::array<llvm::dwarf::Attribute, N> &attrs) {
     AttributeReader<N> reader(attrs);
