@@ -12,10 +12,12 @@
 // frame does, so that the encoder's data-dependent branches are not learnable.
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include <algorithm>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "memtracer/buf.h"
@@ -78,33 +80,111 @@ std::vector<trace::EventRecord> game(std::mt19937_64 &rng) {
     return ev;
 }
 
-// ns per event: the median of reps, each encoding the stream into one buffer in 4 chunks.
-double time_stream(const std::vector<trace::EventRecord> &ev, int reps, size_t *bytes) {
+// A stream and where its chunks start (the prediction state restarts there, the tick deltas from
+// the chunk's base tick): the synthetic streams in 4 chunks, a capture's one per frame.
+struct Stream {
+    const char *name;
+    std::vector<trace::EventRecord> ev;
+    std::vector<std::pair<size_t, uint64_t>> chunks;  // first event, base tick
+};
+
+Stream quarters(const char *name, std::vector<trace::EventRecord> ev) {
+    Stream s{name, std::move(ev), {}};
+    for (size_t i = 0; i < 4; ++i) s.chunks.emplace_back(s.ev.size() / 4 * i, 0);
+    return s;
+}
+
+// A capture's events (encode_bench_export's flat file): the stacks' STACKS shapes go to
+// g_real_shapes, so that the first event of a stack in a chunk is predicted as the writer
+// predicts it.
+std::vector<codec::EventShape> g_real_shapes;
+
+bool load_real(const char *path, Stream *out) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    char magic[8];
+    auto get = [f] {
+        uint64_t v = 0;
+        if (fread(&v, sizeof v, 1, f) != 1) v = UINT64_MAX;
+        return v;
+    };
+    bool ok = fread(magic, 8, 1, f) == 1 && memcmp(magic, "MTEVREC1", 8) == 0;
+    const uint64_t nstacks = ok ? get() : 0;
+    ok = ok && nstacks < (1u << 24);
+    for (uint64_t i = 0; ok && i < nstacks; ++i) {
+        const uint64_t c = get(), sz = get(), gc = get();
+        g_real_shapes.push_back(codec::EventShape{c, sz, gc});
+    }
+    const uint64_t nframes = ok ? get() : 0;
+    for (uint64_t fr = 0; ok && fr < nframes; ++fr) {
+        const uint64_t base = get(), n = get();
+        if (n > (1u << 26)) ok = false;
+        out->chunks.emplace_back(out->ev.size(), base);
+        for (uint64_t i = 0; ok && i < n; ++i) {
+            uint64_t v[7];
+            for (uint64_t &x : v) x = get();
+            const uint32_t stack = static_cast<uint32_t>(v[3]);
+            out->ev.push_back(trace::EventRecord{static_cast<uint32_t>(v[0]), v[1], static_cast<uint32_t>(v[2]), stack, v[4],
+                                                 v[5], v[6], nullptr});
+        }
+    }
+    fclose(f);
+    // Pointers into g_real_shapes only once it stops growing.
+    for (trace::EventRecord &e : out->ev) e.stack_shape = e.stack_id < g_real_shapes.size() ? &g_real_shapes[e.stack_id] : nullptr;
+    return ok && !out->ev.empty();
+}
+
+// One pass over the stream into buf, chunk by chunk.
+void encode_stream(const Stream &s, trace::Buf &buf) {
+    codec::EventPredict p;
+    trace::EventDeltas prev;
+    size_t c = 0;
+    for (size_t i = 0; i < s.ev.size(); ++i) {
+        if (c < s.chunks.size() && s.chunks[c].first == i) {
+            p.reset();
+            prev = trace::EventDeltas{s.chunks[c].second, 0};
+            ++c;
+        }
+        trace::event_encode::encode_event(buf, s.ev[i], prev, p);
+    }
+}
+
+// FNV-1a of the bytes: base and new encoders must print the same for each stream.
+uint64_t digest(const trace::Buf &b) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < b.size(); ++i) h = (h ^ b.data()[i]) * 1099511628211ull;
+    return h;
+}
+
+// ns per event: the median of reps, each encoding the whole stream into one buffer.
+double time_stream(const Stream &s, int reps, size_t *bytes, uint64_t *hash) {
     std::vector<double> t;
     trace::Buf buf;
     for (int r = 0; r < reps; ++r) {
         buf.clear();
-        codec::EventPredict p;
-        trace::EventDeltas prev;
         const uint64_t t0 = thread_ns();
-        for (size_t i = 0; i < ev.size(); ++i) {
-            if (i % (kEvents / 4) == 0) {
-                p.reset();
-                prev = trace::EventDeltas{};
-            }
-            trace::event_encode::encode_event(buf, ev[i], prev, p);
-        }
-        t.push_back(static_cast<double>(thread_ns() - t0) / static_cast<double>(ev.size()));
-        *bytes = buf.size();
+        encode_stream(s, buf);
+        t.push_back(static_cast<double>(thread_ns() - t0) / static_cast<double>(s.ev.size()));
     }
+    *bytes = buf.size();
+    *hash = digest(buf);
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];
 }
 
 }  // namespace
 
+// bench_encode [REPS] [--real FILE] [--only NAME]: every stream's median ns per event, bytes per
+// event and digest of the bytes; --real adds a capture's stream (encode_bench_export), --only
+// runs one stream (for valgrind's per-stream counts: `--only real 1`).
 int main(int argc, char **argv) {
-    const int reps = argc > 1 ? atoi(argv[1]) : 15;
+    int reps = 15;
+    const char *real = nullptr, *only = nullptr;
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--real") && i + 1 < argc) real = argv[++i];
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else reps = atoi(argv[i]);
+    }
     std::mt19937_64 rng(22);
     g_shapes.resize(300);
     for (auto &s : g_shapes) {
@@ -113,10 +193,25 @@ int main(int argc, char **argv) {
         s.gc_size = (s.size + 15) & ~15ull;
     }
     g_shapes[0] = codec::EventShape{1, 16, 16};  // periodic's one call site: its sizes vary, so rarely SAME_SIZE
-    const std::vector<trace::EventRecord> a = periodic(rng), b = game(rng);
-    size_t na = 0, nb = 0;
-    const double ta = time_stream(a, reps, &na), tb = time_stream(b, reps, &nb);
-    printf("periodic %.2f ns/event %.3f bytes/event  game %.2f ns/event %.3f bytes/event\n", ta,
-           static_cast<double>(na) / kEvents, tb, static_cast<double>(nb) / kEvents);
+    std::vector<Stream> streams;
+    streams.push_back(quarters("periodic", periodic(rng)));
+    streams.push_back(quarters("game", game(rng)));
+    if (real) {
+        Stream s{"real", {}, {}};
+        if (!load_real(real, &s)) {
+            fprintf(stderr, "%s: not an encode_bench_export file\n", real);
+            return 1;
+        }
+        streams.push_back(std::move(s));
+    }
+    for (const Stream &s : streams) {
+        if (only && strcmp(only, s.name)) continue;
+        size_t n = 0;
+        uint64_t h = 0;
+        const double t = time_stream(s, reps, &n, &h);
+        printf("%s %.2f ns/event %.3f bytes/event %016llx  ", s.name, t, static_cast<double>(n) / static_cast<double>(s.ev.size()),
+               static_cast<unsigned long long>(h));
+    }
+    printf("\n");
     return 0;
 }
