@@ -135,7 +135,7 @@ bool load_real(const char *path, Stream *out) {
 }
 
 // One pass over the stream into buf, chunk by chunk.
-void encode_stream(const Stream &s, trace::Buf &buf) {
+__attribute__((noinline)) void encode_stream(const Stream &s, trace::Buf &buf) {  // valgrind counts inside it
     codec::EventPredict p;
     trace::EventDeltas prev;
     size_t c = 0;

@@ -17,6 +17,10 @@
 # The workload under valgrind is not the same from run to run (the collector's addresses, the
 # ticks): the counts move by about 1%, the bytes per allocation (not printed) by more.
 #
+# WRITER_REPLAY=FILE counts bench_writer_replay instead (encode_bench_writer.cpp: a capture's
+# events, bench_encode_export's file, replayed through mt_on_alloc by one thread per captured
+# thread, WRITER_MERGE frames as one, default 13), events mode only; the records are its events.
+#
 #   bench/runtime/writer_instructions.sh [BUILD_DIR] [BASE_BUILD_DIR]
 set -euo pipefail
 build=${1:-build}
@@ -24,18 +28,20 @@ base=${2:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-count() {  # count NAME BENCH_BINARY: prints the writer's instructions per record
+count() {  # count NAME BUILD_DIR: prints the writer's instructions per record
   local out=$tmp/$1.out
   local sim=(--branch-sim=yes)
   [[ ${WRITER_CACHE_SIM:-0} == 1 ]] && sim+=(--cache-sim=yes)
+  local cmd=("$2/bin/bench_runtime" --writer-only) r=2000000
+  [[ -n ${WRITER_REPLAY:-} ]] && cmd=("$2/bin/bench_writer_replay" "$WRITER_REPLAY" --merge "${WRITER_MERGE:-13}")
   valgrind --tool=callgrind "${sim[@]}" --callgrind-out-file="$out" --toggle-collect='mt::rt::Writer::iterate*' \
-    "$2" --writer-only >/dev/null 2>"$tmp/$1.log" || { cat "$tmp/$1.log" >&2; return 1; }
+    "${cmd[@]}" >"$tmp/$1.stdout" 2>"$tmp/$1.log" || { cat "$tmp/$1.log" >&2; return 1; }
+  [[ -n ${WRITER_REPLAY:-} ]] && r=$(awk '/^replayed/ { print $2 }' "$tmp/$1.stdout")
   # The events line names the columns of the summary line (Ir first; Bc, Bcm, Bi, Bim; D1mr...).
-  awk -v n="$1" '
+  awk -v n="$1" -v r="$r" '
     /^events:/ { for (i = 2; i <= NF; ++i) col[$i] = i - 1 }
     /^summary:/ { for (i = 2; i <= NF; ++i) v[i - 1] = $i }
     END {
-      r = 2000000
       printf "%-5s %12d instructions in the writer thread, %.1f per record\n", n, v[col["Ir"]], v[col["Ir"]] / r > "/dev/stderr"
       printf "%-5s per record: %.2f conditional branches, %.3f mispredicted (%.3f conditional + %.4f indirect)\n", n,
         v[col["Bc"]] / r, (v[col["Bcm"]] + v[col["Bim"]]) / r, v[col["Bcm"]] / r, v[col["Bim"]] / r > "/dev/stderr"
@@ -47,8 +53,8 @@ count() {  # count NAME BENCH_BINARY: prints the writer's instructions per recor
     }' "$out"
 }
 
-new=$(count new "$build/bin/bench_runtime")
+new=$(count new "$build")
 if [[ -n $base ]]; then
-  old=$(count base "$base/bin/bench_runtime")
+  old=$(count base "$base")
   awk -v a="$new" -v b="$old" 'BEGIN { printf "new / base: %.2fx\n", a / b }'
 fi
