@@ -124,20 +124,19 @@ uint32_t Writer::thread_id(ThreadSlot &s) {
     return s.file_tid;
 }
 
-// A thread allocates runs of the same class: class_id() answers those from the last lookup.
+// A class not in class_hits_: the table's answer (or a new id), which then takes its entry.
 uint32_t Writer::class_id_slow(uint64_t klass) {
     uint64_t key = klass ? klass : UINT64_MAX;
     uint32_t id;
     last_class_native_ = native_heap_is(klass);
+    ClassHit &hit = class_hits_[class_hit_index(klass)];
     if (classes_.find(key, &id)) {
-        last_klass_ = klass;
-        last_class_id_ = id;
+        hit = ClassHit{klass, id, last_class_native_};
         return id;
     }
     id = n_classes_++;
     if (!classes_.insert(key, id)) disable("out of memory for the class table");
-    last_klass_ = klass;
-    last_class_id_ = id;
+    hit = ClassHit{klass, id, last_class_native_};
     trace::ClassRecord rec;
     char buf[512];
     class_describe(klass, &rec, buf, sizeof buf);
@@ -150,8 +149,7 @@ uint32_t Writer::class_id_slow(uint64_t klass) {
 uint32_t Writer::stack_id_slow(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size) {
     uint32_t id;
     if (stacks_.find(r.hash, &id)) {
-        last_stack_hash_ = r.hash;
-        last_stack_id_ = id;
+        stack_hits_[stack_hit_index(r.hash)] = StackHit{r.hash, id};
         return id;
     }
     if (rec_kind(r) == REC_ALLOC_FULL) {
@@ -192,7 +190,7 @@ __attribute__((always_inline)) inline void Writer::on_record(uint32_t tid, const
         return;
     }
     uint32_t cid = class_id(r.klass);
-    bool native = last_class_native_;  // class_id() left last_klass_ == r.klass
+    bool native = last_class_native_;  // class_id() set it for r.klass
     uint64_t size, gc_size;
     rec_sizes(r, &size, &gc_size);
     uint32_t sid = stack_id(r, cid, size, gc_size);

@@ -110,17 +110,32 @@ private:
     void aggregate(OpenFrame &f, uint32_t cid, uint32_t sid, uint64_t size, uint64_t gc_size);
     void on_native(const AllocRec &r, uint64_t seq, uint32_t cid, uint32_t sid, uint64_t size);
     uint32_t thread_id(ThreadSlot &s);
-    // The per-record lookups: the common case (the ring's previous record had the same class,
-    // stack, frame) inline, the rest out of line (the writer's CPU per event, issue 22).
+    // The per-record lookups: the common case (a class and stack seen recently, the ring's
+    // previous record's frame) inline, the rest out of line (the writer's CPU per event, issue 22).
+    // A game's thread changes call site on almost every allocation and class on three of four
+    // (a capture of the sample game: 94% and 75%), so a cache of the last lookup alone sent
+    // nearly every record to the hash tables (about 85 of the writer's 340 instructions per
+    // record; docs/benchmarks.md, issue 22 tenth session): the recent ones are direct-mapped.
     uint32_t class_id(uint64_t klass) {
-        if (klass == last_klass_) return last_class_id_;
+        const ClassHit &h = class_hits_[class_hit_index(klass)];
+        if (h.klass == klass) {
+            last_class_native_ = h.native;
+            return h.id;
+        }
         return class_id_slow(klass);
     }
     uint32_t class_id_slow(uint64_t klass);
     uint32_t stack_id(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size) {
-        if (r.hash == last_stack_hash_) return last_stack_id_;
+        const StackHit &h = stack_hits_[stack_hit_index(r.hash)];
+        if (h.hash == r.hash) return h.id;
         return stack_id_slow(r, cid, size, gc_size);
     }
+    // A class pointer's low bits are alignment and its high bits the same for every class:
+    // Fibonacci hashing spreads the middle ones. A stack hash is already mixed (unwind.h): its top bits.
+    static uint32_t class_hit_index(uint64_t klass) {
+        return static_cast<uint32_t>((klass * 0x9E3779B97F4A7C15ull) >> (64 - kClassHitBits));
+    }
+    static uint32_t stack_hit_index(uint64_t hash) { return static_cast<uint32_t>(hash >> (64 - kStackHitBits)); }
     uint32_t stack_id_slow(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size);
     OpenFrame &frame_of(uint32_t epoch) {
         if (epoch == cached_epoch_) return *cached_frame_;
@@ -154,13 +169,24 @@ private:
     ModuleTable modules_;
     U64Map stacks_, classes_;
     uint32_t n_stacks_ = 0, n_classes_ = 0, n_threads_ = 0, unknown_stack_ = UINT32_MAX;
-    // The last class and stack looked up (consecutive records of a ring often repeat them). The
-    // initial values match no record, so a hit is one compare: a stack hash is never 0
-    // (stack_hash_mix sets bit 0; the stack table's keys cannot be 0), and no record's class is
-    // ~0 (not an address; the class table already keys klass 0 as ~0).
-    uint64_t last_klass_ = UINT64_MAX, last_stack_hash_ = 0;
-    uint32_t last_class_id_ = UINT32_MAX, last_stack_id_ = UINT32_MAX;
-    bool last_class_native_ = false;  // last_klass_ is a native heap's handle (native_heap_is)
+    // The classes and stacks looked up recently, direct-mapped by class_hit_index() and
+    // stack_hit_index(); an entry holds what the tables answered (never a miss). The initial
+    // keys match no record, so a hit is one compare: a stack hash is never 0 (stack_hash_mix
+    // sets bit 0; the stack table's keys cannot be 0), and no record's class is ~0 (not an
+    // address; the class table already keys klass 0 as ~0). 8 KiB and 4 KiB: they stay in L1.
+    static constexpr uint32_t kClassHitBits = 8, kStackHitBits = 9;
+    struct ClassHit {
+        uint64_t klass = UINT64_MAX;
+        uint32_t id = UINT32_MAX;
+        bool native = false;  // a native heap's handle (native_heap_is)
+    };
+    struct StackHit {
+        uint64_t hash = 0;
+        uint32_t id = UINT32_MAX;
+    };
+    ClassHit class_hits_[1u << kClassHitBits];
+    StackHit stack_hits_[1u << kStackHitBits];
+    bool last_class_native_ = false;  // the class class_id() returned last is a native heap's
     // The frame the last record's epoch (as the ring carries it) went to, when it was that
     // epoch's own open frame (not a late or early one: those are counted per record). Reset
     // (cached_epoch_ = kNoEpoch) whenever a frame opens or is committed, and at each ring's drain.

@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <map>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include <unistd.h>
 
@@ -219,4 +221,79 @@ TEST_CASE("events mode: 400 frames through reused frame objects each hold exactl
         CHECK(requested == f.requested_bytes);
     }
     CHECK(i == 12400);
+}
+
+namespace {
+
+// A call site per id: kSiteLevels noinline levels, each calling one of two functions by the id's
+// bit there, so ids below 2^kSiteLevels are distinct frame-pointer stacks.
+constexpr int kSiteLevels = 10;
+void site_level1(int d, unsigned id, void *obj, mtt::FakeClass *k, size_t size);
+__attribute__((noinline)) void site_level0(int d, unsigned id, void *obj, mtt::FakeClass *k, size_t size) {
+    if (d == kSiteLevels) mt_on_alloc(obj, k, size);
+    else if ((id >> d) & 1) site_level1(d + 1, id, obj, k, size);
+    else site_level0(d + 1, id, obj, k, size);
+    asm volatile("" ::: "memory");
+}
+__attribute__((noinline)) void site_level1(int d, unsigned id, void *obj, mtt::FakeClass *k, size_t size) {
+    if (d == kSiteLevels) mt_on_alloc(obj, k, size);
+    else if ((id >> d) & 1) site_level1(d + 1, id, obj, k, size);
+    else site_level0(d + 1, id, obj, k, size);
+    asm volatile("" ::: "memory");
+}
+
+}  // namespace
+
+// The writer answers a record's class and stack from small direct-mapped caches before its hash
+// tables (issue 22, tenth session): with more classes (700) and call sites (700) than cache
+// entries (256 and 512), interleaved at random as a game's threads interleave them, every event
+// must still carry its own class and stack: a stale or colliding entry would show as an event
+// under another class's name or a call site whose id maps to two stacks.
+TEST_CASE("events mode: 700 classes and 700 call sites interleaved keep each event's class and stack", "[capture]") {
+    constexpr unsigned kKinds = 700, kAllocs = 30000;
+    std::vector<std::string> names(kKinds);
+    std::vector<mtt::FakeClass> classes(kKinds);
+    for (unsigned i = 0; i < kKinds; ++i) {
+        names[i] = "Kind" + std::to_string(i);
+        classes[i] = mtt::FakeClass{names[i].c_str(), "Test", false, 0, 0};
+    }
+    std::string path = mtt::temp_path("manykinds");
+    mt_config c = mtt::make_config(path);
+    c.mode = MT_MODE_EVENTS;
+    c.on_full = MT_ON_FULL_BLOCK;
+    c.max_stack_depth = kSiteLevels + 1;  // the chain and its caller: the same in every run
+    mtt::start(c);
+    std::vector<std::pair<unsigned, unsigned>> want;  // (class, site) of each allocation
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (unsigned i = 0; i < kAllocs; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        // Runs of a few events of one class or site now and then, as a game's loops make them.
+        const unsigned k = (x & 3) ? static_cast<unsigned>(x >> 8) % kKinds : (want.empty() ? 0 : want.back().first);
+        const unsigned s = (x & 12) ? static_cast<unsigned>(x >> 32) % kKinds : (want.empty() ? 0 : want.back().second);
+        want.emplace_back(k, s);
+        site_level0(0, s, reinterpret_cast<void *>(0x400000 + uint64_t{i} * 16), &classes[k], 16 + i % 97);
+        if (i % 3000 == 2999) mt_frame_end(i);
+    }
+    auto run = mtt::stop_and_load(path);
+    CHECK(run.result.clean());
+    std::map<unsigned, uint32_t> stack_of_site;
+    std::map<uint32_t, unsigned> site_of_stack;
+    size_t i = 0;
+    for (const auto &f : run.frames) {
+        for (const auto &e : f.event_list) {
+            REQUIRE(i < want.size());
+            INFO("allocation " << i);
+            REQUIRE(e.class_id < run.classes.size());
+            CHECK(run.classes[e.class_id].name == names[want[i].first]);
+            CHECK(stack_of_site.emplace(want[i].second, e.stack_id).first->second == e.stack_id);
+            CHECK(site_of_stack.emplace(e.stack_id, want[i].second).first->second == want[i].second);
+            CHECK(e.address == 0x400000 + i * 16);
+            ++i;
+        }
+    }
+    CHECK(i == kAllocs);
+    CHECK(stack_of_site.size() == kKinds);
+    CHECK(run.classes.size() == kKinds);
 }
