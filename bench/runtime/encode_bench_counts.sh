@@ -3,7 +3,8 @@
 # event of each stream: instructions, conditional branches and the branches valgrind's simulator
 # mispredicts (--branch-sim=yes: 2-bit counters without global history, so a pattern a real core
 # learns still counts; docs/benchmarks.md, issue 22 ninth session). Counts, not times: the figure
-# to compare on a shared machine. One encoding pass per stream (bench_encode --only NAME 1).
+# to compare on a shared machine. One encoding pass per stream (bench_encode --only NAME 1); the
+# chunks' resets (a 15 KiB memset, which valgrind replaces by a byte loop) are not counted.
 #
 #   bench/runtime/encode_bench_counts.sh [REAL_FILE] name=TREE...   (TREE: a tree with trace/include)
 set -euo pipefail
@@ -19,7 +20,7 @@ for v in "$@"; do
   n=${v%%=*}
   ${CXX:-c++} -std=c++20 -O2 -g -DNDEBUG -I "${v#*=}/trace/include" "$here/bench/runtime/encode_bench.cpp" -o "$tmp/$n"
   for s in "${streams[@]}"; do
-    valgrind --tool=callgrind --branch-sim=yes --callgrind-out-file="$tmp/$n.$s" --toggle-collect='*encode_stream*' \
+    valgrind --tool=callgrind --branch-sim=yes --callgrind-out-file="$tmp/$n.$s" --toggle-collect='*encode_stream*' --toggle-collect='*start_chunk*' \
       "$tmp/$n" 1 "${args[@]}" --only "$s" >"$tmp/$n.$s.stdout" 2>"$tmp/$n.$s.log" || { cat "$tmp/$n.$s.log" >&2; exit 1; }
     events=$(case $s in real) "$tmp/$n" 1 "${args[@]}" --only real >/dev/null; python3 -c "
 import struct,sys
