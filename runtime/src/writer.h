@@ -173,8 +173,8 @@ private:
     // stack_hit_index(); an entry holds what the tables answered (never a miss). The initial
     // keys match no record, so a hit is one compare: a stack hash is never 0 (stack_hash_mix
     // sets bit 0; the stack table's keys cannot be 0), and no record's class is ~0 (not an
-    // address; the class table already keys klass 0 as ~0). 8 KiB and 4 KiB: they stay in L1.
-    static constexpr uint32_t kClassHitBits = 8, kStackHitBits = 9;
+    // address; the class table already keys klass 0 as ~0). 8 KiB each: they stay in L1.
+    static constexpr uint32_t kClassHitBits = 9, kStackHitBits = 9;
     struct ClassHit {
         uint64_t klass = UINT64_MAX;
         uint32_t id = UINT32_MAX;
