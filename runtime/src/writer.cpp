@@ -146,8 +146,10 @@ uint32_t Writer::class_id_slow(uint64_t klass) {
     return id;
 }
 
-uint32_t Writer::stack_id_slow(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size) {
+uint32_t Writer::stack_id_slow(const AllocRec &r, uint32_t cid) {
     uint32_t id;
+    uint64_t size, gc_size;
+    rec_sizes(r, &size, &gc_size);
     if (stacks_.find(r.hash, &id)) {
         stack_hits_[stack_hit_index(r.hash)] = StackHit{r.hash, id};
         return id;
@@ -189,11 +191,11 @@ __attribute__((always_inline)) inline void Writer::on_record(uint32_t tid, const
         if (native_lifetimes_) on_native(r, 0, 0, 0, 0);
         return;
     }
-    uint32_t cid = class_id(r.klass);
-    bool native = last_class_native_;  // class_id() set it for r.klass
+    bool native;
+    uint32_t cid = class_id(r.klass, native);
+    uint32_t sid = stack_id(r, cid);
     uint64_t size, gc_size;
     rec_sizes(r, &size, &gc_size);
-    uint32_t sid = stack_id(r, cid, size, gc_size);
     OpenFrame &f = frame_of(r.epoch);
     f.requested += size;
     f.gc_bytes += gc_size;

@@ -116,19 +116,24 @@ private:
     // (a capture of the sample game: 94% and 75%), so a cache of the last lookup alone sent
     // nearly every record to the hash tables (about 85 of the writer's 340 instructions per
     // record; docs/benchmarks.md, issue 22 tenth session): the recent ones are direct-mapped.
-    uint32_t class_id(uint64_t klass) {
+    // native: klass is a native heap's handle. The hits expected (else GCC lays them out of line).
+    uint32_t class_id(uint64_t klass, bool &native) {
         const ClassHit &h = class_hits_[class_hit_index(klass)];
-        if (h.klass == klass) {
-            last_class_native_ = h.native;
+        if (__builtin_expect(h.klass == klass, 1)) {
+            native = h.native;
             return h.id;
         }
-        return class_id_slow(klass);
+        const uint32_t id = class_id_slow(klass);
+        native = last_class_native_;
+        return id;
     }
     uint32_t class_id_slow(uint64_t klass);
-    uint32_t stack_id(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size) {
+    // The sizes (for a new stack's STACKS shape) are read from r on the slow path only: passed
+    // in, they were kept across its call in spilled vector registers on every record.
+    uint32_t stack_id(const AllocRec &r, uint32_t cid) {
         const StackHit &h = stack_hits_[stack_hit_index(r.hash)];
-        if (h.hash == r.hash) return h.id;
-        return stack_id_slow(r, cid, size, gc_size);
+        if (__builtin_expect(h.hash == r.hash, 1)) return h.id;
+        return stack_id_slow(r, cid);
     }
     // A class pointer's low bits are alignment and its high bits the same for every class:
     // Fibonacci hashing spreads the middle ones. A stack hash is already mixed (unwind.h): its top bits.
@@ -136,7 +141,7 @@ private:
         return static_cast<uint32_t>((klass * 0x9E3779B97F4A7C15ull) >> (64 - kClassHitBits));
     }
     static uint32_t stack_hit_index(uint64_t hash) { return static_cast<uint32_t>(hash >> (64 - kStackHitBits)); }
-    uint32_t stack_id_slow(const AllocRec &r, uint32_t cid, uint64_t size, uint64_t gc_size);
+    uint32_t stack_id_slow(const AllocRec &r, uint32_t cid);
     OpenFrame &frame_of(uint32_t epoch) {
         if (epoch == cached_epoch_) return *cached_frame_;
         return frame_of_slow(epoch);
@@ -186,7 +191,7 @@ private:
     };
     ClassHit class_hits_[1u << kClassHitBits];
     StackHit stack_hits_[1u << kStackHitBits];
-    bool last_class_native_ = false;  // the class class_id() returned last is a native heap's
+    bool last_class_native_ = false;  // the class class_id_slow() returned is a native heap's
     // The frame the last record's epoch (as the ring carries it) went to, when it was that
     // epoch's own open frame (not a late or early one: those are counted per record). Reset
     // (cached_epoch_ = kNoEpoch) whenever a frame opens or is committed, and at each ring's drain.
