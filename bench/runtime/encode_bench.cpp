@@ -9,7 +9,10 @@
 // 100), whose branches repeat every 8 events: a history-based predictor learns them, valgrind's
 // simulator (a table of 2-bit counters) does not;
 // "game" mixes call sites, sizes, threads and address outcomes pseudo-randomly, as a game's
-// frame does, so that the encoder's data-dependent branches are not learnable.
+// frame does, so that the encoder's data-dependent branches are not learnable. With --real FILE,
+// "real": a capture's events (bench_encode_export's file), one chunk per frame as the writer
+// writes them, so its bytes are the capture's EVENTS bytes; a real game's stream sits between
+// the two, much nearer the periodic one (issue 22, tenth session).
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
