@@ -128,6 +128,26 @@ CREATE TABLE IF NOT EXISTS address_sites (
     runtime_any_site INTEGER NOT NULL   -- the first named frame
 );
 
+-- The cache's rows of one module in one value (issue 22, tenth session): a warm ingest reads a
+-- module's rows from it in one step instead of walking the unique index and every row. A copy, so
+-- the writer trusts it only while it exists and its row_count equals the module's count of
+-- address_rows: a row inserted by any writer changes the count, and the triggers below delete it
+-- when a row of its module is updated or deleted (by any writer: they live in the file). A
+-- missing or distrusted blob is never an error: the rows are read, and the writer stores a new
+-- one. No reader reads it (docs/schema.md, *The address blobs*). The layout is the symbolizer's
+-- (symbolizer/src/address_blob.h).
+CREATE TABLE IF NOT EXISTS address_blobs (
+    module_key INTEGER PRIMARY KEY REFERENCES address_modules(module_key),
+    row_count  INTEGER NOT NULL,                 -- the rows it holds: all of the module's, when trusted
+    data       BLOB NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS address_rows_update_blob AFTER UPDATE ON address_rows BEGIN
+    DELETE FROM address_blobs WHERE module_key IN (OLD.module_key, NEW.module_key);
+END;
+CREATE TRIGGER IF NOT EXISTS address_rows_delete_blob AFTER DELETE ON address_rows BEGIN
+    DELETE FROM address_blobs WHERE module_key = OLD.module_key;
+END;
+
 -- Version 2's addresses table, as a view: every reader's query reads it unchanged. The module's
 -- strings are scalar subqueries, not a join, so the view stays one table to SQLite and a
 -- `LEFT JOIN addresses` is flattened into the reader's query (a joined view on the right of a

@@ -1,5 +1,7 @@
 #include "address_cache.h"
 
+#include "address_blob.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -115,53 +117,100 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
     if (module_key_.step()) p->module_key = module_key_.i64(0);
     module_key_.reset();
     if (!p->module_key) return *p;  // a module new to the cache: no rows yet
-    // The three reads below step SQLite once each, not once per row (store/int_rows.h): a warm
-    // ingest reads every cached row of the module (issue 22, eighth session).
     int64_t lo = INT64_MAX, hi = INT64_MIN;
-    // Served by the unique index alone (it holds addr_id as the rowid): one range scan.
-    store::for_each_int_row(db_, store::sql::kAddressesOfModule, {p->module_key}, [&](const int64_t *v) {
+    const bool from_blob = load_blob(*p);
+    if (from_blob) {
+        for (const CachedAddress &a : p->rows) {
+            lo = std::min(lo, a.addr_id);
+            hi = std::max(hi, a.addr_id);
+        }
+    } else {
+        load_rows(*p, lo, hi);
+    }
+    p->blob_current = from_blob;
+    p->loaded.build(p->rows, p->rows.size());
+    p->loaded_count = static_cast<uint32_t>(p->rows.size());
+    if (!p->rows.empty()) load_states(*p, lo, hi, from_blob);
+    return *p;
+}
+
+bool AddressCache::load_blob(Partition &p) {
+    store::Stmt blob = db_.prepare(store::sql::kAddressBlobOf);
+    blob.bind(1, p.module_key);
+    if (!blob.step()) return false;
+    // Trusted only with the count it was written for: any insert since changes the count, any
+    // update or delete removed the blob (schema.sql's triggers). The count walks the index's
+    // entries without reading them out (about 88M instructions for 240k, the rows 496M).
+    store::Stmt rows = db_.prepare(store::sql::kAddressCountOfModule);
+    rows.bind(1, p.module_key);
+    const int64_t count = rows.step() ? rows.i64(0) : -1;
+    if (count < 0 || blob.i64(0) != count) return false;
+    return decode_address_blob(blob.blob(1), static_cast<uint64_t>(count), p.rows);
+}
+
+void AddressCache::load_rows(Partition &p, int64_t &lo, int64_t &hi) {
+    // Steps SQLite once, not once per row (store/int_rows.h): a warm ingest without a blob reads
+    // every cached row of the module (issue 22, eighth session). Served by the unique index alone
+    // (it holds addr_id as the rowid): one range scan.
+    store::for_each_int_row(db_, store::sql::kAddressesOfModule, {p.module_key}, [&](const int64_t *v) {
         CachedAddress a;
         a.addr_id = v[0];
         a.file_address = static_cast<uint64_t>(v[1]);
         lo = std::min(lo, a.addr_id);
         hi = std::max(hi, a.addr_id);
-        p->rows.push_back(a);
+        p.rows.push_back(a);
     });
     // The unique index delivers them by file address; sorted here in case a plan does not.
     auto by_address = [](const CachedAddress &a, const CachedAddress &b) { return a.file_address < b.file_address; };
-    if (!std::is_sorted(p->rows.begin(), p->rows.end(), by_address)) std::sort(p->rows.begin(), p->rows.end(), by_address);
-    p->loaded.build(p->rows, p->rows.size());
-    p->loaded_count = static_cast<uint32_t>(p->rows.size());
-    if (p->rows.empty()) return *p;
-    if (static_cast<uint64_t>(hi - lo) < 4 * p->rows.size() + 1024) {
+    if (!std::is_sorted(p.rows.begin(), p.rows.end(), by_address)) std::sort(p.rows.begin(), p.rows.end(), by_address);
+}
+
+void AddressCache::load_states(Partition &p, int64_t lo, int64_t hi, bool have_states) {
+    if (static_cast<uint64_t>(hi - lo) < 4 * p.rows.size() + 1024) {
         // The build owns most of its id range (the usual case): read the range in rowid order
         // and skip other builds' rows.
         std::vector<uint32_t> slot(static_cast<size_t>(hi - lo + 1), UINT32_MAX);
-        for (uint32_t i = 0; i < p->rows.size(); ++i) slot[static_cast<size_t>(p->rows[i].addr_id - lo)] = i;
-        // The rest of each row, in rowid order over the partition's id range.
-        store::for_each_int_row(db_, store::sql::kAddressStatesBetween, {lo, hi}, [&](const int64_t *v) {
-            uint32_t i = slot[static_cast<size_t>(v[0] - lo)];
-            if (i != UINT32_MAX) read_state(v + 1, p->rows[i]);
-        });
+        for (uint32_t i = 0; i < p.rows.size(); ++i) slot[static_cast<size_t>(p.rows[i].addr_id - lo)] = i;
+        // The rest of each row, in rowid order over the partition's id range (a blob holds it).
+        if (!have_states)
+            store::for_each_int_row(db_, store::sql::kAddressStatesBetween, {lo, hi}, [&](const int64_t *v) {
+                uint32_t i = slot[static_cast<size_t>(v[0] - lo)];
+                if (i != UINT32_MAX) read_state(v + 1, p.rows[i]);
+            });
         // Their stored site summaries, the same way (schema version 4: only the summarized rows).
         store::for_each_int_row(db_, store::sql::kAddressSitesBetween, {lo, hi}, [&](const int64_t *v) {
             uint32_t i = slot[static_cast<size_t>(v[0] - lo)];
-            if (i != UINT32_MAX) read_sites(v + 1, *p, i);
+            if (i != UINT32_MAX) read_sites(v + 1, p, i);
         });
     } else {
         // Interleaved with many other builds: one lookup per row.
         store::Stmt one = db_.prepare(store::sql::kAddressState), sites = db_.prepare(store::sql::kAddressSitesOf);
-        for (uint32_t i = 0; i < p->rows.size(); ++i) {
-            CachedAddress &a = p->rows[i];
-            one.bind(1, a.addr_id);
-            if (one.step()) read_state(columns(one, 0, 3).data(), a);
-            one.reset();
+        for (uint32_t i = 0; i < p.rows.size(); ++i) {
+            CachedAddress &a = p.rows[i];
+            if (!have_states) {
+                one.bind(1, a.addr_id);
+                if (one.step()) read_state(columns(one, 0, 3).data(), a);
+                one.reset();
+            }
             sites.bind(1, a.addr_id);
-            if (sites.step()) read_sites(columns(sites, 1, 5).data(), *p, i);
+            if (sites.step()) read_sites(columns(sites, 1, 5).data(), p, i);
             sites.reset();
         }
     }
-    return *p;
+}
+
+void AddressCache::write_blob(Partition &p) {
+    // rows[0, loaded_count) are by file address already; the rest (new in this ingest) are sorted
+    // and merged in.
+    std::vector<uint32_t> order(p.rows.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto mid = order.begin() + p.loaded_count;
+    auto by_address = [&](uint32_t a, uint32_t b) { return p.rows[a].file_address < p.rows[b].file_address; };
+    std::sort(mid, order.end(), by_address);
+    std::inplace_merge(order.begin(), mid, order.end(), by_address);
+    store::Stmt put = db_.prepare(store::sql::kPutAddressBlob);
+    put.bind(1, p.module_key).bind(2, static_cast<int64_t>(order.size())).bind_blob(3, encode_address_blob(p.rows, order)).run();
+    p.blob_current = true;
 }
 
 std::pair<uint32_t, bool> AddressCache::intern(Partition &p, uint64_t file_address) {
@@ -283,7 +332,10 @@ void AddressCache::flush() {
     store::BatchInsert sites(db_, store::sql::kInsertAddressSites, 6);
     store::Stmt update = db_.prepare(store::sql::kMarkAddressSymbolized);
     store::Stmt forget = db_.prepare(store::sql::kDeleteAddressSites);
+    std::vector<Partition *> touched;  // rows written: their blobs are rewritten below
     for (Partition *p : order_) {
+        if (!p->fresh.empty() || std::any_of(p->rows.begin(), p->rows.end(), [](const CachedAddress &r) { return r.dirty; }))
+            touched.push_back(p);
         for (CachedAddress &row : p->rows) {
             if (row.dirty) {  // answered anew: the stored summary was of the old chain
                 update.bind(1, row.addr_id).bind(2, static_cast<int>(row.quality)).bind(3, static_cast<int64_t>(row.answered_by)).run();
@@ -312,6 +364,19 @@ void AddressCache::flush() {
     }
     insert.flush();
     sites.flush();
+    // After every row write above (an UPDATE deleted the module's blob): each partition's blob
+    // again, when its rows changed or it had none to trust. A row without its id yet (none, after
+    // assign_ids) would make the blob wrong: then none is stored, and the rows are read next time.
+    for (Partition *p : order_) {
+        if (!p->module_key || (p->blob_current && std::find(touched.begin(), touched.end(), p) == touched.end())) continue;
+        bool complete = std::all_of(p->rows.begin(), p->rows.end(), [](const CachedAddress &r) { return r.addr_id && !r.fresh; });
+        if (complete) {
+            write_blob(*p);
+        } else {
+            db_.prepare(store::sql::kDeleteAddressBlob).bind(1, p->module_key).run();
+            p->blob_current = false;
+        }
+    }
 }
 
 std::vector<AddressCache::Partition *> AddressCache::partitions() { return order_; }
