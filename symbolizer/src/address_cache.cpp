@@ -138,14 +138,20 @@ bool AddressCache::load_blob(Partition &p) {
     store::Stmt blob = db_.prepare(store::sql::kAddressBlobOf);
     blob.bind(1, p.module_key);
     if (!blob.step()) return false;
-    // Trusted only with the count it was written for: any insert since changes the count, any
-    // update or delete removed the blob (schema.sql's triggers). The count walks the index's
-    // entries without reading them out (about 88M instructions for 240k, the rows 496M).
-    store::Stmt rows = db_.prepare(store::sql::kAddressCountOfModule);
-    rows.bind(1, p.module_key);
-    const int64_t count = rows.step() ? rows.i64(0) : -1;
-    if (count < 0 || blob.i64(0) != count) return false;
-    return decode_address_blob(blob.blob(1), static_cast<uint64_t>(count), p.rows);
+    // Trusted only while it holds exactly the module's rows. Updates and deletes removed it
+    // (schema.sql's triggers); an insert since it was written is seen by one of two checks:
+    // - max_id, set when ids 1..max_id were all taken: an insert since had to take a higher id,
+    //   so an unchanged max(addr_id) (one b-tree descent) means none happened;
+    // - else the module's row count, which walks its index entries (88M instructions and the
+    //   index's pages for 240k rows: the cost the first check avoids).
+    const int64_t rows = blob.i64(0), max_id = blob.i64(1);
+    bool current = max_id > 0 && db_.query_int(store::sql::kMaxAddressId).value_or(-1) == max_id;
+    if (!current) {
+        store::Stmt count = db_.prepare(store::sql::kAddressCountOfModule);
+        count.bind(1, p.module_key);
+        current = count.step() && count.i64(0) == rows;
+    }
+    return current && rows >= 0 && decode_address_blob(blob.blob(2), static_cast<uint64_t>(rows), p.rows);
 }
 
 void AddressCache::load_rows(Partition &p, int64_t &lo, int64_t &hi) {
@@ -208,8 +214,14 @@ void AddressCache::write_blob(Partition &p) {
     auto by_address = [&](uint32_t a, uint32_t b) { return p.rows[a].file_address < p.rows[b].file_address; };
     std::sort(mid, order.end(), by_address);
     std::inplace_merge(order.begin(), mid, order.end(), by_address);
+    // max_id only when every id up to it is taken (the ids this writer hands out are dense: it
+    // never deletes, and a rolled-back ingest's ids are handed out again): else 0, and a later
+    // load counts the module's rows instead.
+    const int64_t max_id = db_.query_int(store::sql::kMaxAddressId).value_or(0);
+    const bool dense = db_.query_int(store::sql::kAddressRowCount).value_or(-1) == max_id;
     store::Stmt put = db_.prepare(store::sql::kPutAddressBlob);
-    put.bind(1, p.module_key).bind(2, static_cast<int64_t>(order.size())).bind_blob(3, encode_address_blob(p.rows, order)).run();
+    put.bind(1, p.module_key).bind(2, static_cast<int64_t>(order.size())).bind(3, dense ? max_id : 0);
+    put.bind_blob(4, encode_address_blob(p.rows, order)).run();
     p.blob_current = true;
 }
 

@@ -106,15 +106,20 @@ TEST_CASE("store: address_blobs is optional to readers, added by the writer, and
     CHECK(db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'address_rows'") == 2);
     CHECK(dump(db) == before);
     auto blobs = [&] { return rows(db, "SELECT coalesce(group_concat(module_key), '') FROM (SELECT module_key FROM address_blobs ORDER BY 1)"); };
-    db.exec("INSERT INTO address_blobs VALUES (1, 2, x'00'), (2, 1, x'00')");
-    db.exec("INSERT INTO address_rows VALUES (4, 2, 200000, 0, 0, 0)");  // an insert: the count tells (no trigger)
+    auto put = [&] { db.exec("INSERT OR REPLACE INTO address_blobs VALUES (1, 2, 3, x'00'), (2, 1, 3, x'00')"); };
+    put();
+    db.exec("INSERT INTO address_rows VALUES (4, 2, 200000, 0, 0, 0)");  // an insert: the count and max id tell (no trigger)
     CHECK(blobs() == "1,2\n");
-    db.exec("UPDATE address_rows SET quality = 1 WHERE addr_id = 2");
+    db.exec("UPDATE address_rows SET quality = 1 WHERE addr_id = 2");  // an update: that module's blob
     CHECK(blobs() == "2\n");
-    db.exec("INSERT INTO address_blobs VALUES (1, 2, x'00')");
-    db.exec("DELETE FROM address_rows WHERE addr_id = 3");
-    CHECK(blobs() == "1\n");
-    db.exec("UPDATE address_rows SET module_key = 1 WHERE addr_id = 4");  // moved: both modules' blobs go
+    put();
+    db.exec("UPDATE address_rows SET module_key = 1 WHERE addr_id = 4");  // moved: both modules' blobs
+    CHECK(blobs() == "\n");
+    put();
+    db.exec("UPDATE address_rows SET addr_id = 9 WHERE addr_id = 3");  // renumbered: it freed an id, so every blob
+    CHECK(blobs() == "\n");
+    put();
+    db.exec("DELETE FROM address_rows WHERE addr_id = 9");  // a delete frees an id: every blob
     CHECK(blobs() == "\n");
     REQUIRE_NOTHROW(mt::store::check_readable(path));
 }

@@ -179,6 +179,38 @@ TEST_CASE("symbolizer: the cache reads a module's rows from its blob only while 
         CHECK(blob_rows(db) == 301);  // written again with the row it lacked
         CHECK(ingest(db, {}).rows == table_rows(db));
     }
+    SECTION("another module's rows added since: the max id moved, and the module's count still trusts it") {
+        CHECK(db.query_int("SELECT max_id FROM address_blobs") == 300);  // ids 1..300 all taken when written
+        {
+            mt::store::Transaction tx(db);
+            AddressCache cache(db);
+            auto &other = cache.partition("bbbb", "libB.so");
+            for (uint64_t a : range(0x5000, 20)) cache.intern(other, a);
+            cache.assign_ids();
+            cache.flush();
+            tx.commit();
+        }
+        Loaded next = ingest(db, {});
+        CHECK(next.from_blob);
+        CHECK(next.rows == table_rows(db));
+        CHECK(db.query_int("SELECT max_id FROM address_blobs WHERE row_count = 300") == 300);  // unchanged: not rewritten
+    }
+    SECTION("written while an id was free: no max id, the count decides") {
+        // A gap in the ids (a row of another module deleted, which also dropped every blob).
+        db.exec("INSERT INTO address_modules(build_id, module_path) VALUES ('cccc', 'libC.so');"
+                "INSERT INTO address_rows(addr_id, module_key, file_address) VALUES (301, 2, 1), (302, 2, 2);"
+                "DELETE FROM address_rows WHERE addr_id = 301");
+        CHECK(blob_rows(db) == -1);
+        CHECK_FALSE(ingest(db, {}).from_blob);
+        CHECK(db.query_int("SELECT max_id FROM address_blobs") == 0);  // 302 rows' ids would not all be taken
+        // An insert into the gap: the max id did not move, but no max id is trusted; the count sees it.
+        db.exec("INSERT INTO address_rows(addr_id, module_key, file_address, symbolized, quality) VALUES (301, 1, 0x1001, 1, 2)");
+        Loaded next = ingest(db, {});
+        CHECK_FALSE(next.from_blob);
+        CHECK(next.rows == table_rows(db));
+        CHECK(next.rows.size() == 301);
+        CHECK(ingest(db, {}).from_blob);
+    }
     SECTION("stale after an update or a delete: the schema's triggers removed it") {
         db.exec("UPDATE address_rows SET quality = 1, answered_by = 9 WHERE file_address = 0x1000");
         CHECK(blob_rows(db) == -1);
