@@ -137,7 +137,8 @@ CREATE TABLE IF NOT EXISTS address_sites (
 -- that true for any writer (they live in the file): an update of a row deletes its module's blob,
 -- and a delete, or an update that renumbers a row, deletes every blob (it frees an id). A missing
 -- or distrusted blob is never an error: the rows are read, and the writer stores a new one. No
--- reader reads it. The layout is the symbolizer's (symbolizer/src/address_blob.h).
+-- reader reads it. (An INSERT OR REPLACE over an existing row fires no delete trigger: no writer
+-- of ours replaces address_rows; a hand edit that does must delete the blobs too.) The layout is the symbolizer's (symbolizer/src/address_blob.h).
 CREATE TABLE IF NOT EXISTS address_blobs (
     module_key INTEGER PRIMARY KEY REFERENCES address_modules(module_key),
     row_count  INTEGER NOT NULL,                 -- the rows it holds: all of the module's, when trusted
