@@ -68,8 +68,10 @@ private:
 std::string encode_address_blob(const std::vector<CachedAddress> &rows, std::span<const uint32_t> order) {
     // answered_by is a file's 64-bit hash, the same for most rows of a build: a small table of the
     // distinct values, and a row names its value's index.
+    // Runs of one value are entered once (a build's rows mostly share one), then sorted.
     std::vector<uint64_t> answered;
-    for (uint32_t i : order) answered.push_back(rows[i].answered_by);
+    for (uint32_t i : order)
+        if (answered.empty() || answered.back() != rows[i].answered_by) answered.push_back(rows[i].answered_by);
     std::sort(answered.begin(), answered.end());
     answered.erase(std::unique(answered.begin(), answered.end()), answered.end());
     std::string s(kMagic, sizeof kMagic);
@@ -79,11 +81,14 @@ std::string encode_address_blob(const std::vector<CachedAddress> &rows, std::spa
     for (uint64_t a : answered) put_u64(s, a);
     uint64_t prev_address = 0;
     int64_t prev_id = 0;
+    size_t last = 0;  // index of the previous row's answered_by
     for (uint32_t i : order) {
         const CachedAddress &r = rows[i];
         put_varint(s, r.file_address - prev_address);
         put_varint(s, zigzag(r.addr_id - prev_id));
-        auto index = static_cast<uint64_t>(std::lower_bound(answered.begin(), answered.end(), r.answered_by) - answered.begin());
+        if (r.answered_by != answered[last])  // the previous row's value, else a search
+            last = static_cast<size_t>(std::lower_bound(answered.begin(), answered.end(), r.answered_by) - answered.begin());
+        const uint64_t index = last;
         put_varint(s, (r.symbolized ? 1u : 0u) | static_cast<uint64_t>(r.quality) << 1 | index << 3);
         prev_address = r.file_address;
         prev_id = r.addr_id;

@@ -98,6 +98,10 @@ std::array<int64_t, 5> columns(const store::Stmt &st, int from, int n) {
 
 }  // namespace
 
+namespace {
+void sort_by_address(std::vector<AddressCache::Lookup> &a);  // below, with intern_all
+}  // namespace
+
 AddressCache::AddressCache(store::Db &db)
     : db_(db),
       module_key_(db.prepare(store::sql::kAddressModuleKey)) {
@@ -206,14 +210,19 @@ void AddressCache::load_states(Partition &p, int64_t lo, int64_t hi, bool have_s
 }
 
 void AddressCache::write_blob(Partition &p) {
-    // rows[0, loaded_count) are by file address already; the rest (new in this ingest) are sorted
-    // and merged in.
-    std::vector<uint32_t> order(p.rows.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    auto mid = order.begin() + p.loaded_count;
+    // rows[0, loaded_count) are by file address already; the rest (new in this ingest, in first-use
+    // order) are radix-sorted (std::sort through the indexes cost a cold run's 240k rows about
+    // 45M instructions) and merged in.
+    std::vector<Lookup> fresh;
+    fresh.reserve(p.rows.size() - p.loaded_count);
+    for (uint32_t i = p.loaded_count; i < p.rows.size(); ++i) fresh.push_back({p.rows[i].file_address, i});
+    sort_by_address(fresh);
+    std::vector<uint32_t> order;
+    order.reserve(p.rows.size());
+    for (uint32_t i = 0; i < p.loaded_count; ++i) order.push_back(i);
+    for (const Lookup &l : fresh) order.push_back(l.order);
     auto by_address = [&](uint32_t a, uint32_t b) { return p.rows[a].file_address < p.rows[b].file_address; };
-    std::sort(mid, order.end(), by_address);
-    std::inplace_merge(order.begin(), mid, order.end(), by_address);
+    std::inplace_merge(order.begin(), order.begin() + p.loaded_count, order.end(), by_address);
     // max_id only when every id up to it is taken (the ids this writer hands out are dense: it
     // never deletes, and a rolled-back ingest's ids are handed out again): else 0, and a later
     // load counts the module's rows instead.
