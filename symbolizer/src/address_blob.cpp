@@ -89,7 +89,11 @@ std::string encode_address_blob(const std::vector<CachedAddress> &rows, std::spa
         if (r.answered_by != answered[last])  // the previous row's value, else a search
             last = static_cast<size_t>(std::lower_bound(answered.begin(), answered.end(), r.answered_by) - answered.begin());
         const uint64_t index = last;
-        put_varint(s, (r.symbolized ? 1u : 0u) | static_cast<uint64_t>(r.quality) << 1 | index << 3);
+        // A quality outside 0-2 (a foreign row's) must not reach the index bits: it becomes 3,
+        // which the decoder refuses (the cache does not store such a blob: AddressCache::flush).
+        const auto q = static_cast<int64_t>(r.quality);
+        const uint64_t quality = q >= 0 && q <= static_cast<int64_t>(kMaxQuality) ? static_cast<uint64_t>(q) : 3;
+        put_varint(s, (r.symbolized ? 1u : 0u) | quality << 1 | index << 3);
         prev_address = r.file_address;
         prev_id = r.addr_id;
     }

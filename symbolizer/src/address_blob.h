@@ -27,7 +27,7 @@
 namespace mt::sym {
 
 // The blob of `rows[order[0]], rows[order[1]], ...`: `order` lists rows by file address ascending,
-// distinct, each with its addr_id.
+// distinct, each with its addr_id. A quality outside 0-2 makes a blob the decoder refuses.
 std::string encode_address_blob(const std::vector<CachedAddress> &rows, std::span<const uint32_t> order);
 
 // Appends the blob's rows to `out` (file_address, addr_id, symbolized, quality, answered_by; the

@@ -390,7 +390,11 @@ void AddressCache::flush() {
     // assign_ids) would make the blob wrong: then none is stored, and the rows are read next time.
     for (Partition *p : order_) {
         if (!p->module_key || (p->blob_current && std::find(touched.begin(), touched.end(), p) == touched.end())) continue;
-        bool complete = std::all_of(p->rows.begin(), p->rows.end(), [](const CachedAddress &r) { return r.addr_id && !r.fresh; });
+        // Every row written, and of a quality the blob can hold (a foreign row's other value is
+        // served from the rows).
+        bool complete = std::all_of(p->rows.begin(), p->rows.end(), [](const CachedAddress &r) {
+            return r.addr_id && !r.fresh && static_cast<int>(r.quality) >= 0 && r.quality <= Quality::DebugInfo;
+        });
         if (complete) {
             write_blob(*p);
         } else {

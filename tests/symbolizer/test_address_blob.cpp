@@ -85,10 +85,13 @@ TEST_CASE("symbolizer: a malformed or miscounted address blob is refused, leavin
     auto zero_id = rows;
     zero_id[1].addr_id = 0;
     CHECK(refused(encode_address_blob(zero_id, identity(zero_id.size())), zero_id.size()));
-    // A quality this build does not know, and a state naming an answered_by value past the table.
-    auto q3 = rows;
-    q3[0].quality = static_cast<Quality>(3);
-    CHECK(refused(encode_address_blob(q3, identity(q3.size())), q3.size()));
+    // A quality this build does not know (3, and others that must not spill into the value
+    // index's bits), and a state naming an answered_by value past the table.
+    for (int q : {3, 4, 5, 255, -1}) {
+        auto bad_quality = rows;
+        bad_quality[0].quality = static_cast<Quality>(q);
+        CHECK(refused(encode_address_blob(bad_quality, identity(bad_quality.size())), bad_quality.size()));
+    }
     std::vector<CachedAddress> one = {row(0x10, 1, true, Quality::DebugInfo, 9)};
     std::string bad_index = encode_address_blob(one, identity(1));
     bad_index.back() = static_cast<char>(1 | 2 << 1 | 1 << 3);  // value index 1 of a table of 1
@@ -232,6 +235,15 @@ TEST_CASE("symbolizer: the cache reads a module's rows from its blob only while 
         CHECK_FALSE(next.from_blob);
         CHECK(next.rows == table_rows(db));
         CHECK(ingest(db, {}).from_blob);
+    }
+    SECTION("a row of a quality the blob cannot hold (a foreign writer's): no blob, the rows serve it") {
+        db.exec("UPDATE address_rows SET quality = 5 WHERE file_address = 0x1000");
+        Loaded next = ingest(db, {});
+        CHECK_FALSE(next.from_blob);
+        CHECK(next.rows == table_rows(db));
+        CHECK(std::get<3>(next.rows[0]) == static_cast<Quality>(5));
+        CHECK(blob_rows(db) == -1);  // not written
+        CHECK(ingest(db, {}).rows == table_rows(db));
     }
     SECTION("a row answered anew by this ingest: the blob holds its new state") {
         AddressCache::Partition *p = nullptr;
