@@ -128,6 +128,30 @@ CREATE TABLE IF NOT EXISTS address_sites (
     runtime_any_site INTEGER NOT NULL   -- the first named frame
 );
 
+-- The cache's rows of one module in one value (issue 22, tenth session): a warm ingest reads a
+-- module's rows from it in one step instead of walking the unique index and every row. A copy, so
+-- the writer trusts it only when it provably holds exactly the module's rows (docs/schema.md,
+-- *The address blobs*): its row_count equals the module's count of address_rows, or, in one
+-- lookup, max_id is still max(addr_id): max_id is set only when every id 1..max_id was taken
+-- when the blob was written, so an insert since had to take a higher id. The triggers below keep
+-- that true for any writer (they live in the file): an update of a row deletes its module's blob,
+-- and a delete, or an update that renumbers a row, deletes every blob (it frees an id). A missing
+-- or distrusted blob is never an error: the rows are read, and the writer stores a new one. No
+-- reader reads it. (An INSERT OR REPLACE over an existing row fires no delete trigger: no writer
+-- of ours replaces address_rows; a hand edit that does must delete the blobs too.) The layout is the symbolizer's (symbolizer/src/address_blob.h).
+CREATE TABLE IF NOT EXISTS address_blobs (
+    module_key INTEGER PRIMARY KEY REFERENCES address_modules(module_key),
+    row_count  INTEGER NOT NULL,                 -- the rows it holds: all of the module's, when trusted
+    max_id     INTEGER NOT NULL DEFAULT 0,       -- max(addr_id) when written, if ids 1..max_id were all taken; else 0
+    data       BLOB NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS address_rows_update_blob AFTER UPDATE ON address_rows BEGIN
+    DELETE FROM address_blobs WHERE module_key IN (OLD.module_key, NEW.module_key) OR OLD.addr_id != NEW.addr_id;
+END;
+CREATE TRIGGER IF NOT EXISTS address_rows_delete_blob AFTER DELETE ON address_rows BEGIN
+    DELETE FROM address_blobs;
+END;
+
 -- Version 2's addresses table, as a view: every reader's query reads it unchanged. The module's
 -- strings are scalar subqueries, not a join, so the view stays one table to SQLite and a
 -- `LEFT JOIN addresses` is flattened into the reader's query (a joined view on the right of a

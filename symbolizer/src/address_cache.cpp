@@ -1,5 +1,7 @@
 #include "address_cache.h"
 
+#include "address_blob.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -96,6 +98,10 @@ std::array<int64_t, 5> columns(const store::Stmt &st, int from, int n) {
 
 }  // namespace
 
+namespace {
+void sort_by_address(std::vector<AddressCache::Lookup> &a);  // below, with intern_all
+}  // namespace
+
 AddressCache::AddressCache(store::Db &db)
     : db_(db),
       module_key_(db.prepare(store::sql::kAddressModuleKey)) {
@@ -115,53 +121,117 @@ AddressCache::Partition &AddressCache::partition(const std::string &build_id, co
     if (module_key_.step()) p->module_key = module_key_.i64(0);
     module_key_.reset();
     if (!p->module_key) return *p;  // a module new to the cache: no rows yet
-    // The three reads below step SQLite once each, not once per row (store/int_rows.h): a warm
-    // ingest reads every cached row of the module (issue 22, eighth session).
     int64_t lo = INT64_MAX, hi = INT64_MIN;
-    // Served by the unique index alone (it holds addr_id as the rowid): one range scan.
-    store::for_each_int_row(db_, store::sql::kAddressesOfModule, {p->module_key}, [&](const int64_t *v) {
+    const bool from_blob = load_blob(*p);
+    if (from_blob) {
+        for (const CachedAddress &a : p->rows) {
+            lo = std::min(lo, a.addr_id);
+            hi = std::max(hi, a.addr_id);
+        }
+    } else {
+        load_rows(*p, lo, hi);
+    }
+    p->blob_current = from_blob;
+    p->loaded.build(p->rows, p->rows.size());
+    p->loaded_count = static_cast<uint32_t>(p->rows.size());
+    if (!p->rows.empty()) load_states(*p, lo, hi, from_blob);
+    return *p;
+}
+
+bool AddressCache::load_blob(Partition &p) {
+    store::Stmt blob = db_.prepare(store::sql::kAddressBlobOf);
+    blob.bind(1, p.module_key);
+    if (!blob.step()) return false;
+    // Trusted only while it holds exactly the module's rows. Updates and deletes removed it
+    // (schema.sql's triggers); an insert since it was written is seen by one of two checks:
+    // - max_id, set when ids 1..max_id were all taken: an insert since had to take a higher id,
+    //   so an unchanged max(addr_id) (one b-tree descent) means none happened;
+    // - else the module's row count, which walks its index entries (88M instructions and the
+    //   index's pages for 240k rows: the cost the first check avoids).
+    const int64_t rows = blob.i64(0), max_id = blob.i64(1);
+    bool current = max_id > 0 && db_.query_int(store::sql::kMaxAddressId).value_or(-1) == max_id;
+    if (!current) {
+        store::Stmt count = db_.prepare(store::sql::kAddressCountOfModule);
+        count.bind(1, p.module_key);
+        current = count.step() && count.i64(0) == rows;
+    }
+    return current && rows >= 0 && decode_address_blob(blob.blob(2), static_cast<uint64_t>(rows), p.rows);
+}
+
+void AddressCache::load_rows(Partition &p, int64_t &lo, int64_t &hi) {
+    // Steps SQLite once, not once per row (store/int_rows.h): a warm ingest without a blob reads
+    // every cached row of the module (issue 22, eighth session). Served by the unique index alone
+    // (it holds addr_id as the rowid): one range scan.
+    store::for_each_int_row(db_, store::sql::kAddressesOfModule, {p.module_key}, [&](const int64_t *v) {
         CachedAddress a;
         a.addr_id = v[0];
         a.file_address = static_cast<uint64_t>(v[1]);
         lo = std::min(lo, a.addr_id);
         hi = std::max(hi, a.addr_id);
-        p->rows.push_back(a);
+        p.rows.push_back(a);
     });
     // The unique index delivers them by file address; sorted here in case a plan does not.
     auto by_address = [](const CachedAddress &a, const CachedAddress &b) { return a.file_address < b.file_address; };
-    if (!std::is_sorted(p->rows.begin(), p->rows.end(), by_address)) std::sort(p->rows.begin(), p->rows.end(), by_address);
-    p->loaded.build(p->rows, p->rows.size());
-    p->loaded_count = static_cast<uint32_t>(p->rows.size());
-    if (p->rows.empty()) return *p;
-    if (static_cast<uint64_t>(hi - lo) < 4 * p->rows.size() + 1024) {
+    if (!std::is_sorted(p.rows.begin(), p.rows.end(), by_address)) std::sort(p.rows.begin(), p.rows.end(), by_address);
+}
+
+void AddressCache::load_states(Partition &p, int64_t lo, int64_t hi, bool have_states) {
+    if (static_cast<uint64_t>(hi - lo) < 4 * p.rows.size() + 1024) {
         // The build owns most of its id range (the usual case): read the range in rowid order
         // and skip other builds' rows.
         std::vector<uint32_t> slot(static_cast<size_t>(hi - lo + 1), UINT32_MAX);
-        for (uint32_t i = 0; i < p->rows.size(); ++i) slot[static_cast<size_t>(p->rows[i].addr_id - lo)] = i;
-        // The rest of each row, in rowid order over the partition's id range.
-        store::for_each_int_row(db_, store::sql::kAddressStatesBetween, {lo, hi}, [&](const int64_t *v) {
-            uint32_t i = slot[static_cast<size_t>(v[0] - lo)];
-            if (i != UINT32_MAX) read_state(v + 1, p->rows[i]);
-        });
+        for (uint32_t i = 0; i < p.rows.size(); ++i) slot[static_cast<size_t>(p.rows[i].addr_id - lo)] = i;
+        // The rest of each row, in rowid order over the partition's id range (a blob holds it).
+        if (!have_states)
+            store::for_each_int_row(db_, store::sql::kAddressStatesBetween, {lo, hi}, [&](const int64_t *v) {
+                uint32_t i = slot[static_cast<size_t>(v[0] - lo)];
+                if (i != UINT32_MAX) read_state(v + 1, p.rows[i]);
+            });
         // Their stored site summaries, the same way (schema version 4: only the summarized rows).
         store::for_each_int_row(db_, store::sql::kAddressSitesBetween, {lo, hi}, [&](const int64_t *v) {
             uint32_t i = slot[static_cast<size_t>(v[0] - lo)];
-            if (i != UINT32_MAX) read_sites(v + 1, *p, i);
+            if (i != UINT32_MAX) read_sites(v + 1, p, i);
         });
     } else {
         // Interleaved with many other builds: one lookup per row.
         store::Stmt one = db_.prepare(store::sql::kAddressState), sites = db_.prepare(store::sql::kAddressSitesOf);
-        for (uint32_t i = 0; i < p->rows.size(); ++i) {
-            CachedAddress &a = p->rows[i];
-            one.bind(1, a.addr_id);
-            if (one.step()) read_state(columns(one, 0, 3).data(), a);
-            one.reset();
+        for (uint32_t i = 0; i < p.rows.size(); ++i) {
+            CachedAddress &a = p.rows[i];
+            if (!have_states) {
+                one.bind(1, a.addr_id);
+                if (one.step()) read_state(columns(one, 0, 3).data(), a);
+                one.reset();
+            }
             sites.bind(1, a.addr_id);
-            if (sites.step()) read_sites(columns(sites, 1, 5).data(), *p, i);
+            if (sites.step()) read_sites(columns(sites, 1, 5).data(), p, i);
             sites.reset();
         }
     }
-    return *p;
+}
+
+void AddressCache::write_blob(Partition &p) {
+    // rows[0, loaded_count) are by file address already; the rest (new in this ingest, in first-use
+    // order) are radix-sorted (std::sort through the indexes cost a cold run's 240k rows about
+    // 45M instructions) and merged in.
+    std::vector<Lookup> fresh;
+    fresh.reserve(p.rows.size() - p.loaded_count);
+    for (uint32_t i = p.loaded_count; i < p.rows.size(); ++i) fresh.push_back({p.rows[i].file_address, i});
+    sort_by_address(fresh);
+    std::vector<uint32_t> order;
+    order.reserve(p.rows.size());
+    for (uint32_t i = 0; i < p.loaded_count; ++i) order.push_back(i);
+    for (const Lookup &l : fresh) order.push_back(l.order);
+    auto by_address = [&](uint32_t a, uint32_t b) { return p.rows[a].file_address < p.rows[b].file_address; };
+    std::inplace_merge(order.begin(), order.begin() + p.loaded_count, order.end(), by_address);
+    // max_id only when every id up to it is taken (the ids this writer hands out are dense: it
+    // never deletes, and a rolled-back ingest's ids are handed out again): else 0, and a later
+    // load counts the module's rows instead.
+    const int64_t max_id = db_.query_int(store::sql::kMaxAddressId).value_or(0);
+    const bool dense = db_.query_int(store::sql::kAddressRowCount).value_or(-1) == max_id;
+    store::Stmt put = db_.prepare(store::sql::kPutAddressBlob);
+    put.bind(1, p.module_key).bind(2, static_cast<int64_t>(order.size())).bind(3, dense ? max_id : 0);
+    put.bind_blob(4, encode_address_blob(p.rows, order)).run();
+    p.blob_current = true;
 }
 
 std::pair<uint32_t, bool> AddressCache::intern(Partition &p, uint64_t file_address) {
@@ -283,7 +353,10 @@ void AddressCache::flush() {
     store::BatchInsert sites(db_, store::sql::kInsertAddressSites, 6);
     store::Stmt update = db_.prepare(store::sql::kMarkAddressSymbolized);
     store::Stmt forget = db_.prepare(store::sql::kDeleteAddressSites);
+    std::vector<Partition *> touched;  // rows written: their blobs are rewritten below
     for (Partition *p : order_) {
+        if (!p->fresh.empty() || std::any_of(p->rows.begin(), p->rows.end(), [](const CachedAddress &r) { return r.dirty; }))
+            touched.push_back(p);
         for (CachedAddress &row : p->rows) {
             if (row.dirty) {  // answered anew: the stored summary was of the old chain
                 update.bind(1, row.addr_id).bind(2, static_cast<int>(row.quality)).bind(3, static_cast<int64_t>(row.answered_by)).run();
@@ -312,6 +385,23 @@ void AddressCache::flush() {
     }
     insert.flush();
     sites.flush();
+    // After every row write above (an UPDATE deleted the module's blob): each partition's blob
+    // again, when its rows changed or it had none to trust. A row without its id yet (none, after
+    // assign_ids) would make the blob wrong: then none is stored, and the rows are read next time.
+    for (Partition *p : order_) {
+        if (!p->module_key || (p->blob_current && std::find(touched.begin(), touched.end(), p) == touched.end())) continue;
+        // Every row written, and of a quality the blob can hold (a foreign row's other value is
+        // served from the rows).
+        bool complete = std::all_of(p->rows.begin(), p->rows.end(), [](const CachedAddress &r) {
+            return r.addr_id && !r.fresh && static_cast<int>(r.quality) >= 0 && r.quality <= Quality::DebugInfo;
+        });
+        if (complete) {
+            write_blob(*p);
+        } else {
+            db_.prepare(store::sql::kDeleteAddressBlob).bind(1, p->module_key).run();
+            p->blob_current = false;
+        }
+    }
 }
 
 std::vector<AddressCache::Partition *> AddressCache::partitions() { return order_; }

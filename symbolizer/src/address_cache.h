@@ -112,6 +112,9 @@ public:
         std::vector<StoredSites> sites;      // empty, or one per row
         std::vector<uint32_t> sites_dirty;   // rows whose summary this ingest made: flush() writes them
         uint32_t loaded_count = 0;           // rows[0, loaded_count) came from the database, by file address
+        // The database's address_blobs row of this module holds exactly its rows (read from it, or
+        // written by flush()); false: flush() writes one (a missing or stale blob is replaced).
+        bool blob_current = false;
         StoredSites stored_sites(uint32_t row) const { return row < sites.size() ? sites[row] : StoredSites{}; }
     };
 
@@ -150,6 +153,16 @@ public:
     std::vector<Partition *> partitions();
 
 private:
+    // Fills p.rows with the module's rows from its blob; false (rows untouched) when there is none,
+    // or it does not hold exactly the module's rows.
+    bool load_blob(Partition &p);
+    // Fills p.rows from the unique index (the fallback: no blob, or a stale one).
+    void load_rows(Partition &p, int64_t &lo, int64_t &hi);
+    // The rows' states (unless `have_states`) and stored site summaries, by addr_id in [lo, hi].
+    void load_states(Partition &p, int64_t lo, int64_t hi, bool have_states);
+    // Stores p's blob: every row, by file address (after the rows are written).
+    void write_blob(Partition &p);
+
     store::Db &db_;
     store::Stmt module_key_;
     std::unordered_map<std::string, std::unique_ptr<Partition>> parts_;

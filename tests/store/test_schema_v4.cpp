@@ -81,3 +81,45 @@ TEST_CASE("store: a version-4 file has the summaries' table, and one without it 
     Db::open(path, false).exec("DROP TABLE address_sites");
     CHECK_THROWS_WITH(mt::store::check_readable(path), Catch::Contains("claims schema version 4 but has no table 'address_sites'"));
 }
+
+// address_blobs (issue 22, tenth session), added to version 4 after its release: the writer's copy
+// of a module's cache rows. A file written before it is readable and gets it from the writer; any
+// UPDATE or DELETE of a module's rows, by any writer, deletes that module's blob.
+TEST_CASE("store: address_blobs is optional to readers, added by the writer, and dropped when its rows change",
+          "[store][schema][version][blob]") {
+    mt::test::StoreDir d;
+    std::string path = d.file("v4old.db");
+    mt::store::create_empty_database(path);
+    std::string before;
+    {
+        Db old = Db::open(path, false);
+        old.exec("DROP TRIGGER address_rows_update_blob; DROP TRIGGER address_rows_delete_blob; DROP TABLE address_blobs");
+        old.exec(R"(INSERT INTO address_modules VALUES (1, 'aa01', 'libil2cpp.so'), (2, '', 'libc.so');
+                    INSERT INTO address_rows VALUES (1, 1, 4096, 1, 2, 77), (2, 1, 8192, 0, 0, 0), (3, 2, 123456, 1, 1, 5);)");
+        before = dump(old);
+    }
+    REQUIRE_NOTHROW(mt::store::check_readable(path));  // written before the blobs: served as is
+    auto opened = mt::store::open_database(path);
+    Db &db = opened.db;
+    CHECK(db.query_int("PRAGMA user_version") == 4);
+    CHECK(db.query_int("SELECT count(*) FROM address_blobs") == 0);
+    CHECK(db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'address_rows'") == 2);
+    CHECK(dump(db) == before);
+    auto blobs = [&] { return rows(db, "SELECT coalesce(group_concat(module_key), '') FROM (SELECT module_key FROM address_blobs ORDER BY 1)"); };
+    auto put = [&] { db.exec("INSERT OR REPLACE INTO address_blobs VALUES (1, 2, 3, x'00'), (2, 1, 3, x'00')"); };
+    put();
+    db.exec("INSERT INTO address_rows VALUES (4, 2, 200000, 0, 0, 0)");  // an insert: the count and max id tell (no trigger)
+    CHECK(blobs() == "1,2\n");
+    db.exec("UPDATE address_rows SET quality = 1 WHERE addr_id = 2");  // an update: that module's blob
+    CHECK(blobs() == "2\n");
+    put();
+    db.exec("UPDATE address_rows SET module_key = 1 WHERE addr_id = 4");  // moved: both modules' blobs
+    CHECK(blobs() == "\n");
+    put();
+    db.exec("UPDATE address_rows SET addr_id = 9 WHERE addr_id = 3");  // renumbered: it freed an id, so every blob
+    CHECK(blobs() == "\n");
+    put();
+    db.exec("DELETE FROM address_rows WHERE addr_id = 9");  // a delete frees an id: every blob
+    CHECK(blobs() == "\n");
+    REQUIRE_NOTHROW(mt::store::check_readable(path));
+}

@@ -74,6 +74,17 @@ inline constexpr SqlText kInsertAddressModule = insert_sql("address_modules", "b
 // The addresses already known for one module: the symbolizer's per-build cache.
 // Read as rows of store::for_each_int_row (int_rows.h: no step per row), as are the two sweeps below.
 inline constexpr char kAddressesOfModule[] = "SELECT mt_rows(addr_id, file_address) FROM address_rows WHERE module_key = ?1";
+// A module's rows as one blob (address_blobs, address_blob.h), and what says it still holds
+// exactly the module's rows: the largest address id (equal to the blob's max_id: no row was
+// inserted since), else the module's row count (equal to its row_count). The blob is written after
+// the rows, with max_id set when ids 1..max are all taken (count equals max).
+inline constexpr char kAddressBlobOf[] = "SELECT row_count, max_id, data FROM address_blobs WHERE module_key = ?1";
+inline constexpr char kMaxAddressId[] = "SELECT coalesce(max(addr_id), 0) FROM address_rows";
+inline constexpr char kAddressRowCount[] = "SELECT count(*) FROM address_rows";
+inline constexpr char kAddressCountOfModule[] = "SELECT count(*) FROM address_rows WHERE module_key = ?1";
+inline constexpr char kPutAddressBlob[] =
+    "INSERT OR REPLACE INTO address_blobs(module_key, row_count, max_id, data) VALUES (?1, ?2, ?3, ?4)";
+inline constexpr char kDeleteAddressBlob[] = "DELETE FROM address_blobs WHERE module_key = ?1";
 // What is known of a range of address ids (a build's rows, read in one sweep).
 inline constexpr char kAddressStatesBetween[] =
     "SELECT mt_rows(addr_id, symbolized, quality, answered_by) FROM address_rows WHERE addr_id BETWEEN ?1 AND ?2";
