@@ -27,14 +27,19 @@ inline uintptr_t strip_pac(uintptr_t ra) {
 #endif
 }
 
-// Stack hash: one multiply-xor step per frame, folded into the walk so it runs in the shadow of
-// the walk's load chain, then the depth. Never 0.
+// Stack hash: one multiply-xor step per frame (h * K ^ pc), folded into the walk so it runs in
+// the shadow of the walk's load chain, then the depth. Never 0. Multiply first, then xor: the
+// lane's register is the xor's destination and the return address (already stored) its source,
+// so a step is two instructions; (h ^ pc) * K compiled to three (a move of the product), 22 per
+// allocation at 23 frames. The join multiplies again (key = (a * K ^ b) * K ^ depth), so the
+// last frame of each lane goes through a multiply too: with a plain (a ^ b) * K, two stacks
+// whose last frames of both lanes differ by one xor difference would share a key.
 //
 // Two lanes: frames 0, 2, 4, ... step lane a, frames 1, 3, 5, ... lane b, and the key joins them
-// with one more step. A step is a dependent xor and multiply (4 cycles); in one chain over ~20
-// frames that was longer than the walk's own load chain (which a core that forwards or renames
-// stack memory runs at 1-2 cycles a frame), so the hash, not the walk, set the traced walk's
-// latency (docs/benchmarks.md, issue 22 tenth session). The lanes start from different seeds, so
+// with one more step and a multiply. A step is a dependent multiply and xor (4 cycles); in one
+// chain over ~20 frames that was longer than the walk's own load chain (which a core that
+// forwards or renames stack memory runs at 1-2 cycles a frame), so the hash, not the walk, set
+// the traced walk's latency (docs/benchmarks.md, issue 22 tenth session). The lanes start from different seeds, so
 // swapping the frames of the two lanes changes the key. The hash is the writer's key for a
 // stack (its map of stacks sent); it never reaches the file, whose stack ids are numbered in
 // order of first appearance, so a different hash function leaves every byte the same.
@@ -45,8 +50,10 @@ inline uintptr_t strip_pac(uintptr_t ra) {
 // same odds of two stacks sharing a hash (a bijection, then one bit set), but 17 instructions per
 // allocation for bits nobody needs spread: the writer's map mixes its keys itself (U64Map::slot,
 // hashmap.h) and otherwise only compares hashes for equality (issue 22 tenth session).
-inline uint64_t stack_hash_step(uint64_t h, uint64_t pc) { return (h ^ pc) * 0x9E3779B97F4A7C15ull; }
-inline uint64_t stack_hash_key(uint64_t a, uint64_t b, uint32_t depth) { return stack_hash_step(a, b) ^ depth; }
+inline uint64_t stack_hash_step(uint64_t h, uint64_t pc) { return h * 0x9E3779B97F4A7C15ull ^ pc; }
+inline uint64_t stack_hash_key(uint64_t a, uint64_t b, uint32_t depth) {
+    return stack_hash_step(a, b) * 0x9E3779B97F4A7C15ull ^ depth;
+}
 inline uint64_t stack_hash_mix(uint64_t key) { return key | 1; }
 constexpr uint64_t kStackHashSeedA = 0x2545F4914F6CDD1Dull;
 constexpr uint64_t kStackHashSeedB = 0x6A09E667F3BCC909ull;

@@ -154,6 +154,10 @@ TEST_CASE("stack key: frames in another order or in the other lane are another k
     CHECK(k != mt::rt::hash_frames_key(swapped_in_lane, 4));
     CHECK(k != mt::rt::hash_frames_key(f, 3));
     CHECK(mt::rt::hash_frames_key(f, 1) != mt::rt::hash_frames_key(swapped_lanes, 1));
+    // The last frame of each lane changed by the same xor difference: another key (the join
+    // multiplies lane a before it meets lane b).
+    const uint64_t same_delta[4] = {0x1111, 0x2222, 0x3333 ^ 0x40, 0x4444 ^ 0x40};
+    CHECK(k != mt::rt::hash_frames_key(same_delta, 4));
     // A repeated frame at both lanes (recursion) does not cancel out.
     const uint64_t same2[2] = {0x5555, 0x5555}, other2[2] = {0x6666, 0x6666};
     CHECK(mt::rt::hash_frames_key(same2, 2) != mt::rt::hash_frames_key(other2, 2));
