@@ -67,6 +67,7 @@ struct Ctx {
     size_t i;
     void *sink;
     uint64_t frames_sink;
+    uint32_t walk_depth = 0;  // frames of the last bare walk (mt_on_alloc's walk records one more)
 };
 
 int g_klass;  // stands in for an Il2CppClass*
@@ -87,6 +88,7 @@ __attribute__((noinline)) void leaf(Ctx &c) {
         uint32_t n = mt::rt::fp_walk(reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
                                      *static_cast<uintptr_t *>(__builtin_frame_address(0)), c.lo, c.hi, frames, 64);
         c.frames_sink += frames[n - 1];
+        c.walk_depth = n;
     } else if (c.v != BARE) {
         mt_on_alloc(obj, &g_klass, size);
     }
@@ -171,6 +173,8 @@ struct Rep {
     pthread_barrier_t bar;
 };
 
+uint32_t g_walk_depth = 0;  // thread 0's bare walk in the last rep
+
 void rep_thread(Rep &rp, int t, Sample out[4]) {
     Ctx c{BARE, 0, 0, 0, nullptr, 0};
     stack_bounds(&c.lo, &c.hi);
@@ -185,6 +189,7 @@ void rep_thread(Rep &rp, int t, Sample out[4]) {
             if (rp.threads > 1) pthread_barrier_wait(&rp.bar);
             run_block(v, c, rp.per_block, ic, &out[v]);
         }
+    if (t == 0) g_walk_depth = c.walk_depth;
 }
 
 // Per-thread ns (and instructions) per allocation of each variant in one rep, averaged over the
@@ -271,6 +276,7 @@ struct Cells {
     double ratio;                       // median of the per-rep ratios (traced - bare) / (walk - bare)
     double ratio_lo, ratio_hi;          // their smallest and largest
     double i_bare, i_walk, i_traced, i_paused;  // instructions per allocation (medians); < 0: no counter
+    uint32_t walk_depth;                // frames of the bare walk (thread 0)
 };
 
 int g_blocks = 20;  // --blocks: blocks per rep (each variant runs once per block)
@@ -302,7 +308,7 @@ Cells measure_all(const char *path, mt_unwinder u, size_t n, int threads, int re
                 median(ratio), *std::min_element(ratio.begin(), ratio.end()),
                 *std::max_element(ratio.begin(), ratio.end()),
                 counted ? median(in[BARE]) : -1, counted ? median(in[WALK]) : -1,
-                counted ? median(in[TRACED]) : -1, counted ? median(in[PAUSED_CALL]) : -1};
+                counted ? median(in[TRACED]) : -1, counted ? median(in[PAUSED_CALL]) : -1, g_walk_depth};
     return out;
 }
 
@@ -368,9 +374,9 @@ void row(const char *name, double a, double b) { printf("%-34s %10.1f %10.1f\n",
 // The figures each rep gives on its own (against the bare run of the same rep, measured block by
 // block alongside it): slow drift of the machine's load and clock cancels out of each of them.
 void per_rep(const Cells &c) {
-    printf("           per rep (medians): walk %.1f ns, traced overhead %.1f ns, paused overhead %.1f ns; "
+    printf("           per rep (medians): walk %.1f ns (%u frames), traced overhead %.1f ns, paused overhead %.1f ns; "
            "traced overhead / walk %.2fx (reps %.2f-%.2f; target <= 1.5)\n",
-           c.d_walk, c.d_traced, c.d_paused, c.ratio, c.ratio_lo, c.ratio_hi);
+           c.d_walk, c.walk_depth, c.d_traced, c.d_paused, c.ratio, c.ratio_lo, c.ratio_hi);
     if (c.i_bare >= 0) {
         const double walk = c.i_walk - c.i_bare, over = c.i_traced - c.i_bare;
         printf("           instructions per allocation: walk %.1f, traced overhead %.1f -> %.2fx the walk; paused %.1f\n",
@@ -435,23 +441,6 @@ void alone_phase(const std::string &path, size_t n, int reps) {
     printf("tracing overhead per thread, 2 threads / 1 thread: %.2fx\n",
            (np[1].traced - np[1].bare) / (np[0].traced - np[0].bare));
 
-}
-
-// The frames a traced allocation of this benchmark records: mt_on_alloc's walk starts at the
-// return address into leaf(), the bare walk's at the one into chain(); both end at the same frame.
-__attribute__((noinline)) void depth_probe_leaf(uint32_t *depth) {
-    uintptr_t lo, hi;
-    stack_bounds(&lo, &hi);
-    uint64_t frames[MT_MAX_STACK_DEPTH];
-    *depth = mt::rt::fp_walk(reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
-                             *static_cast<uintptr_t *>(__builtin_frame_address(0)), lo, hi, frames, MT_MAX_STACK_DEPTH);
-}
-__attribute__((noinline)) void depth_probe(int d, uint32_t *depth) {
-    if (d == 0)
-        depth_probe_leaf(depth);
-    else
-        depth_probe(d - 1, depth);
-    asm volatile("" ::: "memory");
 }
 
 // The counted cell of --count: callgrind's --toggle-collect names this function.
@@ -532,12 +521,10 @@ int main(int argc, char **argv) {
         const Variant v = count == "bare" ? BARE : count == "walk" ? WALK : count == "traced" ? TRACED : PAUSED_CALL;
         return count_cell(v, n, path);
     }
-    uint32_t depth = 0;
-    depth_probe(kChainDepth, &depth);
 
-    printf("bench_runtime: %zu allocations x %d reps per cell in %d interleaved blocks, chain depth %d (%u frames "
-           "recorded on the main thread), GC_MALLOC of 16-256 B, %s clock\n",
-           n, o.reps, g_blocks, kChainDepth, depth, clock == "thread" ? "thread CPU" : "wall");
+    printf("bench_runtime: %zu allocations x %d reps per cell in %d interleaved blocks, chain depth %d, GC_MALLOC of "
+           "16-256 B, %s clock\n",
+           n, o.reps, g_blocks, kChainDepth, clock == "thread" ? "thread CPU" : "wall");
     if (phase == "writer") return writer_table(path) ? 0 : 1;
     if (phase != "alone") gc_phase(path, n, o.reps);
     if (phase != "gc") alone_phase(path, n, o.reps);
