@@ -67,7 +67,6 @@ struct Ctx {
     size_t i;
     void *sink;
     uint64_t frames_sink;
-    uint32_t walk_depth = 0;  // frames of the last bare walk (mt_on_alloc's walk records one more)
 };
 
 int g_klass;  // stands in for an Il2CppClass*
@@ -88,7 +87,6 @@ __attribute__((noinline)) void leaf(Ctx &c) {
         uint32_t n = mt::rt::fp_walk(reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
                                      *static_cast<uintptr_t *>(__builtin_frame_address(0)), c.lo, c.hi, frames, 64);
         c.frames_sink += frames[n - 1];
-        c.walk_depth = n;
     } else if (c.v != BARE) {
         mt_on_alloc(obj, &g_klass, size);
     }
@@ -173,7 +171,24 @@ struct Rep {
     pthread_barrier_t bar;
 };
 
-uint32_t g_walk_depth = 0;  // thread 0's bare walk in the last rep
+// The frames the bare walk of leaf() takes, found by the same walk from the same depth (a copy of
+// chain and leaf, so the timed leaf stays exactly the walk; mt_on_alloc's walk records one more).
+__attribute__((noinline)) void probe_leaf(uint32_t *depth) {
+    uintptr_t lo, hi;
+    stack_bounds(&lo, &hi);
+    uint64_t frames[64];
+    *depth = mt::rt::fp_walk(reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
+                             *static_cast<uintptr_t *>(__builtin_frame_address(0)), lo, hi, frames, 64);
+}
+__attribute__((noinline)) void probe_chain(int depth, uint32_t *out) {
+    if (depth == 0)
+        probe_leaf(out);
+    else
+        probe_chain(depth - 1, out);
+    asm volatile("" ::: "memory");
+}
+
+uint32_t g_walk_depth = 0;  // thread 0's bare walk
 
 void rep_thread(Rep &rp, int t, Sample out[4]) {
     Ctx c{BARE, 0, 0, 0, nullptr, 0};
@@ -189,7 +204,7 @@ void rep_thread(Rep &rp, int t, Sample out[4]) {
             if (rp.threads > 1) pthread_barrier_wait(&rp.bar);
             run_block(v, c, rp.per_block, ic, &out[v]);
         }
-    if (t == 0) g_walk_depth = c.walk_depth;
+    if (t == 0) probe_chain(kChainDepth, &g_walk_depth);
 }
 
 // Per-thread ns (and instructions) per allocation of each variant in one rep, averaged over the
