@@ -125,7 +125,7 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
     uint64_t key;
     uint32_t depth;
     if (g.unwinder == MT_UNWIND_FRAME_POINTER) {
-        depth = fp_walk(ra, fp, s->stack_lo, s->stack_hi, frames, g.max_depth, &key);
+        depth = fp_walk(ra, fp, s->walk, frames, g.max_depth, &key);
     } else {
         depth = libunwind_capture(ra, frames, g.max_depth);
         key = hash_frames_key(frames, depth);

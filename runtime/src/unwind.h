@@ -95,25 +95,43 @@ __attribute__((always_inline)) inline bool fp_walk_frame(uintptr_t &fp, uintptr_
     return true;
 }
 
+// A thread's stack bounds as the walk uses them, computed once per thread (the slot keeps them;
+// slots.cpp) instead of on every allocation. lo: fp >= lo is the one check before the first frame;
+// UINTPTR_MAX where no fp can lie inside [lo, hi - 16] (then only UINTPTR_MAX passes it, which is
+// misaligned and stops at the first frame's compare, span8 being 0). top, span8: fp_walk_frame's.
+struct WalkBounds {
+    uintptr_t lo = UINTPTR_MAX, top = 0, span8 = 0;
+};
+inline WalkBounds walk_bounds(uintptr_t lo, uintptr_t hi) {
+    const uintptr_t top = (hi - 16) & ~static_cast<uintptr_t>(7);
+    if (top < lo) return WalkBounds{UINTPTR_MAX, top, 0};
+    return WalkBounds{lo, top, (top - lo) >> 3};
+}
+
 // Walks from (ra0, fp) into out[0..max) and hashes as it goes (*key: hash_frames_key of the
-// frames, stack_hash_mix of it is hash_frames). Returns the depth (>= 1). Unrolled by two, one
-// frame per hash lane, so each lane stays in its register.
-inline uint32_t fp_walk(uintptr_t ra0, uintptr_t fp, uintptr_t lo, uintptr_t hi, uint64_t *out, uint32_t max,
+// frames). Returns the depth (>= 1). Unrolled by two, one frame per hash lane, so each lane stays
+// in its register.
+inline uint32_t fp_walk(uintptr_t ra0, uintptr_t fp, const WalkBounds &bounds, uint64_t *out, uint32_t max,
                         uint64_t *key = nullptr) {
     uint64_t a = kStackHashSeedA, b = kStackHashSeedB;
     uint64_t *p = out;
     const uint64_t *const end = out + max;
     *p++ = strip_pac(ra0);
     a = stack_hash_step(a, out[0]);
-    const uintptr_t top = (hi - 16) & ~static_cast<uintptr_t>(7);
-    if (fp >= lo && top >= lo) {  // else no fp can be inside [lo, hi - 16]
-        const uintptr_t span8 = (top - lo) >> 3;
+    if (fp >= bounds.lo) {
+        const uintptr_t top = bounds.top, span8 = bounds.span8;
         while (fp_walk_frame(fp, top, span8, p, end, b) && fp_walk_frame(fp, top, span8, p, end, a)) {
         }
     }
     const uint32_t n = static_cast<uint32_t>(p - out);
     if (key) *key = stack_hash_key(a, b, n);
     return n;
+}
+
+// The same from raw bounds [lo, hi) (the tests, bench_runtime's bare walk).
+inline uint32_t fp_walk(uintptr_t ra0, uintptr_t fp, uintptr_t lo, uintptr_t hi, uint64_t *out, uint32_t max,
+                        uint64_t *key = nullptr) {
+    return fp_walk(ra0, fp, walk_bounds(lo, hi), out, max, key);
 }
 
 // libunwind's unw_backtrace, trimmed so the first frame is ra0 (the tracer's own frames are
