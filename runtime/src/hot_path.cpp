@@ -160,9 +160,9 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
         epoch = g.epoch.load(std::memory_order_acquire);
         tick = now_ticks();
     }
-    // The ring's line a few records ahead, asked for now with intent to write: the writer thread
-    // read it a lap ago (on another core), so a plain store there would wait for the line to be
-    // brought back; this record's stores meanwhile go to a line the previous ones already own.
+    // The ring's line a few records ahead, asked for now: the writer thread read it a lap ago (on
+    // another core), so the first store there would wait for the line to come back. A write
+    // prefetch where the target has one (arm64 PSTL1KEEP, x86 with PRFCHW), else a read one.
     // Only a hint: it never faults and changes no byte (docs/benchmarks.md, issue 22 tenth session).
     __builtin_prefetch(s->ring.mem + ((next + kRingPrefetch) & (s->ring.cap - 1)), 1, 3);
     AllocRec *r = reinterpret_cast<AllocRec *>(w);
