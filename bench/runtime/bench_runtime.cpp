@@ -3,10 +3,23 @@
 // call chain, as in the sample game. Prints medians and ratios; asserts nothing.
 //
 //   bench_runtime [--reps N] [--allocs N] [--phase all|gc|alone|writer] [--clock wall|thread]
+//   bench_runtime --count bare|walk|traced|paused [--phase gc|alone] [--allocs N]
 //
 // --phase picks the cells (for `perf record` of one of them); --clock thread times each thread's
 // own CPU (CLOCK_THREAD_CPUTIME_ID) instead of the wall clock: on a loaded machine the wall clock
 // also counts the time other processes held the core.
+//
+// Interleaving: each rep runs its allocations in blocks (--blocks, 20 by default), and within a
+// block every variant runs once, in an order that rotates block by block; so the walk and the
+// traced run of one rep are measured microseconds apart, and each rep gives its own ratio
+// (traced - bare) / (walk - bare). The printed ratio is the median of those per-rep ratios.
+// Where the kernel lends a hardware instruction counter (perf_event_open), each cell's
+// instructions per allocation and their ratio are printed too (a count, steady where times are
+// not); elsewhere (this project's VMs) bench/runtime/hot_instructions.sh counts them with callgrind.
+//
+// --count runs one cell (one thread, 1,000 allocations of warm-up, then --allocs) and prints
+// nothing timed: callgrind's count inside count_loop() divided by --allocs is that cell's
+// instructions per allocation (bench/runtime/hot_instructions.sh).
 //
 // Variants (ns per allocation, median over reps):
 //   bare       GC_MALLOC only
@@ -19,7 +32,10 @@
 
 #include <gc/gc.h>
 
+#include <linux/perf_event.h>
 #include <pthread.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +43,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <thread>
 #include <vector>
@@ -98,51 +115,149 @@ void stack_bounds(uintptr_t *lo, uintptr_t *hi) {
     *hi = *lo + size;
 }
 
-// ns per allocation for one thread running n allocations of variant v. Collections are kept out
-// of the timed region (GC_disable; the caller collects between cells): they would add the same
-// cost to every variant, with far more noise than the differences measured here.
-double run_one(Variant v, size_t n) {
-    Ctx c{v, 0, 0, 0, nullptr, 0};
-    stack_bounds(&c.lo, &c.hi);
-    uint64_t t0 = now_ns(g_cell_clock);
-    for (c.i = 0; c.i < n; ++c.i) chain(kChainDepth, c);
-    return static_cast<double>(now_ns(g_cell_clock) - t0) / static_cast<double>(n);
+// Instructions this thread retires in user space, where the kernel lends a hardware counter
+// (perf_event_open); count() is -1 elsewhere (this project's VMs, a strict perf_event_paranoid).
+struct InsnCounter {
+    int fd = -1;
+    InsnCounter() {
+        perf_event_attr a;
+        memset(&a, 0, sizeof a);
+        a.type = PERF_TYPE_HARDWARE;
+        a.size = sizeof a;
+        a.config = PERF_COUNT_HW_INSTRUCTIONS;
+        a.exclude_kernel = 1;
+        a.exclude_hv = 1;
+        fd = static_cast<int>(syscall(SYS_perf_event_open, &a, 0, -1, -1, 0));
+    }
+    ~InsnCounter() {
+        if (fd >= 0) close(fd);
+    }
+    InsnCounter(const InsnCounter &) = delete;
+    InsnCounter &operator=(const InsnCounter &) = delete;
+    int64_t count() const {
+        uint64_t v = 0;
+        return fd >= 0 && read(fd, &v, sizeof v) == static_cast<ssize_t>(sizeof v) ? static_cast<int64_t>(v) : -1;
+    }
+};
+
+// What one thread's blocks of one variant took in one rep, summed.
+struct Sample {
+    double ns = 0;
+    double insns = 0;
+    bool counted = true;  // every block had an instruction count
+};
+
+// One block: n allocations of variant v, timed (and counted) as a whole.
+void run_block(Variant v, Ctx &c, size_t n, const InsnCounter &ic, Sample *out) {
+    c.v = v;
+    const int64_t i0 = ic.count();
+    const uint64_t t0 = now_ns(g_cell_clock);
+    for (size_t k = 0; k < n; ++k, ++c.i) chain(kChainDepth, c);
+    const uint64_t t1 = now_ns(g_cell_clock);
+    const int64_t i1 = ic.count();
+    out->ns += static_cast<double>(t1 - t0);
+    if (i0 >= 0 && i1 >= 0)
+        out->insns += static_cast<double>(i1 - i0);
+    else
+        out->counted = false;
 }
 
-// Mean per-thread ns per allocation with `threads` threads running at once.
-double run_threads(Variant v, size_t n, int threads) {
+// A rep, shared by its threads. Every block runs each variant once, in an order rotated block by
+// block and rep by rep, so no variant always runs first or after the same one; thread 0 pauses or
+// resumes the capture for the next variant while the others wait at the barrier.
+struct Rep {
+    int threads, blocks, rep;
+    size_t per_block;
+    pthread_barrier_t bar;
+};
+
+// The frames the bare walk of leaf() takes, found by the same walk from the same depth (a copy of
+// chain and leaf, so the timed leaf stays exactly the walk; mt_on_alloc's walk records one more).
+__attribute__((noinline)) void probe_leaf(uint32_t *depth) {
+    uintptr_t lo, hi;
+    stack_bounds(&lo, &hi);
+    uint64_t frames[64];
+    *depth = mt::rt::fp_walk(reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
+                             *static_cast<uintptr_t *>(__builtin_frame_address(0)), lo, hi, frames, 64);
+}
+__attribute__((noinline)) void probe_chain(int depth, uint32_t *out) {
+    if (depth == 0)
+        probe_leaf(out);
+    else
+        probe_chain(depth - 1, out);
+    asm volatile("" ::: "memory");
+}
+
+uint32_t g_walk_depth = 0;  // thread 0's bare walk
+
+void rep_thread(Rep &rp, int t, Sample out[4]) {
+    Ctx c{BARE, 0, 0, 0, nullptr, 0};
+    stack_bounds(&c.lo, &c.hi);
+    InsnCounter ic;
+    for (int b = 0; b < rp.blocks; ++b)
+        for (int k = 0; k < 4; ++k) {
+            const auto v = static_cast<Variant>((k + b + rp.rep + 8) % 4);
+            if (rp.threads > 1) pthread_barrier_wait(&rp.bar);
+            if (t == 0) {
+                if (v == TRACED) mt_resume(); else mt_pause();
+            }
+            if (rp.threads > 1) pthread_barrier_wait(&rp.bar);
+            run_block(v, c, rp.per_block, ic, &out[v]);
+        }
+    if (t == 0) probe_chain(kChainDepth, &g_walk_depth);
+}
+
+// Per-thread ns (and instructions) per allocation of each variant in one rep, averaged over the
+// threads. Collections are kept out of the rep (GC_disable; collected before it): they would add
+// the same cost to every variant, with far more noise than the differences measured here.
+struct RepResult {
+    double ns[4];
+    double insns[4];  // < 0: no instruction counter
+};
+
+RepResult run_rep(size_t n, int threads, int blocks, int rep) {
+    Rep rp{threads, blocks, rep, std::max<size_t>(1, n / static_cast<size_t>(blocks)), {}};
+    std::vector<std::array<Sample, 4>> per(static_cast<size_t>(threads));
     GC_gcollect();
     GC_disable();
-    double result;
     if (threads == 1) {
-        result = run_one(v, n);
+        rep_thread(rp, 0, per[0].data());
     } else {
-        std::vector<double> per(threads);
-        std::vector<pthread_t> ts(threads);
+        pthread_barrier_init(&rp.bar, nullptr, static_cast<unsigned>(threads));
         struct Arg {
-            Variant v;
-            size_t n;
-            double *out;
+            Rep *rp;
+            int t;
+            Sample *out;
         };
-        std::vector<Arg> args(threads);
+        std::vector<Arg> args(static_cast<size_t>(threads));
+        std::vector<pthread_t> ts(static_cast<size_t>(threads));
         for (int t = 0; t < threads; ++t) {
-            args[t] = {v, n, &per[t]};
+            args[t] = {&rp, t, per[t].data()};
             // GC_THREADS redirects pthread_create so the thread is registered with the collector.
             pthread_create(&ts[t], nullptr, [](void *p) -> void * {
                 Arg *a = static_cast<Arg *>(p);
-                *a->out = run_one(a->v, a->n);
+                rep_thread(*a->rp, a->t, a->out);
                 return nullptr;
             }, &args[t]);
         }
-        double sum = 0;
-        for (int t = 0; t < threads; ++t) {
-            pthread_join(ts[t], nullptr);
-            sum += per[t];
-        }
-        result = sum / threads;
+        for (int t = 0; t < threads; ++t) pthread_join(ts[t], nullptr);
+        pthread_barrier_destroy(&rp.bar);
     }
     GC_enable();
-    return result;
+    RepResult r;
+    const double allocs = static_cast<double>(rp.per_block) * blocks;
+    for (int v = 0; v < 4; ++v) {
+        double ns = 0, in = 0;
+        bool counted = true;
+        for (auto &p : per) {
+            ns += p[v].ns;
+            in += p[v].insns;
+            counted = counted && p[v].counted;
+        }
+        r.ns[v] = ns / threads / allocs;
+        r.insns[v] = counted ? in / threads / allocs : -1;
+    }
+    return r;
 }
 
 double median(std::vector<double> v) {
@@ -171,32 +286,45 @@ mt_status start_capture(const char *path, mt_unwinder u, mt_mode mode) {
 uint64_t g_frame = 0;
 
 struct Cells {
-    double bare, walk, paused, traced;
-    double d_walk, d_paused, d_traced;  // medians of (variant - bare) within one rep
+    double bare, walk, paused, traced;  // medians over reps, ns per allocation
+    double d_walk, d_traced, d_paused;  // medians of each rep's difference against its own bare run
+    double ratio;                       // median of the per-rep ratios (traced - bare) / (walk - bare)
+    double ratio_lo, ratio_hi;          // their smallest and largest
+    double i_bare, i_walk, i_traced, i_paused;  // instructions per allocation (medians); < 0: no counter
+    uint32_t walk_depth;                // frames of the bare walk (thread 0)
 };
 
-// One capture, variants interleaved rep by rep so drift hits all of them alike.
+int g_blocks = 20;  // --blocks: blocks per rep (each variant runs once per block)
+
+// One capture; the variants interleaved block by block inside each rep (run_rep).
 Cells measure_all(const char *path, mt_unwinder u, size_t n, int threads, int reps) {
-    Cells out{0, 0, 0, 0, 0, 0, 0};
+    Cells out{};
     if (start_capture(path, u, MT_MODE_EVENTS) != MT_OK) return out;
-    std::vector<double> res[4];
+    std::vector<double> ns[4], in[4], d[4], ratio;
+    bool counted = true;
     for (int r = -1; r < reps; ++r) {  // r = -1: warm-up, not counted
-        for (int k = 0; k < 4; ++k) {
-            int v = (k + r + 4) % 4;  // rotate the order so no variant always runs first
-            if (v == TRACED) mt_resume(); else mt_pause();
-            double ns = run_threads(static_cast<Variant>(v), n, threads);
-            if (r >= 0) res[v].push_back(ns);
-        }
+        RepResult rr = run_rep(n, threads, g_blocks, r);
         mt_frame_end(g_frame++);
+        if (r < 0) continue;
+        for (int v = 0; v < 4; ++v) {
+            ns[v].push_back(rr.ns[v]);
+            in[v].push_back(rr.insns[v]);
+            counted = counted && rr.insns[v] >= 0;
+            d[v].push_back(rr.ns[v] - rr.ns[BARE]);
+        }
+        const double walk = rr.ns[WALK] - rr.ns[BARE];
+        ratio.push_back(walk > 0 ? (rr.ns[TRACED] - rr.ns[BARE]) / walk : 0.0);
     }
     mt_resume();
     mt_stop();
     unlink(path);
-    std::vector<double> d[4];
-    for (size_t r = 0; r < res[BARE].size(); ++r)
-        for (int v : {WALK, PAUSED_CALL, TRACED}) d[v].push_back(res[v][r] - res[BARE][r]);
-    return Cells{median(res[BARE]), median(res[WALK]), median(res[PAUSED_CALL]), median(res[TRACED]),
-                 median(d[WALK]),   median(d[PAUSED_CALL]), median(d[TRACED])};
+    out = Cells{median(ns[BARE]), median(ns[WALK]), median(ns[PAUSED_CALL]), median(ns[TRACED]),
+                median(d[WALK]), median(d[TRACED]), median(d[PAUSED_CALL]),
+                median(ratio), *std::min_element(ratio.begin(), ratio.end()),
+                *std::max_element(ratio.begin(), ratio.end()),
+                counted ? median(in[BARE]) : -1, counted ? median(in[WALK]) : -1,
+                counted ? median(in[TRACED]) : -1, counted ? median(in[PAUSED_CALL]) : -1, g_walk_depth};
+    return out;
 }
 
 struct WriterCost {
@@ -258,11 +386,20 @@ bool writer_table(const std::string &base) {
 
 void row(const char *name, double a, double b) { printf("%-34s %10.1f %10.1f\n", name, a, b); }
 
-// The same overheads as medians of differences within a rep (each variant against the bare run of
-// the same rep, seconds apart): slow drift of the machine's load cancels out of each difference.
-void paired(const Cells &c) {
-    printf("           paired medians: walk %.1f ns, traced overhead %.1f ns -> %.2fx the walk; paused %.1f ns\n",
-           c.d_walk, c.d_traced, c.d_walk > 0 ? c.d_traced / c.d_walk : 0.0, c.d_paused);
+// The figures each rep gives on its own (against the bare run of the same rep, measured block by
+// block alongside it): slow drift of the machine's load and clock cancels out of each of them.
+void per_rep(const Cells &c) {
+    printf("           per rep (medians): walk %.1f ns (%u frames), traced overhead %.1f ns, paused overhead %.1f ns; "
+           "traced overhead / walk %.2fx (reps %.2f-%.2f; target <= 1.5)\n",
+           c.d_walk, c.walk_depth, c.d_traced, c.d_paused, c.ratio, c.ratio_lo, c.ratio_hi);
+    if (c.i_bare >= 0) {
+        const double walk = c.i_walk - c.i_bare, over = c.i_traced - c.i_bare;
+        printf("           instructions per allocation: walk %.1f, traced overhead %.1f -> %.2fx the walk; paused %.1f\n",
+               walk, over, walk > 0 ? over / walk : 0.0, c.i_paused - c.i_bare);
+    } else {
+        printf("           instructions per allocation: no hardware counter here (bench/runtime/hot_instructions.sh "
+               "counts them with callgrind)\n");
+    }
 }
 
 // With GC_MALLOC in the loop: frame-pointer and libunwind unwinders, 1 and 2 threads.
@@ -287,7 +424,7 @@ void gc_phase(const std::string &path, size_t n, int reps) {
                t ? "s" : " ", walk_cost, over, walk_cost > 0 ? over / walk_cost : 0.0);
         printf("           paused overhead %.1f ns (target < 2); libunwind overhead %.1f ns\n",
                fp[t].paused - fp[t].bare, lu[t].traced - lu[t].bare);
-        paired(fp[t]);
+        per_rep(fp[t]);
     }
     printf("per-thread time, 2 threads / 1 thread: traced-fp %.2fx (target <= 1.20), bare GC_MALLOC %.2fx, "
            "tracing overhead alone %.2fx\n",
@@ -314,11 +451,39 @@ void alone_phase(const std::string &path, size_t n, int reps) {
         double walk_cost = np[t].walk - np[t].bare, over = np[t].traced - np[t].bare;
         printf("%d thread%s: fp walk %.1f ns, traced overhead %.1f ns -> %.2fx the walk; paused overhead %.1f ns\n", t + 1,
                t ? "s" : " ", walk_cost, over, walk_cost > 0 ? over / walk_cost : 0.0, np[t].paused - np[t].bare);
-        paired(np[t]);
+        per_rep(np[t]);
     }
     printf("tracing overhead per thread, 2 threads / 1 thread: %.2fx\n",
            (np[1].traced - np[1].bare) / (np[0].traced - np[0].bare));
 
+}
+
+// The counted cell of --count: callgrind's --toggle-collect names this function.
+__attribute__((noinline)) void count_loop(Ctx &c, size_t n) {
+    for (size_t k = 0; k < n; ++k, ++c.i) chain(kChainDepth, c);
+}
+
+// --count: one cell on this thread, for an instruction count (no timing printed). A traced or
+// paused cell runs inside an events-mode capture; 1,000 allocations first bind the thread's slot
+// and send its two stacks, so the counted ones are the steady state (short records).
+int count_cell(Variant v, size_t n, const std::string &path) {
+    const bool capture = v == TRACED || v == PAUSED_CALL;
+    if (capture && start_capture(path.c_str(), MT_UNWIND_FRAME_POINTER, MT_MODE_EVENTS) != MT_OK) return 1;
+    if (v == PAUSED_CALL) mt_pause();
+    GC_gcollect();
+    GC_disable();
+    Ctx c{v, 0, 0, 0, nullptr, 0};
+    stack_bounds(&c.lo, &c.hi);
+    for (int k = 0; k < 1000; ++k, ++c.i) chain(kChainDepth, c);
+    count_loop(c, n);
+    GC_enable();
+    if (capture) {
+        mt_resume();
+        mt_stop();
+        unlink(path.c_str());
+    }
+    printf("counted %zu allocations of one cell (sink %p)\n", n, c.sink);
+    return 0;
 }
 
 }  // namespace
@@ -341,6 +506,14 @@ int main(int argc, char **argv) {
     cli.app()
         .add_option("--writer-frames", g_writer_frames, "frames of the writer cells (default 200; the writer has 256 frame slots)")
         ->check(CLI::Range(1, 100000));
+    std::string count;
+    cli.app()
+        .add_option("--count", count, "run one cell for callgrind's count (bench/runtime/hot_instructions.sh): "
+                                      "bare, walk, traced or paused; with --phase gc or alone")
+        ->check(CLI::IsMember({"bare", "walk", "traced", "paused"}));
+    cli.app()
+        .add_option("--blocks", g_blocks, "blocks per rep: each variant runs once per block, interleaved (default 20)")
+        ->check(CLI::Range(1, 100000));
     if (auto code = cli.parse(argc, argv)) return *code;
     if (writer_only) phase = "writer";
     if (clock == "thread") g_cell_clock = CLOCK_THREAD_CPUTIME_ID;
@@ -358,9 +531,15 @@ int main(int argc, char **argv) {
     }
     std::string path = "/tmp/bench_runtime_" + std::to_string(getpid()) + ".mt";
     const size_t n = o.allocs;
+    if (!count.empty()) {
+        g_use_pool = phase == "alone";
+        const Variant v = count == "bare" ? BARE : count == "walk" ? WALK : count == "traced" ? TRACED : PAUSED_CALL;
+        return count_cell(v, n, path);
+    }
 
-    printf("bench_runtime: %zu allocations x %d reps per cell, chain depth %d, GC_MALLOC of 16-256 B, %s clock\n", n,
-           o.reps, kChainDepth, clock == "thread" ? "thread CPU" : "wall");
+    printf("bench_runtime: %zu allocations x %d reps per cell in %d interleaved blocks, chain depth %d, GC_MALLOC of "
+           "16-256 B, %s clock\n",
+           n, o.reps, g_blocks, kChainDepth, clock == "thread" ? "thread CPU" : "wall");
     if (phase == "writer") return writer_table(path) ? 0 : 1;
     if (phase != "alone") gc_phase(path, n, o.reps);
     if (phase != "gc") alone_phase(path, n, o.reps);

@@ -41,25 +41,27 @@ void on_thread_exit(void *) {
     wake_writer();
 }
 
+// The walk's bounds are derived here once per thread, not on each allocation (unwind.h).
 void read_stack_bounds(ThreadSlot *s) {
-    s->stack_lo = 0;
-    s->stack_hi = UINTPTR_MAX;
+    uintptr_t lo = 0, hi = UINTPTR_MAX;
 #if defined(__APPLE__)
     pthread_t self = pthread_self();
     uintptr_t top = reinterpret_cast<uintptr_t>(pthread_get_stackaddr_np(self));
-    s->stack_hi = top;
-    s->stack_lo = top - pthread_get_stacksize_np(self);
+    hi = top;
+    lo = top - pthread_get_stacksize_np(self);
 #elif defined(__linux__)
     pthread_attr_t attr;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
-    void *addr = nullptr;
-    size_t size = 0;
-    if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr) {
-        s->stack_lo = reinterpret_cast<uintptr_t>(addr);
-        s->stack_hi = s->stack_lo + size;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        void *addr = nullptr;
+        size_t size = 0;
+        if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr) {
+            lo = reinterpret_cast<uintptr_t>(addr);
+            hi = lo + size;
+        }
+        pthread_attr_destroy(&attr);
     }
-    pthread_attr_destroy(&attr);
 #endif
+    s->walk = walk_bounds(lo, hi);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 
 #include "memtracer/memtracer.h"
 #include "ring.h"
+#include "unwind.h"
 
 namespace mt::rt {
 
@@ -46,7 +47,7 @@ struct alignas(64) ThreadSlot {
     SlotCounters counters;
     double until_sample = 0;         // bytes until the next sample point
     uint64_t rng = 0;
-    uintptr_t stack_lo = 0, stack_hi = 0;
+    WalkBounds walk;                 // the thread's stack bounds as fp_walk uses them (slots.cpp)
     uint64_t dedup[kDedupEntries];
     // ---- control ----
     alignas(64) std::atomic<uint32_t> state{SLOT_FREE};

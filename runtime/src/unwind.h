@@ -27,56 +27,111 @@ inline uintptr_t strip_pac(uintptr_t ra) {
 #endif
 }
 
-// Stack hash: one multiply-xor step per frame, folded into the walk so it runs in the shadow of
-// the walk's load chain, then the depth and a final avalanche (fmix64) so the writer's map sees
-// well-spread bits. Never 0.
+// Stack hash: one multiply-xor step per frame (h * K ^ pc), folded into the walk so it runs in
+// the shadow of the walk's load chain, then the depth. Never 0. Multiply first, then xor: the
+// lane's register is the xor's destination and the return address (already stored) its source,
+// so a step is two instructions; (h ^ pc) * K compiled to three (a move of the product), 22 per
+// allocation at 23 frames. The join multiplies again (key = (a * K ^ b) * K ^ depth), so the
+// last frame of each lane goes through a multiply too: with a plain (a ^ b) * K, two stacks
+// whose last frames of both lanes differ by one xor difference would share a key.
 //
-// The hot path decides "stack already sent" on the key (the state before the avalanche), not on
-// the hash: fmix64 is a bijection, so equal keys mean equal hashes, and the avalanche's three
-// dependent multiplies then feed only the record's hash field, off the path that picks the
-// record's length. A key's top bits are a multiply's, well spread, for the dedup index.
-inline uint64_t stack_hash_step(uint64_t h, uint64_t pc) { return (h ^ pc) * 0x9E3779B97F4A7C15ull; }
-inline uint64_t stack_hash_key(uint64_t h, uint32_t depth) { return h ^ depth; }
-inline uint64_t stack_hash_mix(uint64_t key) {
-    uint64_t h = key;
-    h ^= h >> 33;
-    h *= 0xFF51AFD7ED558CCDull;
-    h ^= h >> 33;
-    h *= 0xC4CEB9FE1A85EC53ull;
-    h ^= h >> 33;
-    return h | 1;
+// Two lanes: frames 0, 2, 4, ... step lane a, frames 1, 3, 5, ... lane b, and the key joins them
+// with one more step and a multiply. A step is a dependent multiply and xor (4 cycles); in one
+// chain over ~20 frames that was longer than the walk's own load chain (which a core that
+// forwards or renames stack memory runs at 1-2 cycles a frame), so the hash, not the walk, set
+// the traced walk's latency (docs/benchmarks.md, issue 22 tenth session). The lanes start from different seeds, so
+// swapping the frames of the two lanes changes the key. The hash is the writer's key for a
+// stack (its map of stacks sent); it never reaches the file, whose stack ids are numbered in
+// order of first appearance, so a different hash function leaves every byte the same.
+//
+// The hot path decides "stack already sent" on the key; a key's top bits are a multiply's, well
+// spread, for the dedup index. The record's hash is the key with bit 0 set, so it is never 0 (the
+// writer's "no stack" and its map's empty key). It used to be fmix64 of the key (then | 1): the
+// same odds of two stacks sharing a hash (a bijection, then one bit set), but 17 instructions per
+// allocation for bits nobody needs spread: the writer's map mixes its keys itself (U64Map::slot,
+// hashmap.h) and otherwise only compares hashes for equality (issue 22 tenth session).
+inline uint64_t stack_hash_step(uint64_t h, uint64_t pc) { return h * 0x9E3779B97F4A7C15ull ^ pc; }
+inline uint64_t stack_hash_key(uint64_t a, uint64_t b, uint32_t depth) {
+    return stack_hash_step(a, b) * 0x9E3779B97F4A7C15ull ^ depth;
 }
-constexpr uint64_t kStackHashSeed = 0x2545F4914F6CDD1Dull;
+inline uint64_t stack_hash_mix(uint64_t key) { return key | 1; }
+constexpr uint64_t kStackHashSeedA = 0x2545F4914F6CDD1Dull;
+constexpr uint64_t kStackHashSeedB = 0x6A09E667F3BCC909ull;
 
+// The reference the walk's hash must equal (libunwind's frames are hashed with it).
 inline uint64_t hash_frames_key(const uint64_t *f, uint32_t n) {
-    uint64_t h = kStackHashSeed;
-    for (uint32_t i = 0; i < n; ++i) h = stack_hash_step(h, f[i]);
-    return stack_hash_key(h, n);
+    uint64_t a = kStackHashSeedA, b = kStackHashSeedB;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (i & 1)
+            b = stack_hash_step(b, f[i]);
+        else
+            a = stack_hash_step(a, f[i]);
+    }
+    return stack_hash_key(a, b, n);
 }
 inline uint64_t hash_frames(const uint64_t *f, uint32_t n) { return stack_hash_mix(hash_frames_key(f, n)); }
 
-// Walks from (ra0, fp) into out[0..max) and hashes as it goes (*key: stack_hash_key of the
-// frames, stack_hash_mix of it is hash_frames). Returns the depth (>= 1).
+// One frame record of the walk: appends its return address at *p and steps `lane` with it;
+// false where the walk stops. The stop rules are the walk's as they always were: max depth; fp
+// misaligned or outside [lo, hi - 16]; a zero return address; a caller's fp that does not
+// increase (the last after the frame is taken). fp >= lo is checked once before the first frame
+// (every later fp is above the one before), and alignment and the upper bound in one compare:
+// with top = hi - 16 rounded down to 8 (which an aligned fp is below exactly when it is below
+// hi - 16), the distance top - fp rotated right by 3 is at most (top - lo) / 8 exactly when fp is
+// aligned and at most top; a misaligned fp moves its low bits to the top, an fp above top wraps.
+__attribute__((always_inline)) inline bool fp_walk_frame(uintptr_t &fp, uintptr_t top, uintptr_t span8, uint64_t *&p,
+                                                         const uint64_t *end, uint64_t &lane) {
+    const uintptr_t d = top - fp;
+    if (p >= end || ((d >> 3) | (d << 61)) > span8) return false;
+    const uintptr_t *rec = reinterpret_cast<const uintptr_t *>(fp);
+    uintptr_t next = rec[0];
+    uintptr_t ra = rec[1];
+    if (ra == 0) return false;
+    ra = strip_pac(ra);
+    *p++ = ra;
+    lane = stack_hash_step(lane, ra);
+    if (next <= fp) return false;
+    fp = next;
+    return true;
+}
+
+// A thread's stack bounds as the walk uses them, computed once per thread (the slot keeps them;
+// slots.cpp) instead of on every allocation. lo: fp >= lo is the one check before the first frame;
+// UINTPTR_MAX where no fp can lie inside [lo, hi - 16] (then only UINTPTR_MAX passes it, which is
+// misaligned and stops at the first frame's compare, span8 being 0). top, span8: fp_walk_frame's.
+struct WalkBounds {
+    uintptr_t lo = UINTPTR_MAX, top = 0, span8 = 0;
+};
+inline WalkBounds walk_bounds(uintptr_t lo, uintptr_t hi) {
+    const uintptr_t top = (hi - 16) & ~static_cast<uintptr_t>(7);
+    if (top < lo) return WalkBounds{UINTPTR_MAX, top, 0};
+    return WalkBounds{lo, top, (top - lo) >> 3};
+}
+
+// Walks from (ra0, fp) into out[0..max) and hashes as it goes (*key: hash_frames_key of the
+// frames). Returns the depth (>= 1). Unrolled by two, one frame per hash lane, so each lane stays
+// in its register.
+inline uint32_t fp_walk(uintptr_t ra0, uintptr_t fp, const WalkBounds &bounds, uint64_t *out, uint32_t max,
+                        uint64_t *key = nullptr) {
+    uint64_t a = kStackHashSeedA, b = kStackHashSeedB;
+    uint64_t *p = out;
+    const uint64_t *const end = out + max;
+    *p++ = strip_pac(ra0);
+    a = stack_hash_step(a, out[0]);
+    if (fp >= bounds.lo) {
+        const uintptr_t top = bounds.top, span8 = bounds.span8;
+        while (fp_walk_frame(fp, top, span8, p, end, b) && fp_walk_frame(fp, top, span8, p, end, a)) {
+        }
+    }
+    const uint32_t n = static_cast<uint32_t>(p - out);
+    if (key) *key = stack_hash_key(a, b, n);
+    return n;
+}
+
+// The same from raw bounds [lo, hi) (the tests, bench_runtime's bare walk).
 inline uint32_t fp_walk(uintptr_t ra0, uintptr_t fp, uintptr_t lo, uintptr_t hi, uint64_t *out, uint32_t max,
                         uint64_t *key = nullptr) {
-    uint32_t n = 0;
-    uint64_t h = kStackHashSeed;
-    out[n++] = strip_pac(ra0);
-    h = stack_hash_step(h, out[0]);
-    while (n < max) {
-        if ((fp & 7) != 0 || fp < lo || fp > hi - 16) break;
-        const uintptr_t *rec = reinterpret_cast<const uintptr_t *>(fp);
-        uintptr_t next = rec[0];
-        uintptr_t ra = rec[1];
-        if (ra == 0) break;
-        ra = strip_pac(ra);
-        out[n++] = ra;
-        h = stack_hash_step(h, ra);
-        if (next <= fp) break;
-        fp = next;
-    }
-    if (key) *key = stack_hash_key(h, n);
-    return n;
+    return fp_walk(ra0, fp, walk_bounds(lo, hi), out, max, key);
 }
 
 // libunwind's unw_backtrace, trimmed so the first frame is ra0 (the tracer's own frames are

@@ -77,6 +77,94 @@ TEST_CASE("fp walker's key is the dedup key of its frames and mixes to their has
 
 namespace {
 
+// The walk as one plain loop with one hash chain per lane, written out step by step: the
+// reference the unrolled walk (two frames an iteration, one per hash lane) must equal.
+uint32_t reference_walk(uintptr_t ra0, uintptr_t fp, uintptr_t lo, uintptr_t hi, uint64_t *out, uint32_t max) {
+    uint32_t n = 0;
+    out[n++] = ra0;
+    while (n < max) {
+        if ((fp & 7) != 0 || fp < lo || fp > hi - 16) break;
+        const uintptr_t *rec = reinterpret_cast<const uintptr_t *>(fp);
+        if (rec[1] == 0) break;
+        out[n++] = rec[1];
+        if (rec[0] <= fp) break;
+        fp = rec[0];
+    }
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("unrolled fp walk equals the plain loop on random chains, every depth and stop rule", "[unwind]") {
+    // 256 slots walked; 16 more, always zero, so bounds moved above the array stay readable.
+    alignas(16) uintptr_t stack[256 + 16] = {};
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(stack), hi = lo + 256 * sizeof(uintptr_t);
+    uint64_t seed = 0x243F6A8885A308D3ull;
+    auto rnd = [&] {  // xorshift64
+        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        return seed;
+    };
+    for (int trial = 0; trial < 4000; ++trial) {
+        memset(stack, 0, sizeof stack);
+        // A chain of records going up the stack, 1 to 40 of them, then one bad link of a kind
+        // picked at random (or none: the chain ends at the stack's top).
+        uint32_t slot = static_cast<uint32_t>(rnd() % 8) * 2;
+        const uint32_t records = 1 + static_cast<uint32_t>(rnd() % 40);
+        uintptr_t first = lo + slot * 8;
+        for (uint32_t r = 0; r < records && slot + 2 < 256; ++r) {
+            uint32_t next = slot + 2 + static_cast<uint32_t>(rnd() % 3) * 2;
+            uintptr_t next_fp = next + 1 < 256 ? lo + next * 8 : 0;
+            stack[slot] = next_fp;
+            stack[slot + 1] = 0x400000 + rnd() % 0x100000;
+            if (next + 1 >= 256) break;
+            slot = next;
+        }
+        switch (rnd() % 6) {  // spoil one link somewhere in the chain
+        case 0: stack[slot] += 4; break;                // misaligned
+        case 1: stack[slot] = lo + (slot / 2) * 8; break;  // going down (or equal)
+        case 2: stack[slot + 1] = 0; break;            // zero return address
+        case 3: stack[slot] = hi + 64; break;           // outside the bounds
+        default: break;
+        }
+        if (rnd() % 16 == 0) first = hi + 8;  // starts outside the bounds
+        // Bounds as given, or moved by up to 40 bytes either way: unaligned, cutting the chain,
+        // or less than a frame record apart.
+        uintptr_t b_lo = lo, b_hi = hi;
+        if (rnd() % 4 == 0) b_lo = lo + rnd() % 81 - 40;
+        if (rnd() % 4 == 0) b_hi = hi + rnd() % 81 - 40;
+        if (rnd() % 32 == 0) b_hi = b_lo + rnd() % 24;
+        const uint32_t max = 1 + static_cast<uint32_t>(rnd() % 48);
+        uint64_t want[64], got[64], key = 0;
+        const uint32_t n_want = reference_walk(0x9999, first, b_lo, b_hi, want, max);
+        const uint32_t n_got = fp_walk(0x9999, first, b_lo, b_hi, got, max, &key);
+        REQUIRE(n_got == n_want);
+        REQUIRE(memcmp(got, want, n_got * 8) == 0);
+        REQUIRE(key == mt::rt::hash_frames_key(want, n_want));
+        // The walk without a key (bench_runtime's bare walk) stops at the same frame.
+        REQUIRE(fp_walk(0x9999, first, b_lo, b_hi, got, max) == n_want);
+    }
+}
+
+TEST_CASE("stack key: frames in another order or in the other lane are another key", "[unwind]") {
+    const uint64_t f[4] = {0x1111, 0x2222, 0x3333, 0x4444};
+    const uint64_t swapped_lanes[4] = {0x2222, 0x1111, 0x4444, 0x3333};
+    const uint64_t swapped_in_lane[4] = {0x3333, 0x2222, 0x1111, 0x4444};
+    const uint64_t k = mt::rt::hash_frames_key(f, 4);
+    CHECK(k != mt::rt::hash_frames_key(swapped_lanes, 4));
+    CHECK(k != mt::rt::hash_frames_key(swapped_in_lane, 4));
+    CHECK(k != mt::rt::hash_frames_key(f, 3));
+    CHECK(mt::rt::hash_frames_key(f, 1) != mt::rt::hash_frames_key(swapped_lanes, 1));
+    // The last frame of each lane changed by the same xor difference: another key (the join
+    // multiplies lane a before it meets lane b).
+    const uint64_t same_delta[4] = {0x1111, 0x2222, 0x3333 ^ 0x40, 0x4444 ^ 0x40};
+    CHECK(k != mt::rt::hash_frames_key(same_delta, 4));
+    // A repeated frame at both lanes (recursion) does not cancel out.
+    const uint64_t same2[2] = {0x5555, 0x5555}, other2[2] = {0x6666, 0x6666};
+    CHECK(mt::rt::hash_frames_key(same2, 2) != mt::rt::hash_frames_key(other2, 2));
+}
+
+namespace {
+
 uintptr_t g_ra[4];  // return addresses each level saw: into its caller
 
 }  // namespace
