@@ -136,7 +136,8 @@ private:
         return stack_id_slow(r, cid);
     }
     // A class pointer's low bits are alignment and its high bits the same for every class:
-    // Fibonacci hashing spreads the middle ones. A stack hash is already mixed (unwind.h): its top bits.
+    // Fibonacci hashing spreads the middle ones. A stack hash's top bits are its last multiply's
+    // (stack_hash_key, unwind.h), well spread: they index it as they are.
     static uint32_t class_hit_index(uint64_t klass) {
         return static_cast<uint32_t>((klass * 0x9E3779B97F4A7C15ull) >> (64 - kClassHitBits));
     }
