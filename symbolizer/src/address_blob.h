@@ -3,10 +3,12 @@
 // the rows (240k index entries and 240k rows: 496M of a warm run's 1,942M instructions,
 // docs/benchmarks.md, issue 22, tenth session).
 //
-// The blob is a copy, so it may be stale; it is only ever trusted with its row count equal to the
-// module's count of address_rows (an insert by any writer, older builds included, changes it) and
-// while it exists at all (the schema's triggers delete it on any UPDATE or DELETE of the module's
-// rows). Whatever fails those checks or does not decode is ignored: the rows are read instead.
+// The blob is a copy, so it may be stale; it is only ever trusted while it exists at all (the
+// schema's triggers delete it on any UPDATE or DELETE of the module's rows) and no row was
+// inserted since it was written: max(addr_id) still its max_id (set only when ids 1..max_id were
+// all taken), else its row count equal to the module's count of address_rows (an insert by any
+// writer, older builds included, changes one or the other; AddressCache::load_blob). Whatever
+// fails those checks or does not decode is ignored: the rows are read instead.
 //
 // Layout (little-endian, LEB128 varints): "MTA1"; the row count; the count of distinct
 // answered_by values and each as 8 bytes; then per row, by file address ascending: the file
