@@ -135,6 +135,14 @@ uint8_t class_is_valuetype(const void *) MEMTRACER_IL2CPP_SYM(il2cpp_class_is_va
 }  // namespace memtracer_il2cpp
 #endif
 
+/* mt_il2cpp_bridge.set_alloc_hook: the runtime clears the slot while it records nothing and sets
+ * it again before it records (memtracer/il2cpp_bridge.h). Inline, like the bridge. */
+namespace memtracer_il2cpp {
+MEMTRACER_IL2CPP_HIDDEN inline void set_alloc_hook(mt_il2cpp_alloc_hook hook) {
+    MEMTRACER_IL2CPP_STORE(hook_slot(), hook);
+}
+}  // namespace memtracer_il2cpp
+
 /* The seam (memtracer/il2cpp_bridge.h): installs the runtime's hook, hands over Boehm's and
  * il2cpp's functions. Inline: any number of patched files may define it, the linker keeps one. */
 extern "C" MEMTRACER_IL2CPP_EXPORT inline int il2cpp_memtracer_bridge(mt_il2cpp_alloc_hook hook, mt_il2cpp_bridge *out) {
@@ -172,6 +180,7 @@ extern "C" MEMTRACER_IL2CPP_EXPORT inline int il2cpp_memtracer_bridge(mt_il2cpp_
     b.class_get_rank = &memtracer_il2cpp::class_get_rank;
     b.class_is_valuetype = &memtracer_il2cpp::class_is_valuetype;
 #endif
+    b.set_alloc_hook = &memtracer_il2cpp::set_alloc_hook;
     for (uint32_t i = 0; i < b.struct_size; ++i) ((unsigned char *)out)[i] = ((const unsigned char *)&b)[i];
     MEMTRACER_IL2CPP_STORE(memtracer_il2cpp::hook_slot(), hook);
     return MT_IL2CPP_BRIDGE_VERSION;

@@ -7,6 +7,7 @@
 #include "il2cpp_image.h"
 #include "memtracer/format.h"
 #include "memtracer/memtracer.h"
+#include "state.h"
 
 namespace mt::rt {
 
@@ -18,6 +19,16 @@ namespace {
 pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 mt_il2cpp_bridge g_table{};
 std::atomic<bool> g_connected{false};
+bool g_recording = false;  // under g_mu (bridge_set_recording)
+
+// Puts what g_recording asks for in libil2cpp's hook slot, if the patch lets us. A capture the
+// writer disabled stays cleared even if an mt_resume raced with it (g.disabled is stored before
+// the writer clears the slot, both under g_mu's order).
+void apply_hook_locked() {
+    if (!g_connected.load(std::memory_order_relaxed) || !g_table.set_alloc_hook) return;
+    bool on = g_recording && !g.disabled.load(std::memory_order_acquire);
+    g_table.set_alloc_hook(on ? &mt_on_alloc : nullptr);
+}
 
 }  // namespace
 
@@ -36,11 +47,21 @@ bool bridge_connect() {
                 g_gc_size_source.store(GC_SIZE_EXACT, std::memory_order_release);
             }
             g_connected.store(true, std::memory_order_release);
+            apply_hook_locked();  // the bridge call installed the hook: clear it if not recording
         }
     }
     pthread_mutex_unlock(&g_mu);
     return g_connected.load(std::memory_order_acquire);
 }
+
+void bridge_set_recording(bool on) {
+    pthread_mutex_lock(&g_mu);
+    g_recording = on;
+    apply_hook_locked();
+    pthread_mutex_unlock(&g_mu);
+}
+
+bool bridge_can_clear_hook() { return bridge().set_alloc_hook != nullptr; }
 
 bool bridge_connected() { return g_connected.load(std::memory_order_acquire); }
 

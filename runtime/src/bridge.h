@@ -20,6 +20,16 @@ bool bridge_connect();
 bool bridge_connected();
 // The handed-over table (all NULL before a connection). Never changes once connected.
 const mt_il2cpp_bridge &bridge();
+// Whether the runtime records (mt_start, mt_resume: true; mt_pause, mt_stop, the runtime
+// disabling itself: false). With a patch that hands over set_alloc_hook, libil2cpp's hook slot
+// holds mt_on_alloc only while recording and NULL otherwise, so a paused or stopped capture costs
+// the game one load and a branch per allocation and no call. Order against g.enabled: true
+// before enabling (no allocation of the recording period is missed), false after disabling
+// (mt_on_alloc still checks g.enabled for a thread that loaded the slot just before). Applied
+// again when the patch connects later. An older patch (no set_alloc_hook): the hook stays.
+void bridge_set_recording(bool on);
+// libil2cpp's hook slot can be cleared (the patch handed over set_alloc_hook).
+bool bridge_can_clear_hook();
 // One of il2cpp's exports by name, from the bridge if it handed it over, else NULL.
 void *bridge_il2cpp_function(const char *name);
 

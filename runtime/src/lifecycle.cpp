@@ -23,6 +23,7 @@
 #include <sys/syscall.h>
 #endif
 
+#include "bridge.h"
 #include "classes.h"
 #include "clock.h"
 #include "frames.h"
@@ -117,11 +118,22 @@ void abandon_start(const char *path) {
     if (regular) unlink(path);  // never a device such as /dev/full
 }
 
+// Pause or resume under g_life. libil2cpp's hook slot (bridge_set_recording) is set before
+// recording starts and cleared after it stopped, so no allocation of a recording period is
+// missed and a game thread that loaded the hook just before the clear still finds enabled == 0.
+void set_recording(bool on) {
+    g.paused.store(on ? 0 : 1, std::memory_order_relaxed);
+    if (on) bridge_set_recording(true);
+    g.enabled.store(on ? 1 : 0, std::memory_order_release);
+    if (!on) bridge_set_recording(false);
+}
+
 mt_status stop_locked(uint32_t reason, const char *message) {
     // Collections since the last frame end that a replaced callback missed (gc_hooks.cpp).
     gc_hooks_poll();
     g.enabled.store(0, std::memory_order_relaxed);
     g.live.store(0, std::memory_order_release);
+    bridge_set_recording(false);  // after disabling: a thread mid-call still sees enabled == 0
     bool quiet = quiesce();
     g_writer->stop(now_ticks(), reason, message);
     pthread_join(g_writer_thread, nullptr);
@@ -227,6 +239,7 @@ mt_status start_locked(const mt_config *c) {
     pthread_setname_np(g_writer_thread, "memtracer");
 #endif
     if (!g_atexit) g_atexit = atexit(stop_at_exit) == 0;
+    bridge_set_recording(true);  // before enabling: no allocation of the capture is missed
     g.enabled.store(1, std::memory_order_release);
     return MT_OK;
 }
@@ -244,8 +257,7 @@ int live_try_set_paused(uint64_t gen, bool paused) {
     int result = 1;
     if (g.live.load(std::memory_order_relaxed) && g.gen.load(std::memory_order_relaxed) == gen &&
         !g.disabled.load(std::memory_order_relaxed)) {
-        g.paused.store(paused ? 1 : 0, std::memory_order_relaxed);
-        g.enabled.store(paused ? 0 : 1, std::memory_order_release);
+        set_recording(!paused);
         result = 0;
     }
     pthread_mutex_unlock(&g_life);
@@ -308,8 +320,7 @@ static mt_status set_paused(uint32_t paused) {
     } else if (g.disabled.load(std::memory_order_relaxed)) {
         st = MT_ERR_DISABLED;
     } else {
-        g.paused.store(paused, std::memory_order_relaxed);
-        g.enabled.store(paused ? 0 : 1, std::memory_order_release);
+        set_recording(paused == 0);
     }
     pthread_mutex_unlock(&g_life);
     return st;

@@ -188,6 +188,7 @@ void Writer::disable(const char *why) {
     if (lifetimes_) lifetimes_end();  // no collection may wait for a writer that has stopped
     set_last_error("memtracer disabled itself: %s", why);
     g.disabled.store(1, std::memory_order_release);  // whoever sees disabled sees the why
+    bridge_set_recording(false);  // the game's allocations stop calling mt_on_alloc
     // A full disk may have room for a short END but not a long one: try the sentence, then
     // the bare errno text.
     int err = out_.last_errno();

@@ -69,6 +69,12 @@ typedef struct mt_il2cpp_bridge {
     /* Added later (a shorter table leaves it NULL). GC_get_gc_no: collections Boehm completed;
      * the runtime checks against it that it recorded every one (docs/runtime.md). */
     size_t (*gc_get_gc_no)(void);
+    /* Added later (a shorter table leaves it NULL). Stores `hook` (may be NULL) in the hook slot
+     * again, with release order, as the bridge call did: the runtime clears the slot while it
+     * records nothing (paused, stopped, disabled), so a patched libil2cpp pays one relaxed load
+     * and a branch per allocation then, and no call. NULL: the runtime keeps its hook installed
+     * and mt_on_alloc returns at once while not recording. */
+    void (*set_alloc_hook)(mt_il2cpp_alloc_hook hook);
 } mt_il2cpp_bridge;
 
 typedef int (*mt_il2cpp_bridge_fn)(mt_il2cpp_alloc_hook hook, mt_il2cpp_bridge *out);
