@@ -27,6 +27,10 @@
 //   traced-fp  GC_MALLOC + mt_on_alloc, frame-pointer unwinder, capture running
 //   traced-lu  GC_MALLOC + mt_on_alloc, libunwind unwinder
 //   paused     GC_MALLOC + mt_on_alloc with the capture paused
+//   paused-slot  GC_MALLOC + a patched libil2cpp's hook slot with the capture paused: the slot is
+//              loaded and called if non-NULL, exactly as MEMTRACER_IL2CPP_ON_ALLOC does; this
+//              program exports il2cpp_memtracer_bridge (handing over set_alloc_hook only), so the
+//              runtime clears the slot on mt_pause as it does a patched game's
 #define GC_THREADS
 #include <memtracer/cli.h>
 
@@ -44,10 +48,12 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "memtracer/il2cpp_bridge.h"
 #include "memtracer/memtracer.h"
 #include "unwind.h"
 
@@ -56,7 +62,14 @@ namespace {
 constexpr int kChainDepth = 18;  // + bench frames above it: ~20 frames to the allocation
 constexpr size_t kSizes[] = {16, 24, 32, 48, 64, 128, 256, 40};
 
-enum Variant { BARE, WALK, TRACED, PAUSED_CALL };
+enum Variant { BARE, WALK, TRACED, PAUSED_CALL, PAUSED_SLOT };
+constexpr int kVariants = 5;
+
+// A patched libil2cpp's hook slot (memtracer_il2cpp_hooks.h), filled and cleared by the runtime
+// through the bridge below.
+std::atomic<mt_il2cpp_alloc_hook> g_hook_slot{nullptr};
+void set_alloc_hook(mt_il2cpp_alloc_hook hook) { g_hook_slot.store(hook, std::memory_order_release); }
+bool g_bridge_called = false;
 
 void **g_pool = nullptr;  // preallocated GC objects for the cells without GC_MALLOC
 bool g_use_pool = false;
@@ -87,6 +100,10 @@ __attribute__((noinline)) void leaf(Ctx &c) {
         uint32_t n = mt::rt::fp_walk(reinterpret_cast<uintptr_t>(__builtin_return_address(0)),
                                      *static_cast<uintptr_t *>(__builtin_frame_address(0)), c.lo, c.hi, frames, 64);
         c.frames_sink += frames[n - 1];
+    } else if (c.v == PAUSED_SLOT) {
+        // MEMTRACER_IL2CPP_ON_ALLOC: one relaxed load, a call only while the runtime records.
+        mt_il2cpp_alloc_hook h = g_hook_slot.load(std::memory_order_relaxed);
+        if (h) h(obj, &g_klass, size);
     } else if (c.v != BARE) {
         mt_on_alloc(obj, &g_klass, size);
     }
@@ -190,13 +207,13 @@ __attribute__((noinline)) void probe_chain(int depth, uint32_t *out) {
 
 uint32_t g_walk_depth = 0;  // thread 0's bare walk
 
-void rep_thread(Rep &rp, int t, Sample out[4]) {
+void rep_thread(Rep &rp, int t, Sample out[kVariants]) {
     Ctx c{BARE, 0, 0, 0, nullptr, 0};
     stack_bounds(&c.lo, &c.hi);
     InsnCounter ic;
     for (int b = 0; b < rp.blocks; ++b)
-        for (int k = 0; k < 4; ++k) {
-            const auto v = static_cast<Variant>((k + b + rp.rep + 8) % 4);
+        for (int k = 0; k < kVariants; ++k) {
+            const auto v = static_cast<Variant>((k + b + rp.rep + 2 * kVariants) % kVariants);
             if (rp.threads > 1) pthread_barrier_wait(&rp.bar);
             if (t == 0) {
                 if (v == TRACED) mt_resume(); else mt_pause();
@@ -211,13 +228,13 @@ void rep_thread(Rep &rp, int t, Sample out[4]) {
 // threads. Collections are kept out of the rep (GC_disable; collected before it): they would add
 // the same cost to every variant, with far more noise than the differences measured here.
 struct RepResult {
-    double ns[4];
-    double insns[4];  // < 0: no instruction counter
+    double ns[kVariants];
+    double insns[kVariants];  // < 0: no instruction counter
 };
 
 RepResult run_rep(size_t n, int threads, int blocks, int rep) {
     Rep rp{threads, blocks, rep, std::max<size_t>(1, n / static_cast<size_t>(blocks)), {}};
-    std::vector<std::array<Sample, 4>> per(static_cast<size_t>(threads));
+    std::vector<std::array<Sample, kVariants>> per(static_cast<size_t>(threads));
     GC_gcollect();
     GC_disable();
     if (threads == 1) {
@@ -246,7 +263,7 @@ RepResult run_rep(size_t n, int threads, int blocks, int rep) {
     GC_enable();
     RepResult r;
     const double allocs = static_cast<double>(rp.per_block) * blocks;
-    for (int v = 0; v < 4; ++v) {
+    for (int v = 0; v < kVariants; ++v) {
         double ns = 0, in = 0;
         bool counted = true;
         for (auto &p : per) {
@@ -292,6 +309,7 @@ struct Cells {
     double ratio_lo, ratio_hi;          // their smallest and largest
     double i_bare, i_walk, i_traced, i_paused;  // instructions per allocation (medians); < 0: no counter
     uint32_t walk_depth;                // frames of the bare walk (thread 0)
+    double paused_slot, d_paused_slot, i_paused_slot;  // the hook-slot cell, as paused above
 };
 
 int g_blocks = 20;  // --blocks: blocks per rep (each variant runs once per block)
@@ -300,13 +318,13 @@ int g_blocks = 20;  // --blocks: blocks per rep (each variant runs once per bloc
 Cells measure_all(const char *path, mt_unwinder u, size_t n, int threads, int reps) {
     Cells out{};
     if (start_capture(path, u, MT_MODE_EVENTS) != MT_OK) return out;
-    std::vector<double> ns[4], in[4], d[4], ratio;
+    std::vector<double> ns[kVariants], in[kVariants], d[kVariants], ratio;
     bool counted = true;
     for (int r = -1; r < reps; ++r) {  // r = -1: warm-up, not counted
         RepResult rr = run_rep(n, threads, g_blocks, r);
         mt_frame_end(g_frame++);
         if (r < 0) continue;
-        for (int v = 0; v < 4; ++v) {
+        for (int v = 0; v < kVariants; ++v) {
             ns[v].push_back(rr.ns[v]);
             in[v].push_back(rr.insns[v]);
             counted = counted && rr.insns[v] >= 0;
@@ -323,7 +341,8 @@ Cells measure_all(const char *path, mt_unwinder u, size_t n, int threads, int re
                 median(ratio), *std::min_element(ratio.begin(), ratio.end()),
                 *std::max_element(ratio.begin(), ratio.end()),
                 counted ? median(in[BARE]) : -1, counted ? median(in[WALK]) : -1,
-                counted ? median(in[TRACED]) : -1, counted ? median(in[PAUSED_CALL]) : -1, g_walk_depth};
+                counted ? median(in[TRACED]) : -1, counted ? median(in[PAUSED_CALL]) : -1, g_walk_depth,
+                median(ns[PAUSED_SLOT]), median(d[PAUSED_SLOT]), counted ? median(in[PAUSED_SLOT]) : -1};
     return out;
 }
 
@@ -389,13 +408,14 @@ void row(const char *name, double a, double b) { printf("%-34s %10.1f %10.1f\n",
 // The figures each rep gives on its own (against the bare run of the same rep, measured block by
 // block alongside it): slow drift of the machine's load and clock cancels out of each of them.
 void per_rep(const Cells &c) {
-    printf("           per rep (medians): walk %.1f ns (%u frames), traced overhead %.1f ns, paused overhead %.1f ns; "
-           "traced overhead / walk %.2fx (reps %.2f-%.2f; target <= 1.5)\n",
-           c.d_walk, c.walk_depth, c.d_traced, c.d_paused, c.ratio, c.ratio_lo, c.ratio_hi);
+    printf("           per rep (medians): walk %.1f ns (%u frames), traced overhead %.1f ns, paused overhead %.1f ns "
+           "(mt_on_alloc called), %.1f ns (hook slot cleared); traced overhead / walk %.2fx (reps %.2f-%.2f; target <= 1.5)\n",
+           c.d_walk, c.walk_depth, c.d_traced, c.d_paused, c.d_paused_slot, c.ratio, c.ratio_lo, c.ratio_hi);
     if (c.i_bare >= 0) {
         const double walk = c.i_walk - c.i_bare, over = c.i_traced - c.i_bare;
-        printf("           instructions per allocation: walk %.1f, traced overhead %.1f -> %.2fx the walk; paused %.1f\n",
-               walk, over, walk > 0 ? over / walk : 0.0, c.i_paused - c.i_bare);
+        printf("           instructions per allocation: walk %.1f, traced overhead %.1f -> %.2fx the walk; paused %.1f "
+               "(mt_on_alloc called), %.1f (hook slot cleared)\n",
+               walk, over, walk > 0 ? over / walk : 0.0, c.i_paused - c.i_bare, c.i_paused_slot - c.i_bare);
     } else {
         printf("           instructions per allocation: no hardware counter here (bench/runtime/hot_instructions.sh "
                "counts them with callgrind)\n");
@@ -413,7 +433,8 @@ void gc_phase(const std::string &path, size_t n, int reps) {
     row("bare GC_MALLOC", fp[0].bare, fp[1].bare);
     row("GC_MALLOC + fp walk (floor)", fp[0].walk, fp[1].walk);
     row("traced, frame pointers", fp[0].traced, fp[1].traced);
-    row("paused", fp[0].paused, fp[1].paused);
+    row("paused, mt_on_alloc called", fp[0].paused, fp[1].paused);
+    row("paused, hook slot cleared", fp[0].paused_slot, fp[1].paused_slot);
     row("bare GC_MALLOC (libunwind phase)", lu[0].bare, lu[1].bare);
     row("traced, libunwind", lu[0].traced, lu[1].traced);
 
@@ -422,8 +443,9 @@ void gc_phase(const std::string &path, size_t n, int reps) {
         double walk_cost = fp[t].walk - fp[t].bare, over = fp[t].traced - fp[t].bare;
         printf("%d thread%s: fp walk %.1f ns, traced-fp overhead %.1f ns -> %.2fx the walk (target <= 1.5)\n", t + 1,
                t ? "s" : " ", walk_cost, over, walk_cost > 0 ? over / walk_cost : 0.0);
-        printf("           paused overhead %.1f ns (target < 2); libunwind overhead %.1f ns\n",
-               fp[t].paused - fp[t].bare, lu[t].traced - lu[t].bare);
+        printf("           paused overhead %.1f ns with mt_on_alloc called, %.1f ns with the hook slot cleared "
+               "(target <= 2); libunwind overhead %.1f ns\n",
+               fp[t].paused - fp[t].bare, fp[t].paused_slot - fp[t].bare, lu[t].traced - lu[t].bare);
         per_rep(fp[t]);
     }
     printf("per-thread time, 2 threads / 1 thread: traced-fp %.2fx (target <= 1.20), bare GC_MALLOC %.2fx, "
@@ -447,10 +469,13 @@ void alone_phase(const std::string &path, size_t n, int reps) {
     row("chain + fp walk (floor)", np[0].walk, np[1].walk);
     row("chain + mt_on_alloc, traced", np[0].traced, np[1].traced);
     row("chain + mt_on_alloc, paused", np[0].paused, np[1].paused);
+    row("chain + hook slot, paused", np[0].paused_slot, np[1].paused_slot);
     for (int t = 0; t < 2; ++t) {
         double walk_cost = np[t].walk - np[t].bare, over = np[t].traced - np[t].bare;
-        printf("%d thread%s: fp walk %.1f ns, traced overhead %.1f ns -> %.2fx the walk; paused overhead %.1f ns\n", t + 1,
-               t ? "s" : " ", walk_cost, over, walk_cost > 0 ? over / walk_cost : 0.0, np[t].paused - np[t].bare);
+        printf("%d thread%s: fp walk %.1f ns, traced overhead %.1f ns -> %.2fx the walk; paused overhead %.1f ns "
+               "(mt_on_alloc called), %.1f ns (hook slot cleared)\n", t + 1,
+               t ? "s" : " ", walk_cost, over, walk_cost > 0 ? over / walk_cost : 0.0, np[t].paused - np[t].bare,
+               np[t].paused_slot - np[t].bare);
         per_rep(np[t]);
     }
     printf("tracing overhead per thread, 2 threads / 1 thread: %.2fx\n",
@@ -467,9 +492,9 @@ __attribute__((noinline)) void count_loop(Ctx &c, size_t n) {
 // paused cell runs inside an events-mode capture; 1,000 allocations first bind the thread's slot
 // and send its two stacks, so the counted ones are the steady state (short records).
 int count_cell(Variant v, size_t n, const std::string &path) {
-    const bool capture = v == TRACED || v == PAUSED_CALL;
+    const bool capture = v == TRACED || v == PAUSED_CALL || v == PAUSED_SLOT;
     if (capture && start_capture(path.c_str(), MT_UNWIND_FRAME_POINTER, MT_MODE_EVENTS) != MT_OK) return 1;
-    if (v == PAUSED_CALL) mt_pause();
+    if (v == PAUSED_CALL || v == PAUSED_SLOT) mt_pause();
     GC_gcollect();
     GC_disable();
     Ctx c{v, 0, 0, 0, nullptr, 0};
@@ -487,6 +512,20 @@ int count_cell(Variant v, size_t n, const std::string &path) {
 }
 
 }  // namespace
+
+// A patched libil2cpp's bridge (memtracer/il2cpp_bridge.h) handing over set_alloc_hook only: no
+// GC functions, so the GC sizes and class names stay as without a bridge.
+extern "C" __attribute__((visibility("default"))) int il2cpp_memtracer_bridge(mt_il2cpp_alloc_hook hook,
+                                                                               mt_il2cpp_bridge *out) {
+    if (!out || out->struct_size < sizeof(mt_il2cpp_bridge)) return 0;
+    memset(out, 0, sizeof *out);
+    out->struct_size = sizeof *out;
+    out->version = MT_IL2CPP_BRIDGE_VERSION;
+    out->set_alloc_hook = &set_alloc_hook;
+    g_bridge_called = true;
+    g_hook_slot.store(hook, std::memory_order_release);
+    return MT_IL2CPP_BRIDGE_VERSION;
+}
 
 int main(int argc, char **argv) {
     Opts o;
@@ -509,8 +548,8 @@ int main(int argc, char **argv) {
     std::string count;
     cli.app()
         .add_option("--count", count, "run one cell for callgrind's count (bench/runtime/hot_instructions.sh): "
-                                      "bare, walk, traced or paused; with --phase gc or alone")
-        ->check(CLI::IsMember({"bare", "walk", "traced", "paused"}));
+                                      "bare, walk, traced, paused or paused-slot; with --phase gc or alone")
+        ->check(CLI::IsMember({"bare", "walk", "traced", "paused", "paused-slot"}));
     cli.app()
         .add_option("--blocks", g_blocks, "blocks per rep: each variant runs once per block, interleaved (default 20)")
         ->check(CLI::Range(1, 100000));
@@ -531,9 +570,15 @@ int main(int argc, char **argv) {
     }
     std::string path = "/tmp/bench_runtime_" + std::to_string(getpid()) + ".mt";
     const size_t n = o.allocs;
+    // Connects the runtime to the bridge below (no profiler): mt_pause clears g_hook_slot.
+    if (mt_attach_il2cpp() != MT_OK || !g_bridge_called) {
+        fprintf(stderr, "bench_runtime: the runtime did not connect to il2cpp_memtracer_bridge: %s\n", mt_last_error());
+        return 1;
+    }
     if (!count.empty()) {
         g_use_pool = phase == "alone";
-        const Variant v = count == "bare" ? BARE : count == "walk" ? WALK : count == "traced" ? TRACED : PAUSED_CALL;
+        const Variant v = count == "bare" ? BARE : count == "walk" ? WALK : count == "traced" ? TRACED
+                        : count == "paused" ? PAUSED_CALL : PAUSED_SLOT;
         return count_cell(v, n, path);
     }
 

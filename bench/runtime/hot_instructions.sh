@@ -42,11 +42,13 @@ count() {
     }' "$out-01"
 }
 
-report() {  # report NAME BINARY: one table per phase; leaves NAME.PHASE.{bare,walk,traced,paused} in $tmp
-  local name=$1 bin=$2
+report() {  # report NAME BINARY: one table per phase; leaves NAME.PHASE.{bare,walk,traced,paused[,paused-slot]} in $tmp
+  local name=$1 bin=$2 cells="bare walk traced paused"
+  # paused-slot (a patched libil2cpp's hook slot, cleared by the runtime while paused): newer builds
+  if "$bin" --help 2>&1 | grep -q paused-slot; then cells="$cells paused-slot"; fi
   for phase in alone gc; do
     printf '%s, %s: per allocation    instructions   branches  mispredicted  D1 misses  LL misses\n' "$name" "$phase"
-    for cell in bare walk traced paused; do
+    for cell in $cells; do
       count "$name" "$bin" "$phase" "$cell" >"$tmp/$name.$phase.$cell"
       read -r ir bc bm d1 ll <"$tmp/$name.$phase.$cell"
       printf '  %-30s %12s %10s %13s %10s %10s\n' "$cell" "$ir" "$bc" "$bm" "$d1" "$ll"
@@ -58,6 +60,11 @@ report() {  # report NAME BINARY: one table per phase; leaves NAME.PHASE.{bare,w
     awk -v b="$b_ir" -v w="$w_ir" -v t="$t_ir" -v p="$p_ir" -v bm="$b_bm" -v wm="$w_bm" -v tm="$t_bm" 'BEGIN {
       printf "  walk %.1f, traced overhead %.1f instructions -> %.3fx the walk; paused %.1f; mispredicted: walk %.3f, traced %.3f\n",
         w - b, t - b, (t - b) / (w - b), p - b, wm - bm, tm - bm }'
+    if [[ -f $tmp/$name.$phase.paused-slot ]]; then
+      read -r s_ir _ <"$tmp/$name.$phase.paused-slot"
+      awk -v b="$b_ir" -v p="$p_ir" -v s="$s_ir" 'BEGIN {
+        printf "  paused: mt_on_alloc called %.1f instructions, hook slot cleared %.1f (over bare)\n", p - b, s - b }'
+    fi
   done
 }
 
