@@ -3,31 +3,20 @@
 // file stays readable up to its last complete chunk with an END(DISABLED) saying why.
 #include <catch2/catch.hpp>
 
-#include <csignal>
-#include <sys/resource.h>
 #include <sys/stat.h>
+
+#include <memory>
 
 #include "support.h"
 
 TEST_CASE("write failure mid-capture disables cleanly and leaves a readable file", "[failure]") {
     std::string path = mtt::temp_path("full");
     constexpr rlim_t kLimit = 48 * 1024;
-    struct rlimit old;
-    REQUIRE(getrlimit(RLIMIT_FSIZE, &old) == 0);
-    auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
-    struct rlimit lim = old;
-    lim.rlim_cur = kLimit;
-    REQUIRE(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+    auto disk = std::make_unique<mtt::FileSizeLimit>(kLimit);
 
     mt_config c = mtt::make_config(path);
     mtt::start(c);
-    uint64_t frame = 0;
-    for (; frame < 2000 && !mtt::counters().disabled; ++frame) {
-        for (int i = 0; i < 50; ++i)
-            mtt::alloc_at_depth(1 + i % 7, reinterpret_cast<void *>(0x10000 + frame * 4096 + i * 64), &mtt::kPlayer, 64);
-        mt_frame_end(frame);
-        usleep(500);
-    }
+    uint64_t frame = mtt::frames_until_disabled(0);
     mt_counters mid = mtt::counters();
     CHECK(mid.disabled == 1);
     CHECK(mt_frame_end(frame) == MT_ERR_DISABLED);
@@ -40,8 +29,7 @@ TEST_CASE("write failure mid-capture disables cleanly and leaves a readable file
     CHECK(why.find(path) != std::string::npos);
 
     auto run = mtt::stop_and_load(path, MT_ERR_DISABLED);
-    setrlimit(RLIMIT_FSIZE, &old);
-    std::signal(SIGXFSZ, old_handler);
+    disk.reset();
     INFO("reader: " << run.result.stop_reason);
     CHECK(run.result.stop_offset <= kLimit);
     if (run.result.stop == mt::reader::Stop::End) {

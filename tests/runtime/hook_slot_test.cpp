@@ -5,9 +5,7 @@
 // drops what arrives while not recording. Either way the same allocations are recorded.
 #include <catch2/catch.hpp>
 
-#include <csignal>
-#include <sys/resource.h>
-#include <unistd.h>
+#include <memory>
 
 #include "hook_slot_bridge.h"
 
@@ -79,28 +77,16 @@ TEST_CASE("hook slot: set while recording, cleared while paused and stopped", "[
 TEST_CASE("hook slot: cleared when the runtime disables itself (the disk is full)", "[hook_slot]") {
     REQUIRE(mt_attach_il2cpp() == MT_OK);
     std::string path = mtt::temp_path("hook_slot_full");
-    constexpr rlim_t kLimit = 32 * 1024;
-    struct rlimit old;
-    REQUIRE(getrlimit(RLIMIT_FSIZE, &old) == 0);
-    auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
-    struct rlimit lim = old;
-    lim.rlim_cur = kLimit;
-    REQUIRE(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+    auto disk = std::make_unique<mtt::FileSizeLimit>(32 * 1024);
 
     mtt::start(mtt::make_config(path));
     CHECK(mtt::hook_slot() == &mt_on_alloc);
-    for (uint64_t frame = 0; frame < 2000 && !mtt::counters().disabled; ++frame) {
-        for (int i = 0; i < 50; ++i)
-            mtt::alloc_at_depth(1 + i % 7, reinterpret_cast<void *>(0x10000 + frame * 4096 + i * 64), &mtt::kPlayer, 64);
-        mt_frame_end(frame);
-        usleep(500);
-    }
+    mtt::frames_until_disabled(0);
     REQUIRE(mtt::counters().disabled == 1);
     CHECK(mtt::hook_slot() == idle_hook());
     CHECK(mt_resume() == MT_ERR_DISABLED);  // and a resume does not set it again
     CHECK(mtt::hook_slot() == idle_hook());
     mtt::stop_and_load(path, MT_ERR_DISABLED);
-    setrlimit(RLIMIT_FSIZE, &old);
-    std::signal(SIGXFSZ, old_handler);
+    disk.reset();
     CHECK(mtt::hook_slot() == idle_hook());
 }

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <memory>
 
@@ -95,6 +97,33 @@ __attribute__((noinline)) void alloc_at_depth(int depth, void *obj, FakeClass *k
     else
         alloc_at_depth(depth - 1, obj, k, size);
     asm volatile("" ::: "memory");
+}
+
+FileSizeLimit::FileSizeLimit(rlim_t bytes) {
+    REQUIRE(getrlimit(RLIMIT_FSIZE, &old_) == 0);
+    old_handler_ = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim = old_;
+    lim.rlim_cur = bytes;
+    REQUIRE(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+}
+
+FileSizeLimit::~FileSizeLimit() {
+    setrlimit(RLIMIT_FSIZE, &old_);
+    std::signal(SIGXFSZ, old_handler_);
+}
+
+uint64_t frames_until_disabled(uint64_t frame) {
+    // A guard against a writer that stopped, not a time the test expects: the writer commits
+    // asynchronously, so a count of frames could end before a slow (sanitized, loaded) writer
+    // reached the limit.
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(5);
+    for (; !counters().disabled && std::chrono::steady_clock::now() < give_up; ++frame) {
+        for (int i = 0; i < 50; ++i)
+            alloc_at_depth(1 + i % 7, reinterpret_cast<void *>(0x10000 + frame * 4096 + i * 64), &kPlayer, 64);
+        mt_frame_end(frame);
+        usleep(500);
+    }
+    return frame;
 }
 
 std::string symbol_of(uint64_t addr) {

@@ -3,6 +3,8 @@
 // file, loading through the reader, and noinline call chains with known shapes.
 #pragma once
 
+#include <sys/resource.h>
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -46,6 +48,26 @@ void alloc_same_site(int n, FakeClass *k, uint64_t base_addr, uint64_t size);
 
 // A chain of `depth` noinline frames, then mt_on_alloc.
 void alloc_at_depth(int depth, void *obj, FakeClass *k, size_t size);
+
+// The disk "fills up" at `bytes` while this lives: RLIMIT_FSIZE makes write(2) fail with EFBIG at
+// that size, like a full volume (SIGXFSZ ignored). The old limit and handler come back after.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes);
+    ~FileSizeLimit();
+    FileSizeLimit(const FileSizeLimit &) = delete;
+    FileSizeLimit &operator=(const FileSizeLimit &) = delete;
+
+private:
+    struct rlimit old_ {};
+    void (*old_handler_)(int) = nullptr;
+};
+
+// Game frames from `frame` on (50 allocations at depths 1-7 each, then mt_frame_end) until the
+// runtime has disabled itself, however slowly the writer reaches the file's limit; returns the
+// next frame number. Gives up only when the runtime has not disabled itself after 5 minutes
+// (a writer that stopped writing): the caller's check then fails.
+uint64_t frames_until_disabled(uint64_t frame);
 
 // Name of the function containing addr (dladdr; the test binary exports its symbols).
 std::string symbol_of(uint64_t addr);
