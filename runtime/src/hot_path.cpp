@@ -19,10 +19,6 @@ namespace {
 
 enum Setup { SETUP_OK, SETUP_SKIP, SETUP_REBIND };
 
-// How far ahead of the record being written the producer asks for the ring's line (bytes: a few
-// short records; far enough for the line to arrive, near enough to stay in L1).
-constexpr uint64_t kRingPrefetch = 256;
-
 // Per-capture set-up of the caller's own slot; runs with in_hook held.
 __attribute__((noinline, cold)) Setup slot_setup(ThreadSlot *s) {
     if (!g.enabled.load(std::memory_order_relaxed)) return SETUP_SKIP;
@@ -160,11 +156,6 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
         epoch = g.epoch.load(std::memory_order_acquire);
         tick = now_ticks();
     }
-    // The ring's line a few records ahead, asked for now: the writer thread read it a lap ago (on
-    // another core), so the first store there would wait for the line to come back. A write
-    // prefetch where the target has one (arm64 PSTL1KEEP, x86 with PRFCHW), else a read one.
-    // Only a hint: it never faults and changes no byte (docs/benchmarks.md, issue 22 tenth session).
-    __builtin_prefetch(s->ring.mem + ((next + kRingPrefetch) & (s->ring.cap - 1)), 1, 3);
     AllocRec *r = reinterpret_cast<AllocRec *>(w);
     r->len = static_cast<uint16_t>(len);
     r->kind = static_cast<uint8_t>((known ? REC_ALLOC_SHORT : REC_ALLOC_FULL) | (large ? REC_LARGE : 0));
