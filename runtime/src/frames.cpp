@@ -4,6 +4,12 @@
 #include <sched.h>
 #include <time.h>
 
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include "clock.h"
 #include "frames.h"
 
@@ -50,6 +56,50 @@ uint32_t frames_pending_merge(uint64_t *last_index) {
     return n;
 }
 
+#if defined(__linux__)
+// The wake-up on Linux is a futex on g.wake_word (issue 22, eleventh session). glibc's condition
+// variable cost the writer two system calls per sleep: the timed wait, and a FUTEX_WAKE on the
+// mutex at every unlock after it (the wait re-locks the mutex marked contended, whether or not
+// anyone waits for it), about 4 futex calls per committed frame; and it had the game's threads
+// that wake the writer (mt_frame_end with 16 frame ends queued, a thread's exit, a collection
+// with lifetimes on, MT_ON_FULL_BLOCK) take that mutex. Now a sleep is one FUTEX_WAIT, and a
+// wake is one exchange, plus a FUTEX_WAKE only when the writer is asleep: never a lock.
+//
+// The contract is the condition variable's: after wake_writer() returns, the writer starts an
+// iteration (a drain) that begins after the call. The writer marks the word kWakeSleeping only
+// if no wake is pending, and sleeps only while the word still says so (the kernel compares it
+// under its own lock), so a wake between the mark and the sleep makes the sleep return at once;
+// a wake that lands after the writer woke for another reason is consumed by the exchange below
+// and served by the iteration the writer is about to run.
+namespace {
+
+constexpr uint32_t kWakeIdle = 0, kWakePending = 1, kWakeSleeping = 2;
+
+long futex_call(std::atomic<uint32_t> *word, int op, uint32_t val, const timespec *ts) {
+    return syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), op, val, ts, nullptr, FUTEX_BITSET_MATCH_ANY);
+}
+
+}  // namespace
+
+void wake_writer() {
+    if (g.wake_word.exchange(kWakePending, std::memory_order_acq_rel) == kWakeSleeping)
+        futex_call(&g.wake_word, FUTEX_WAKE_PRIVATE, 1, nullptr);
+}
+
+void writer_wait(uint64_t timeout_us) {
+    uint32_t idle = kWakeIdle;
+    if (g.wake_word.compare_exchange_strong(idle, kWakeSleeping, std::memory_order_acq_rel)) {
+        // FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC deadline (plain FUTEX_WAIT a
+        // relative one): the deadline mono_ns() gives. It returns on a wake, at the deadline, on
+        // a signal, or at once if the word is no longer kWakeSleeping: each ends the sleep, as a
+        // condition variable's spurious wake-up did.
+        uint64_t at = mono_ns() + timeout_us * 1000;
+        timespec ts{static_cast<time_t>(at / 1000000000ull), static_cast<long>(at % 1000000000ull)};
+        futex_call(&g.wake_word, FUTEX_WAIT_BITSET_PRIVATE, kWakeSleeping, &ts);
+    }
+    g.wake_word.store(kWakeIdle, std::memory_order_release);  // what was pending, the coming iteration serves
+}
+#else
 void wake_writer() {
     pthread_mutex_lock(&g.wake_mu);
     g.wake_flag = 1;
@@ -64,21 +114,15 @@ void writer_wait(uint64_t timeout_us) {
         timespec rel{static_cast<time_t>(timeout_us / 1000000), static_cast<long>(timeout_us % 1000000) * 1000};
         pthread_cond_timedwait_relative_np(&g.wake_cv, &g.wake_mu, &rel);
 #else
-        uint64_t at = mono_ns() + timeout_us * 1000;
-        timespec ts{static_cast<time_t>(at / 1000000000ull), static_cast<long>(at % 1000000000ull)};
-#if defined(__GLIBC__)
-        pthread_cond_clockwait(&g.wake_cv, &g.wake_mu, CLOCK_MONOTONIC, &ts);
-#else
         uint64_t wall = wall_ns() + timeout_us * 1000;
         timespec wts{static_cast<time_t>(wall / 1000000000ull), static_cast<long>(wall % 1000000000ull)};
         pthread_cond_timedwait(&g.wake_cv, &g.wake_mu, &wts);
-        (void)ts;
-#endif
 #endif
     }
     g.wake_flag = 0;
     pthread_mutex_unlock(&g.wake_mu);
 }
+#endif
 
 }  // namespace mt::rt
 

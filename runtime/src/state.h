@@ -102,7 +102,10 @@ struct Globals {
     uint64_t fq_merge_index = 0;                   // last index folded while the queue was full
     uint64_t start_tick = 0;
 
-    // Writer wake-up.
+    // Writer wake-up (frames.cpp). Linux: a futex word, kWakeIdle / kWakePending / kWakeSleeping:
+    // a wake is one exchange, plus a FUTEX_WAKE only while the writer sleeps. Elsewhere a
+    // condition variable and wake_flag.
+    alignas(64) std::atomic<uint32_t> wake_word{0};
     pthread_mutex_t wake_mu = PTHREAD_MUTEX_INITIALIZER;
     pthread_cond_t wake_cv = PTHREAD_COND_INITIALIZER;
     uint32_t wake_flag = 0;
