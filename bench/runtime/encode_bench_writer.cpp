@@ -22,7 +22,12 @@
 // bench_runtime's frames): the writer's per-frame costs (the wake-up, the commit's write) then
 // weigh per event as in bench_runtime, and what is left is mostly per-record work.
 //
-//   bench_writer_replay FILE.evrec [--mode events|aggregate] [--merge N] [--keep PATH]
+// --fps F paces the frames as a game does (issue 22, eleventh session): frame n ends F-ths of a
+// second after frame n - 1 ended, and nothing waits for the writer, which then wakes at its own
+// pace (every drain interval, 2 ms) however few events a frame holds: its per-wake-up costs weigh
+// per event as in a game running at F frames a second. --frames N replays the first N frames only.
+//
+//   bench_writer_replay FILE.evrec [--mode events|aggregate] [--merge N] [--fps F] [--frames N] [--keep PATH]
 #include <memtracer/il2cpp_bridge.h>
 #include <memtracer/memtracer.h>
 
@@ -143,10 +148,14 @@ int main(int argc, char **argv) {
     std::string path = "/tmp/bench_writer_replay." + std::to_string(getpid()) + ".mt";
     bool keep = false;
     uint64_t merge = 1;
+    double fps = 0;  // 0: each frame ends when the writer has committed the one before
+    size_t max_frames = SIZE_MAX;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--mode")) mode = strcmp(argv[i + 1], "aggregate") ? MT_MODE_EVENTS : MT_MODE_AGGREGATE;
         else if (!strcmp(argv[i], "--keep")) path = argv[i + 1], keep = true;
         else if (!strcmp(argv[i], "--merge")) merge = std::max(1, atoi(argv[i + 1]));
+        else if (!strcmp(argv[i], "--fps")) fps = std::max(0.0, atof(argv[i + 1]));
+        else if (!strcmp(argv[i], "--frames")) max_frames = static_cast<size_t>(std::max(1, atoi(argv[i + 1])));
     }
     Replay rp;
     if (!load(argv[1], merge, &rp)) {
@@ -166,10 +175,24 @@ int main(int argc, char **argv) {
     }
     // Frame by frame: every replay thread gives its events, then (the barrier's completion, on
     // one of them) the frame ends and the writer commits it.
-    const size_t nframes = rp.frames.size();
+    const size_t nframes = std::min(rp.frames.size(), max_frames);
+    uint64_t events = 0;
+    for (size_t f = 0; f < nframes; ++f)
+        for (const auto &t : rp.frames[f]) events += t.size();
     size_t frame = 0;
     std::atomic<uint64_t> replay_cpu{0};
+    const uint64_t w0 = now_ns(CLOCK_MONOTONIC);
     auto end_frame = [&]() noexcept {
+        if (fps > 0) {  // paced: the frame ends on its time, and the game goes on
+            const uint64_t due = w0 + static_cast<uint64_t>(1e9 * static_cast<double>(frame + 1) / fps);
+            const uint64_t now = now_ns(CLOCK_MONOTONIC);
+            if (due > now) {
+                timespec ts{static_cast<time_t>((due - now) / 1000000000ull), static_cast<long>((due - now) % 1000000000ull)};
+                nanosleep(&ts, nullptr);
+            }
+            mt_frame_end(frame++);
+            return;
+        }
         mt_frame_end(frame);
         mt_counters k;
         for (int spin = 0; spin < 100000; ++spin) {
@@ -200,7 +223,7 @@ int main(int argc, char **argv) {
     mt_get_counters(&k);
     const double writer_ns = static_cast<double>((p1 - p0) - replay_cpu.load());
     printf("replayed %llu events, %zu frames, %u threads: writer CPU %.1f ns/event, %.3f bytes/allocation (%s)\n",
-           static_cast<unsigned long long>(rp.events), nframes, rp.threads, writer_ns / static_cast<double>(rp.events),
+           static_cast<unsigned long long>(events), nframes, rp.threads, writer_ns / static_cast<double>(events),
            k.events_written ? static_cast<double>(k.bytes_written) / static_cast<double>(k.events_written) : 0.0,
            mode == MT_MODE_EVENTS ? "events" : "aggregate");
     if (!keep) unlink(path.c_str());
