@@ -10,8 +10,9 @@
 # bench/game_overhead.sh (MT_GAME_FRAMES, MT_GAME_REPS, MT_GAME_WORKERS); MT_BENCH_REPS for
 # bench_runtime (default 7). MT_DEVICE_PARTS picks the parts (default "game runtime"; "ingest":
 # a session-sized run recorded by NEW's game, then ingested by both builds' memtracer-symbolize,
-# bench/store/ingest_ab.sh, MT_INGEST_REPS rounds (default 5). A symbolizer built with
-# -DMT_LLVM_STATIC=ON needs no LLVM there; DIR/../syslib/bin may hold GNU time and sqlite3;
+# bench/store/ingest_ab.sh, MT_INGEST_REPS rounds (default 5). memtracer-symbolize links LLVM
+# statically by default (MT_LLVM_STATIC_CLI): no LLVM needed there; DIR/../syslib/bin may hold GNU
+# time and sqlite3;
 # MT_SESSION_FRAMES, default 50000. "symbolize": bench/symbolizer/cold_warm_ab.sh on MT_SYM_LIB
 # with the runs MT_SYM_RUN1 and MT_SYM_RUN2, MT_SYM_REPS rounds (default 3), 2 and all jobs.)
 set -euo pipefail

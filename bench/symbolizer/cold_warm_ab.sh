@@ -5,7 +5,8 @@
 # address from the cache). Prints median wall and CPU (user + sys) seconds and peak RSS of each,
 # and the ratio of each build's medians to base's at the same job count. No llvm-symbolizer here
 # (bench/symbolizer/run.sh compares with it), so this runs where LLVM is not installed, with a
-# memtracer-symbolize built -DMT_LLVM_STATIC=ON (bench/device_check.sh's "symbolize" part).
+# memtracer-symbolize as built by default (static LLVM: MT_LLVM_STATIC_CLI; bench/device_check.sh's
+# "symbolize" part).
 #   bash bench/symbolizer/cold_warm_ab.sh LIB RUN1 RUN2 BASE_BUILD NEW_BUILD [REPS] [JOBS...]
 # RUN1 and RUN2: runs whose addresses lie in LIB (bench_symbolizer --keep writes such files);
 # JOBS default: 2 and the machine's core count. Needs GNU time on PATH.
