@@ -97,7 +97,9 @@ void writer_wait(uint64_t timeout_us) {
         timespec ts{static_cast<time_t>(at / 1000000000ull), static_cast<long>(at % 1000000000ull)};
         futex_call(&g.wake_word, FUTEX_WAIT_BITSET_PRIVATE, kWakeSleeping, &ts);
     }
-    g.wake_word.store(kWakeIdle, std::memory_order_release);  // what was pending, the coming iteration serves
+    // What was pending, the coming iteration serves. An exchange, not a store: its acquire pairs
+    // with the waker's release, so the iteration sees what the waker published before its wake.
+    g.wake_word.exchange(kWakeIdle, std::memory_order_acq_rel);
 }
 #else
 void wake_writer() {
