@@ -21,6 +21,17 @@ ShapeWriter::ShapeWriter(Db &db, int64_t run_id)
     while (known.step()) bias_.emplace(known.i64(0), known.i64(1));
 }
 
+void ShapeWriter::expect(size_t stacks) {
+    if (all_known_) return;
+    // max(shape_id), one descent: about the file's number of shapes (no writer deletes one).
+    const int64_t shapes = db_.query_int("SELECT max(shape_id) FROM stack_shapes").value_or(0);
+    if (static_cast<int64_t>(stacks) * 4 < shapes) return;  // few stacks in a big file: seek each
+    Stmt all = db_.prepare(sql::kAllShapes);
+    known_.reserve(static_cast<size_t>(shapes) + stacks);
+    while (all.step()) known_.emplace(all.blob(1), all.i64(0));
+    all_known_ = true;
+}
+
 bool ShapeWriter::relative(const ShapeFrame &f) {
     if (f.addr_id <= 0 || f.module_key <= 0) return false;
     // SQLite adds signed 64-bit integers and turns an overflowing sum into a REAL: keep the raw
@@ -45,13 +56,18 @@ int64_t ShapeWriter::shape_of(std::span<const ShapeFrame> frames) {
         append_varint(key_, static_cast<uint64_t>(f.addr_id) << 1 | (rel ? 0 : 1));
         if (!rel) append_varint(key_, f.raw);
     }
-    find_.bind_blob(1, key_);
-    const bool found = find_.step();
-    const int64_t id = found ? find_.i64(0) : 0;
-    find_.reset();
-    if (found) return id;
+    if (all_known_) {
+        if (auto it = known_.find(key_); it != known_.end()) return it->second;
+    } else {
+        find_.bind_blob(1, key_);
+        const bool found = find_.step();
+        const int64_t id = found ? find_.i64(0) : 0;
+        find_.reset();
+        if (found) return id;
+    }
     add_shape_.bind_blob(1, key_).bind(2, static_cast<int64_t>(frames.size())).run();
     const int64_t shape = db_.last_insert_rowid();
+    if (all_known_) known_.emplace(key_, shape);
     ++written_;
     for (size_t pos = 0; pos < frames.size(); ++pos) {
         const ShapeFrame &f = frames[pos];

@@ -168,6 +168,7 @@ void RunIngest::write_shapes(AddressCache &cache) {
     // per-row cost); now one key lookup per stack (docs/benchmarks.md, issue 22, eleventh session).
     store::ShapeWriter shapes(db_, run_id_);
     std::vector<store::ShapeFrame> frames;
+    shapes.expect(stacks_.size() - stacks_written_);
     for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
         StackFrames &s = stacks_[id];
         frames.resize(s.raw.size());

@@ -37,6 +37,10 @@ public:
     // The shape of these frames (innermost first): its shape_id, or 0 for no frames (the stacks
     // row's shape_id is then NULL). Writes the run's bias of each module it meets first.
     int64_t shape_of(std::span<const ShapeFrame> frames);
+    // Before `stacks` calls of shape_of: when they are many against the shapes the file holds,
+    // every key is read in one scan (a warm run of 24k stacks: 24k index seeks were 164M
+    // instructions), and shape_of looks keys up in memory.
+    void expect(size_t stacks);
     void flush() { frames_.flush(); }
     uint64_t shapes_written() const { return written_; }
 
@@ -49,6 +53,8 @@ private:
     Stmt find_, add_shape_, add_bias_;
     BatchInsert frames_;
     std::string key_;
+    std::unordered_map<std::string, int64_t> known_;  // every shape's key, after expect() read them
+    bool all_known_ = false;
     std::vector<uint8_t> raw_;  // by frame of the shape being keyed: stored raw
     uint64_t written_ = 0;
 };

@@ -189,6 +189,7 @@ inline constexpr SqlText kInsertRunInfo = insert_sql("run_info", "run_id, key, v
 // shapes.cpp (schema version 5): a shape by its key; a new shape (its id is last_insert_rowid());
 // its frames (BatchInsert head); a run's bias of a module; the biases a run has.
 inline constexpr char kFindShape[] = "SELECT shape_id FROM stack_shapes WHERE key = ?1";
+inline constexpr char kAllShapes[] = "SELECT shape_id, key FROM stack_shapes";
 inline constexpr SqlText kInsertShape = insert_sql("stack_shapes", "key, depth");
 inline constexpr SqlText kInsertShapeFrames = rows_head("shape_frames", "shape_id, pos, addr_id, module_key, address");
 inline constexpr SqlText kInsertRunBias = insert_sql("run_biases", "run_id, module_key, bias");
