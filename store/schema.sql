@@ -1,13 +1,14 @@
--- MemTracer database, schema version 4 (2 split the allocation tables per allocating thread; 3 keyed the
+-- MemTracer database, schema version 5 (2 split the allocation tables per allocating thread; 3 keyed the
 -- address cache by a module key and stored the symbols' strings once, with version 2's addresses
 -- and symbols tables kept as views of the same columns; 4 keeps the site choice's summary of each
--- cached address beside its chain, address_sites). The symbolizer writes it, the viewer reads it.
+-- cached address beside its chain, address_sites; 5 stores each distinct stack's frames once, as a shape
+-- shared by every run of the build, stack_frames becoming a view of the same columns). The symbolizer writes it, the viewer reads it.
 -- docs/schema.md draws it and explains each index by the query that needs it.
 -- Several runs live in one database (compare "this build vs that"); symbols are shared by every
 -- run of the same build, which is also the symbolizer's per-build cache.
 -- All times are nanoseconds; *_ns columns of a run are relative to that run's start.
 
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
@@ -219,17 +220,54 @@ CREATE TABLE IF NOT EXISTS stacks (
     -- (an address without symbols is one frame). The views start the stack after them, so a
     -- patch-mode and a no-patch run give one stack shape. 0 in databases written before it.
     machinery INTEGER NOT NULL DEFAULT 0,
+    shape_id INTEGER REFERENCES stack_shapes(shape_id),  -- version 5: its frames; NULL: a stack without frames
     PRIMARY KEY (run_id, stack_id)
 ) WITHOUT ROWID;
 
-CREATE TABLE IF NOT EXISTS stack_frames (
-    run_id   INTEGER NOT NULL,
-    stack_id INTEGER NOT NULL,
-    pos      INTEGER NOT NULL,                   -- 0 = innermost (the allocation call)
-    address  INTEGER NOT NULL,                   -- raw runtime return address
-    addr_id  INTEGER REFERENCES address_rows(addr_id),  -- NULL: outside every module
-    PRIMARY KEY (run_id, stack_id, pos)
+-- Version 5: a stack's frames, stored once per distinct content (a "shape") and shared by every
+-- run and stack that has it: a warm ingest of a known build writes one stacks row per stack and
+-- no frame rows (docs/schema.md, *Stack shapes*). A frame inside a module is stored by its cache
+-- row (addr_id) and its file address, and the view adds the run's load bias of that module
+-- (run_biases), so runs of one build at different load addresses share a shape; a frame outside
+-- every module (or one whose runtime address the sum would not give back exactly) keeps its raw
+-- address, and its shape is shared only by stacks with that same address.
+CREATE TABLE IF NOT EXISTS stack_shapes (
+    shape_id INTEGER PRIMARY KEY,
+    key      BLOB NOT NULL UNIQUE,               -- the frames as varints: addr_id << 1 | raw, then the raw address if raw
+    depth    INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS shape_frames (
+    shape_id   INTEGER NOT NULL,
+    pos        INTEGER NOT NULL,                 -- 0 = innermost (the allocation call)
+    addr_id    INTEGER REFERENCES address_rows(addr_id),  -- NULL: outside every module
+    module_key INTEGER,                          -- the addr_id's module: address is its file address, + the run's bias;
+                                                 -- NULL: address is the raw runtime address
+    address    INTEGER NOT NULL,
+    PRIMARY KEY (shape_id, pos)
 ) WITHOUT ROWID;
+
+-- Version 5: each run's load bias of a cached module (runtime address - file address), for the
+-- frames of its stacks' shapes.
+CREATE TABLE IF NOT EXISTS run_biases (
+    run_id     INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    module_key INTEGER NOT NULL REFERENCES address_modules(module_key),
+    bias       INTEGER NOT NULL,
+    PRIMARY KEY (run_id, module_key)
+) WITHOUT ROWID;
+
+-- Version 4's stack_frames table, as a view of the same columns: a row per (run, stack, frame),
+-- address the raw runtime return address. The bias is a scalar subquery, done only for the rows
+-- a query reads the address of. A join of two tables: SQLite flattens it into a reader's query
+-- where the view is the left operand or an inner join (every reader's use); on the right of a
+-- LEFT JOIN it would be materialized.
+CREATE VIEW IF NOT EXISTS stack_frames AS
+SELECT s.run_id, s.stack_id, f.pos,
+       CASE WHEN f.module_key IS NULL THEN f.address
+            ELSE f.address + (SELECT b.bias FROM run_biases b WHERE b.run_id = s.run_id AND b.module_key = f.module_key)
+       END AS address,
+       f.addr_id
+FROM stacks s JOIN shape_frames f ON f.shape_id = s.shape_id;
 
 CREATE TABLE IF NOT EXISTS frames (
     run_id          INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,

@@ -116,7 +116,8 @@ int64_t copy_table(store::Db &db, ClickHouse &c, const Table &t, const std::stri
         cols += (cols.empty() ? "\"" : ", \"") + col.from() + "\"";
         ++n;
     }
-    auto exists = db.prepare("SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?");
+    // A view too: stack_frames is one since schema version 5.
+    auto exists = db.prepare("SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name=?");
     exists.binds(t.name);
     exists.step();
     if (exists.i64(0) == 0) return 0;  // a database from before the table: nothing of it to send

@@ -72,9 +72,17 @@ std::vector<Table> build_tables() {
     t.push_back(summary("run_class_sums", {{"class_key", "UInt64"}, {"class_id", "Int64"}}, "class_key, class_id"));
     t.push_back(per_run(db, "death_sites", "seq"));
     // A stack frame's raw address is per run (ASLR): the viewer's stacks show it.
-    t.push_back(per_run(db, "stack_frames", "stack_id, pos"));
+    // store/'s stack_frames is a view since version 5, whose columns SQLite reports without NOT
+    // NULL: the fleet keeps version 4's types (addr_id alone nullable: outside every module).
+    Table frames = per_run(db, "stack_frames", "stack_id, pos");
+    for (Column &c : frames.columns) c.type = c.name == "addr_id" ? "Nullable(Int64)" : "Int64";
+    t.push_back(frames);
     t.push_back(per_run(db, "classes", "class_id", {{"class_key", "UInt64"}}));
-    t.push_back(per_run(db, "stacks", "stack_id", {{"stack_key", "UInt64"}, {"site_key", "UInt64"}}));
+    // Without shape_id (schema version 5): the database's own row id of the stack's frames; the
+    // fleet keys a stack by its content (stack_key).
+    Table stacks = per_run(db, "stacks", "stack_id", {{"stack_key", "UInt64"}, {"site_key", "UInt64"}});
+    std::erase_if(stacks.columns, [](const Column &c) { return c.name == "shape_id"; });
+    t.push_back(stacks);
     t.push_back(dict("class_dict", {{"class_key", "UInt64"}, {"name", "String"}, {"namespace", "String"},
                                     {"full_name", "String"}, {"flags", "Int64"}, {"element_size", "Int64"}}, "class_key"));
     t.push_back(dict("site_dict", {{"site_key", "UInt64"}, {"function", "String"}, {"file", "String"}, {"line", "Int64"}},

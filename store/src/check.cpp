@@ -70,6 +70,11 @@ bool added_in_v3(const std::string &table) {
 // writer's own cache, which no reader reads.
 bool added_in_v4(const std::string &table) { return table == "address_sites"; }
 
+// What version 5 added (the stacks' shapes; stack_frames became a view of the same columns): an
+// older database has the stack_frames table instead, which readers read the same way.
+bool added_in_v5(const std::string &table) { return table == "stack_shapes" || table == "shape_frames" || table == "run_biases"; }
+bool added_in_v5(const std::string &table, const std::string &col) { return table == "stacks" && col == "shape_id"; }
+
 // Added to version 4 after its release (address_blobs, the cache's rows of a module in one value:
 // issue 22, tenth session): the writer's own copy, which no reader reads; a file written before it
 // lacks it, and the writer adds it.
@@ -112,12 +117,15 @@ void check_readable(const std::string &path) {
     // A table or column missing is damage or another program's file, not a version matter: the
     // version is named only as what the file claims.
     for (const auto &[table, cols] : want.tables) {
-        if ((version < 3 && added_in_v3(table)) || (version < 4 && added_in_v4(table)) || added_later(table)) continue;
+        if ((version < 3 && added_in_v3(table)) || (version < 4 && added_in_v4(table)) || (version < 5 && added_in_v5(table)) ||
+            added_later(table))
+            continue;
         if (std::find(tables.begin(), tables.end(), table) == tables.end())
             refuse(" is not a MemTracer database (it claims schema version " + vs + " but has no table '" + table + "')");
         auto have = table_columns(db, table);
         for (const auto &c : cols)
-            if (!added_later(table, c) && !(version < 2 && added_in_v2(table, c)) && std::find(have.begin(), have.end(), c) == have.end())
+            if (!added_later(table, c) && !(version < 2 && added_in_v2(table, c)) && !(version < 5 && added_in_v5(table, c)) &&
+                std::find(have.begin(), have.end(), c) == have.end())
                 refuse(" is not a MemTracer database (it claims schema version " + vs + " but table '" + table + "' has no column '" + c + "')");
     }
 }

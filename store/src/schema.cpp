@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "memtracer/store/shapes.h"
 #include "schema_sql.h"  // generated from schema.sql: kSchemaSql
 
 namespace mt::store {
@@ -27,6 +28,7 @@ constexpr AddedColumn kAddedColumns[] = {
     {"runs", "live_state", "TEXT NOT NULL DEFAULT ''"},
     {"runs", "thread_split", "INTEGER NOT NULL DEFAULT 0"},  // version 2; 0 for runs migrated from 1
     {"stacks", "machinery", "INTEGER NOT NULL DEFAULT 0"},  // 0: nothing trimmed (written before it)
+    {"stacks", "shape_id", "INTEGER REFERENCES stack_shapes(shape_id)"},  // version 5 (set_aside_stack_frames adds it first)
 };
 
 // Version 2 put thread_id into the primary keys of the per-thread tables: SQLite cannot alter a
@@ -76,6 +78,65 @@ void move_symbols(Db &db) {
         "s.line, s.column, (SELECT string_id FROM strings WHERE text = s.cs_file), s.cs_line "
         "FROM symbols_v2 s ORDER BY s.addr_id, s.depth;"
         "DROP TABLE symbols_v2");
+}
+
+bool has_column(Db &db, const char *table, const char *column);
+
+// Version 4 -> 5: the stack_frames table becomes shapes (stack_shapes, shape_frames, run_biases)
+// and a view of the same columns. Before the schema is applied: the table steps aside (its name is
+// the view's) and stacks gets shape_id (the view reads it). Older files get machinery first, so
+// their columns keep the order of a file created at version 5.
+bool set_aside_stack_frames(Db &db) {
+    if (!is_table(db, "stack_frames")) return false;
+    if (is_table(db, "stacks")) {
+        if (!has_column(db, "stacks", "machinery")) db.exec("ALTER TABLE stacks ADD COLUMN machinery INTEGER NOT NULL DEFAULT 0");
+        if (!has_column(db, "stacks", "shape_id")) db.exec("ALTER TABLE stacks ADD COLUMN shape_id INTEGER REFERENCES stack_shapes(shape_id)");
+    }
+    db.exec("PRAGMA legacy_alter_table = ON");
+    db.exec("ALTER TABLE stack_frames RENAME TO stack_frames_v4");
+    db.exec("PRAGMA legacy_alter_table = OFF");
+    return true;
+}
+
+// After the address migrations (the rows' module keys): each stack's rows, in order, become its
+// shape through the writer's own ShapeWriter, so a migrated file holds what an ingest would
+// have written and the view gives back the same rows. A stack's positions were always 0..n-1;
+// rows of a stack without a stacks row (no MemTracer writer makes one) are not kept.
+void move_stack_frames(Db &db) {
+    Stmt rows = db.prepare(
+        "SELECT f.run_id, f.stack_id, f.address, f.addr_id, r.module_key, r.file_address "
+        "FROM stack_frames_v4 f LEFT JOIN address_rows r ON r.addr_id = f.addr_id ORDER BY f.run_id, f.stack_id, f.pos");
+    Stmt set = db.prepare("UPDATE stacks SET shape_id = ?3 WHERE run_id = ?1 AND stack_id = ?2");
+    std::optional<ShapeWriter> writer;
+    int64_t run = 0, stack = -1;
+    std::vector<ShapeFrame> frames;
+    auto finish_stack = [&] {
+        if (frames.empty()) return;
+        set.bind(1, run).bind(2, stack).bind(3, writer->shape_of(frames)).run();
+        frames.clear();
+    };
+    while (rows.step()) {
+        const int64_t r = rows.i64(0), st = rows.i64(1);
+        if (!writer || r != run || st != stack) {
+            finish_stack();
+            if (!writer || r != run) {
+                if (writer) writer->flush();
+                writer.emplace(db, r);
+            }
+            run = r, stack = st;
+        }
+        ShapeFrame f;
+        f.raw = static_cast<uint64_t>(rows.i64(2));
+        f.addr_id = rows.null(3) ? 0 : rows.i64(3);
+        f.module_key = rows.null(4) ? 0 : rows.i64(4);
+        f.file_address = rows.null(5) ? 0 : static_cast<uint64_t>(rows.i64(5));
+        frames.push_back(f);
+    }
+    finish_stack();
+    if (writer) writer->flush();
+    rows = Stmt();
+    set = Stmt();
+    db.exec("DROP TABLE stack_frames_v4");
 }
 
 bool has_column(Db &db, const char *table, const char *column) {
@@ -235,9 +296,11 @@ OpenedDb open_and_prepare(const std::string &path, bool created) {
     }
     const bool old_symbols = is_table(db, "symbols");
     if (old_symbols) set_aside(db, "symbols");
+    const bool old_frames = set_aside_stack_frames(db);
     db.exec(schema_tables_sql());
     if (old_addresses) move_addresses(db);
     if (old_symbols) move_symbols(db);
+    if (old_frames) move_stack_frames(db);
     for (const std::string &t : moved) {
         std::string cols;
         Stmt c = db.prepare("SELECT name FROM pragma_table_info('" + t + "_v1')");

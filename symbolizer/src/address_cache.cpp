@@ -348,6 +348,15 @@ void AddressCache::set_sites(Partition &p, uint32_t index, const StoredSites &s)
     p.sites_dirty.push_back(index);
 }
 
+int64_t AddressCache::module_key(Partition &p) {
+    if (!p.module_key) {
+        store::Stmt module = db_.prepare(store::sql::kInsertAddressModule);
+        module.bind(1, p.build_id).bind(2, p.module_path).run();
+        p.module_key = db_.last_insert_rowid();
+    }
+    return p.module_key;
+}
+
 void AddressCache::flush() {
     store::BatchInsert insert(db_, store::sql::kInsertAddresses, 6);
     store::BatchInsert sites(db_, store::sql::kInsertAddressSites, 6);
@@ -370,11 +379,7 @@ void AddressCache::flush() {
             sites.add(p->rows[i].addr_id).add(s.facts).add(s.own).add(s.any).add(s.runtime).add(s.runtime_any).end_row();
         }
         p->sites_dirty.clear();
-        if (!p->fresh.empty() && !p->module_key) {
-            store::Stmt module = db_.prepare(store::sql::kInsertAddressModule);
-            module.bind(1, p->build_id).bind(2, p->module_path).run();
-            p->module_key = db_.last_insert_rowid();
-        }
+        if (!p->fresh.empty()) module_key(*p);
         for (uint32_t i : p->fresh) {
             CachedAddress &row = p->rows[i];
             insert.add(row.addr_id).add(p->module_key).add(row.file_address);

@@ -146,6 +146,9 @@ public:
     void mark_symbolized(Partition &p, uint32_t index, Quality q, const FileFingerprint &answered_by);
     // The site summary of row `index`, summarized by this ingest; written by flush().
     void set_sites(Partition &p, uint32_t index, const StoredSites &s);
+    // The partition's address_modules key, the module's row inserted now if it had none (a
+    // module new to the cache): the stacks' shapes name it before flush() writes the rows.
+    int64_t module_key(Partition &p);
     // Writes the new rows, the re-symbolized ones and the new site summaries; after the stacks'
     // sites are chosen (write_stacks sets the summaries it made).
     void flush();

@@ -8,6 +8,7 @@
 
 #include "memtracer/store/batch_insert.h"
 #include "memtracer/store/db.h"
+#include "memtracer/store/shapes.h"
 #include "memtracer/store/writer_sql.h"
 #include "memtracer/symbolizer/errors.h"
 #include "memtracer/format.h"
@@ -151,7 +152,7 @@ std::vector<PartitionWork> RunIngest::resolve_addresses(AddressCache &cache) {
             const AddressCache::Interned &in = interned[frame];
             module_use_[idx] += in.first;
             s.refs[pos] = {idx, in.row};
-            s.ids[pos] = in.addr_id;  // 0 for a row new in this run: write_stack_frames fills it in
+            s.ids[pos] = in.addr_id;  // 0 for a row new in this run: write_shapes fills it in
         }
     }
     cache.assign_ids();
@@ -162,24 +163,31 @@ int64_t RunIngest::addr_id(const FrameRef &r) const {
     return r.module < 0 ? 0 : part_of_[r.module]->rows[r.row].addr_id;
 }
 
-void RunIngest::write_stack_frames() {
-    // run_id a literal in the statement's text: one bind and one copied value less per row. 256
-    // rows a statement (1,024 parameters), not 64: a warm run writes 240k rows and nothing else
-    // much, and the per-statement steps were ~15% of this function (issue 22, sixth session).
-    store::BatchInsert ins(db_, store::sql::kInsertStackFrames, store::BatchInsert::Leading{{run_id_}}, 0, 256);
+void RunIngest::write_shapes(AddressCache &cache) {
+    // Was 240k stack_frames rows for a warm run of 24k stacks, 55% of its instructions (SQLite's
+    // per-row cost); now one key lookup per stack (docs/benchmarks.md, issue 22, eleventh session).
+    store::ShapeWriter shapes(db_, run_id_);
+    std::vector<store::ShapeFrame> frames;
+    shapes.expect(stacks_.size() - stacks_written_);
     for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
         StackFrames &s = stacks_[id];
+        frames.resize(s.raw.size());
         for (size_t pos = 0; pos < s.raw.size(); ++pos) {
-            ins.add(id).add(static_cast<int64_t>(pos)).add(s.raw[pos]);
+            store::ShapeFrame &f = frames[pos];
+            f = store::ShapeFrame{s.raw[pos], 0, 0, 0};
+            const FrameRef &r = s.refs[pos];
+            if (r.module < 0) continue;
             // Rows new in this run got their ids after resolve_addresses: read them from the
             // cache now (a likely cache miss: once per frame, kept for write_stacks).
-            if (!s.ids[pos]) s.ids[pos] = addr_id(s.refs[pos]);
-            if (int64_t a = s.ids[pos]) ins.add(a);
-            else ins.add_null();
-            ins.end_row();
+            if (!s.ids[pos]) s.ids[pos] = addr_id(r);
+            AddressCache::Partition &part = *part_of_[r.module];
+            f.addr_id = s.ids[pos];
+            f.module_key = cache.module_key(part);
+            f.file_address = part.rows[r.row].file_address;
         }
+        s.shape = shapes.shape_of(frames);
     }
-    ins.flush();
+    shapes.flush();
 }
 
 void RunIngest::write_stacks(AddressCache &cache) {
@@ -279,6 +287,7 @@ void RunIngest::write_stacks(AddressCache &cache) {
         } else {
             ins.add_null();
         }
+        s.shape ? ins.add(s.shape) : ins.add_null();
         ins.end_row();
     }
     ins.flush();

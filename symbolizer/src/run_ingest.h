@@ -4,7 +4,7 @@
 // All of it happens inside the caller's transaction.
 //
 // A followed run (--follow) goes through the same steps once per batch of chunks, each batch in
-// its own transaction: resolve_addresses/write_stack_frames/write_stacks take the stacks defined
+// its own transaction: resolve_addresses/write_shapes/write_stacks take the stacks defined
 // since the previous batch only, and flush_batch() leaves the run's totals right for the frames
 // so far. A stack is resolved against the modules known when its batch commits (the runtime
 // writes a module before the stacks in it).
@@ -52,8 +52,10 @@ public:
     // After reading: every new stack frame's cached address (interning new ones), and the work
     // list for the symbolize pass.
     std::vector<PartitionWork> resolve_addresses(AddressCache &cache);
-    // The stack_frames rows (after resolve_addresses).
-    void write_stack_frames();
+    // Each new stack's shape (schema version 5: stack_shapes, shape_frames, run_biases; after
+    // resolve_addresses and the symbolize pass): found by its key, or written once. A warm run of
+    // a known build finds every shape and writes no frame rows, only the run's module biases.
+    void write_shapes(AddressCache &cache);
     // After symbolizing: sites and stacks rows; the stacks count as written from then on. The site
     // summaries it makes go to `cache` (written by its flush(), after this).
     void write_stacks(AddressCache &cache);
@@ -84,7 +86,8 @@ private:
     struct StackFrames {
         std::vector<uint64_t> raw;
         std::vector<FrameRef> refs;
-        std::vector<int64_t> ids;  // each frame's addr_id (0: outside every module); complete after write_stack_frames
+        std::vector<int64_t> ids;  // each frame's addr_id (0: outside every module); complete after write_shapes
+        int64_t shape = 0;         // its stack_shapes row (0: no frames), after write_shapes
     };
     int64_t addr_id(const FrameRef &r) const;
     int main_module() const;

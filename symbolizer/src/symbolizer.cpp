@@ -122,7 +122,7 @@ InputResult Symbolizer::ingest(store::Db &db, const std::string &run_path) {
 }
 
 // The stacks defined since the last call: cached addresses, the symbolize pass on what the cache
-// lacks, then stack_frames, sites and stacks rows. Returns when the writing started (timings).
+// lacks, then the stacks' shapes, sites and stacks rows. Returns when the writing started (timings).
 std::chrono::steady_clock::time_point Symbolizer::symbolize_new_stacks(store::Db &db, RunIngest &run, AddressCache &cache,
                                                                        InputResult &res, bool resymbolize) {
     auto t1 = std::chrono::steady_clock::now();
@@ -138,7 +138,7 @@ std::chrono::steady_clock::time_point Symbolizer::symbolize_new_stacks(store::Db
     res.symbolize_cpu_seconds += process_cpu_seconds() - cpu2;
 
     auto t3 = std::chrono::steady_clock::now();
-    run.write_stack_frames();
+    run.write_shapes(cache);
     run.write_stacks(cache);
     // After the sites: the new rows go in with their site summaries (no UPDATE of rows just written).
     cache.flush();

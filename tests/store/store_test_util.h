@@ -56,4 +56,28 @@ CREATE TABLE addresses (
 );)");
 }
 
+// Gives a database made from today's schema version 4's stacks: the stack_frames table (a row per
+// run, stack and frame) and stacks without shape_id, in place of version 5's shapes and view.
+// Sets no version: the caller says which one it builds.
+inline void use_version4_stacks(mt::store::Db &db) {
+    db.exec(R"(
+DROP VIEW stack_frames; DROP TABLE shape_frames; DROP TABLE stack_shapes; DROP TABLE run_biases; DROP TABLE stacks;
+CREATE TABLE stacks (
+    run_id   INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    stack_id INTEGER NOT NULL,
+    depth    INTEGER NOT NULL,
+    site_id  INTEGER REFERENCES sites(site_id),
+    machinery INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, stack_id)
+) WITHOUT ROWID;
+CREATE TABLE stack_frames (
+    run_id   INTEGER NOT NULL,
+    stack_id INTEGER NOT NULL,
+    pos      INTEGER NOT NULL,
+    address  INTEGER NOT NULL,
+    addr_id  INTEGER REFERENCES address_rows(addr_id),
+    PRIMARY KEY (run_id, stack_id, pos)
+) WITHOUT ROWID;)");
+}
+
 }  // namespace mt::test

@@ -73,19 +73,19 @@ TEST_CASE("store: a newer schema is refused by the writer and by the readers, no
     mt::test::StoreDir d;
     std::string path = d.file("newer.db");
     mt::store::create_empty_database(path);
-    Db::open(path, false).exec("PRAGMA user_version = 5");
+    Db::open(path, false).exec("PRAGMA user_version = 6");
     std::string before = read_file(path);
     CHECK_THAT(refusal([&] { mt::store::check_readable(path); }),
-               Catch::Contains("has schema version 5, written by a newer MemTracer; this MemTracer reads version 4"));
+               Catch::Contains("has schema version 6, written by a newer MemTracer; this MemTracer reads version 5"));
     CHECK_THAT(refusal([&] { mt::store::open_database(path); }),
-               Catch::Contains("schema version 5 (PRAGMA user_version), written by a newer memtracer-symbolize") &&
-                   Catch::Contains("reads and writes schema version 4; nothing was written"));
+               Catch::Contains("schema version 6 (PRAGMA user_version), written by a newer memtracer-symbolize") &&
+                   Catch::Contains("reads and writes schema version 5; nothing was written"));
     CHECK(read_file(path) == before);
     // A newer tool may also say so in meta only.
     std::string meta = d.file("meta.db");
     mt::store::create_empty_database(meta);
-    Db::open(meta, false).exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', '5')");
-    CHECK_THAT(refusal([&] { mt::store::open_database(meta); }), Catch::Contains("schema version 5 (meta.schema_version)"));
+    Db::open(meta, false).exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', '6')");
+    CHECK_THAT(refusal([&] { mt::store::open_database(meta); }), Catch::Contains("schema version 6 (meta.schema_version)"));
 }
 
 TEST_CASE("store: an older schema (user_version 0) or another program's file is refused with what it holds", "[store][schema][version]") {

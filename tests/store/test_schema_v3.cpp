@@ -23,6 +23,7 @@ INSERT INTO symbols VALUES (1, 1, 'Game_Outer_m1', '', 'Game.Outer', 'a.cpp', 9,
 INSERT INTO symbols(addr_id, depth, function) VALUES (2, 0, 'f'), (4, 0, 'malloc'), (5, 0, 'Game_Outer_m1');
 INSERT INTO runs(run_id, source_file, source_size, ingested_unix_ns, start_unix_ns, pid, mode, tick_hz, stop)
     VALUES (1, 'old.mt', 10, 1, 1, 7, 'events', 1e9, 'end');
+INSERT INTO stacks VALUES (1, 0, 5, NULL, 0);  -- version 5 keeps the frames of stacks that have a row
 INSERT INTO stack_frames VALUES (1, 0, 0, 1000, 1), (1, 0, 1, 2000, 3), (1, 0, 2, 3000, NULL), (1, 0, 3, 4000, 4), (1, 0, 4, 5000, 5);
 UPDATE meta SET value = '2' WHERE key = 'schema_version';
 PRAGMA user_version = 2;
@@ -65,6 +66,7 @@ TEST_CASE("store: a version-2 database is readable as is and migrated by the wri
     {
         Db v2 = Db::open(path, false);
         mt::test::use_version2_cache(v2);
+        mt::test::use_version4_stacks(v2);
         v2.exec(kVersion2Rows);
         before = dump(v2);
     }

@@ -36,7 +36,7 @@ std::string rows(Db &db, const std::string &sql) {
 // What the readers see: every view and the tables a reader joins them with.
 std::string dump(Db &db) {
     return rows(db, "SELECT * FROM addresses ORDER BY addr_id") + rows(db, "SELECT * FROM symbols ORDER BY addr_id, depth") +
-           rows(db, "SELECT * FROM sites ORDER BY site_id") + rows(db, "SELECT * FROM stacks ORDER BY run_id, stack_id") +
+           rows(db, "SELECT * FROM sites ORDER BY site_id") + rows(db, "SELECT run_id, stack_id, depth, site_id, machinery FROM stacks ORDER BY run_id, stack_id") +
            rows(db, "SELECT * FROM stack_frames ORDER BY run_id, stack_id, pos");
 }
 }  // namespace
@@ -50,6 +50,7 @@ TEST_CASE("store: a version-3 database is readable as is and migrated by the wri
     {
         Db v3 = Db::open(path, false);
         v3.exec("DROP TABLE address_sites");
+        mt::test::use_version4_stacks(v3);
         v3.exec(kVersion3Rows);
         before = dump(v3);
     }
@@ -57,8 +58,8 @@ TEST_CASE("store: a version-3 database is readable as is and migrated by the wri
     {
         auto opened = mt::store::open_database(path);
         Db &db = opened.db;
-        CHECK(db.query_int("PRAGMA user_version") == 4);
-        CHECK(rows(db, "SELECT value FROM meta WHERE key = 'schema_version'") == "4\n");
+        CHECK(db.query_int("PRAGMA user_version") == mt::store::kSchemaVersion);  // 3 -> 4 -> 5 in one open
+        CHECK(rows(db, "SELECT value FROM meta WHERE key = 'schema_version'") == std::to_string(mt::store::kSchemaVersion) + "\n");
         // The summaries' table, empty: the next ingest that needs one reads the chain and stores it.
         CHECK(db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'address_sites'") == 1);
         CHECK(db.query_int("SELECT count(*) FROM address_sites") == 0);
@@ -79,7 +80,7 @@ TEST_CASE("store: a version-4 file has the summaries' table, and one without it 
     REQUIRE_NOTHROW(mt::store::check_readable(path));
     // A version-4 file without it is damaged, and said to be.
     Db::open(path, false).exec("DROP TABLE address_sites");
-    CHECK_THROWS_WITH(mt::store::check_readable(path), Catch::Contains("claims schema version 4 but has no table 'address_sites'"));
+    CHECK_THROWS_WITH(mt::store::check_readable(path), Catch::Contains("claims schema version 5 but has no table 'address_sites'"));
 }
 
 // address_blobs (issue 22, tenth session), added to version 4 after its release: the writer's copy
@@ -101,7 +102,7 @@ TEST_CASE("store: address_blobs is optional to readers, added by the writer, and
     REQUIRE_NOTHROW(mt::store::check_readable(path));  // written before the blobs: served as is
     auto opened = mt::store::open_database(path);
     Db &db = opened.db;
-    CHECK(db.query_int("PRAGMA user_version") == 4);
+    CHECK(db.query_int("PRAGMA user_version") == mt::store::kSchemaVersion);
     CHECK(db.query_int("SELECT count(*) FROM address_blobs") == 0);
     CHECK(db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'address_rows'") == 2);
     CHECK(dump(db) == before);

@@ -187,12 +187,12 @@ TEST_CASE("symbolizer: Databases that are not ours - or newer - are refused", "[
         REQUIRE_NOTHROW(mt::store::Db::open(path, true).exec(sql));
     };
     make(d.file("other.db"), "CREATE TABLE photos(id INTEGER)");
-    make(d.file("newer.db"), "PRAGMA user_version = 5; CREATE TABLE runs(run_id INTEGER)");
+    make(d.file("newer.db"), "PRAGMA user_version = 6; CREATE TABLE runs(run_id INTEGER)");
     std::string err;
     CHECK(mt::test::run_tool({d.file("run.mt"), "-o", d.file("other.db"), "--no-progress"}, &err) == 5);
     CHECK(err.find("not a MemTracer database") != std::string::npos);
     CHECK(mt::test::run_tool({d.file("run.mt"), "-o", d.file("newer.db"), "--no-progress"}, &err) == 5);
-    CHECK(err.find("schema version 5") != std::string::npos);
+    CHECK(err.find("schema version 6") != std::string::npos);
     mt::test::write_file(d.file("text.db"), std::string(4096, 'x'));
     CHECK(mt::test::run_tool({d.file("run.mt"), "-o", d.file("text.db"), "--no-progress"}, &err) == 5);
 }
@@ -206,12 +206,12 @@ TEST_CASE("symbolizer: a database of another program with a user_version - or a 
     };
     // Many programs set user_version; 1 is common. Foreign tables, none of ours.
     exec(d.file("app.db"), "PRAGMA user_version = 1; CREATE TABLE photos(id INTEGER); INSERT INTO photos VALUES (7)");
-    // A MemTracer database a newer tool marked in meta (user_version still 4).
+    // A MemTracer database a newer tool marked in meta (user_version still 5).
     REQUIRE(mt::test::run_tool({d.file("run.mt"), "-o", d.file("newer.db"), "--no-progress"}) == 0);
-    exec(d.file("newer.db"), "UPDATE meta SET value = '5' WHERE key = 'schema_version'");
-    // user_version 5 with our tables.
+    exec(d.file("newer.db"), "UPDATE meta SET value = '6' WHERE key = 'schema_version'");
+    // user_version 6 with our tables.
     REQUIRE(mt::test::run_tool({d.file("run.mt"), "-o", d.file("v5.db"), "--no-progress"}) == 0);
-    exec(d.file("v5.db"), "PRAGMA user_version = 5");
+    exec(d.file("v5.db"), "PRAGMA user_version = 6");
 
     for (const char *name : {"app.db", "newer.db", "v5.db"}) {
         DYNAMIC_SECTION(name) {
@@ -220,14 +220,14 @@ TEST_CASE("symbolizer: a database of another program with a user_version - or a 
             INFO(err);
             CHECK(rc == 5);
             CHECK(err.find(db) != std::string::npos);                    // what file
-            CHECK(err.find("schema version 4") != std::string::npos);    // what is expected
+            CHECK(err.find("schema version 5") != std::string::npos);    // what is expected
             CHECK(err.find("nothing was written") != std::string::npos);
             if (std::string(name) == "app.db") {
                 CHECK(err.find("not a MemTracer database") != std::string::npos);
                 CHECK(err.find("user_version 1") != std::string::npos);  // what was found
                 CHECK(err.find("photos") != std::string::npos);
             } else {
-                CHECK(err.find("schema version 5") != std::string::npos);
+                CHECK(err.find("schema version 6") != std::string::npos);
                 CHECK(err.find("newer") != std::string::npos);
             }
             CHECK(mt::test::read_file(db) == before);

@@ -15,6 +15,7 @@
 
 #include "memtracer/store/batch_insert.h"
 #include "memtracer/store/schema.h"
+#include "memtracer/store/shapes.h"
 #include "memtracer/store/writer_sql.h"
 #include "py_random.h"
 
@@ -356,25 +357,29 @@ void Writer::header(int run, std::map<std::string, int64_t> &class_id) {
 void Writer::stacks(int run, const std::vector<Stack> &stacks) {
     const int build = run;
     const int64_t fa_base = 0x100000 + build * 0x40;  // build 2's code moved: other file addresses
-    BatchInsert rows(db_, sql::kInsertStacks, 5);
-    BatchInsert frames(db_, sql::kInsertStackFrames, 5);
+    // Schema version 5: each stack's frames as its shape (store/shapes.h), the module's frames by
+    // file address plus the run's bias, as the symbolizer writes them.
+    mt::store::ShapeWriter shapes(db_, run);
+    BatchInsert rows(db_, sql::kInsertStacks, 6);
     for (size_t sid = 0; sid < stacks.size(); ++sid) {
         const auto &keys = stacks[sid].keys;
         auto s = site_of(keys, build);
         std::optional<int64_t> site_id;
         if (s) site_id = site(*s);
-        // Stack 0 also has one frame outside every module (a JIT trampoline): addr_id NULL.
-        rows.add(run).add(static_cast<int64_t>(sid)).add(static_cast<int64_t>(keys.size() + (sid == 0)));
-        rows.add(0);
-        site_id ? rows.add(*site_id) : rows.add_null();
-        rows.end_row();
+        std::vector<mt::store::ShapeFrame> frames;
         for (size_t pos = 0; pos < keys.size(); ++pos) {
             int64_t fa = fa_base + static_cast<int64_t>(hash_key(keys[pos]) % 0x100000) * 16 + static_cast<int64_t>(pos);
             int64_t aid = address(build, keys[pos], fa);
-            frames.add(run).add(static_cast<int64_t>(sid)).add(static_cast<int64_t>(pos)).add(0x7f00000000 + fa).add(aid).end_row();
+            frames.push_back({static_cast<uint64_t>(0x7f00000000 + fa), aid, module_key(build), static_cast<uint64_t>(fa)});
         }
+        // Stack 0 also has one frame outside every module (a JIT trampoline): addr_id NULL.
+        if (sid == 0) frames.push_back({0x1234, 0, 0, 0});
+        rows.add(run).add(static_cast<int64_t>(sid)).add(static_cast<int64_t>(frames.size()));
+        rows.add(0);
+        site_id ? rows.add(*site_id) : rows.add_null();
+        rows.add(shapes.shape_of(frames));
+        rows.end_row();
     }
-    frames.add(run).add(0).add(static_cast<int64_t>(stacks[0].keys.size())).add(0x1234).add_null().end_row();
 }
 
 void Writer::lifetimes(int run, const std::map<std::string, int64_t> &class_id) {

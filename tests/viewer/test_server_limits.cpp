@@ -71,12 +71,12 @@ TEST_CASE("viewer: a newer or foreign database is refused at start, and when it 
     auto dir = temp_dir("schema");
     auto newer = (dir / "newer.db").string(), foreign = (dir / "foreign.db").string(), other = (dir / "other.db").string();
     fs::copy_file(fixture_db(), newer);
-    sql(newer, "PRAGMA user_version = 5");
+    sql(newer, "PRAGMA user_version = 6");
     sql(foreign, "PRAGMA user_version = 1; CREATE TABLE runs(id INTEGER PRIMARY KEY, name TEXT)");
     sql(other, "CREATE TABLE runs(run_id INTEGER PRIMARY KEY, x)");
     auto [c1, o1] = run_cli(newer + " --get /api/runs");
     REQUIRE(c1 == 1);
-    REQUIRE(o1.find("schema version 5, written by a newer MemTracer; this MemTracer reads version 4") != std::string::npos);
+    REQUIRE(o1.find("schema version 6, written by a newer MemTracer; this MemTracer reads version 5") != std::string::npos);
     auto [c2, o2] = run_cli(foreign + " --get /api/runs");
     REQUIRE(c2 == 1);
     REQUIRE(o2.find("is not a MemTracer database (it claims schema version 1 but has no table") != std::string::npos);

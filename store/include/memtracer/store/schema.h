@@ -2,7 +2,7 @@
 // migrations of an older version-1 file, and the checks that refuse a file that is not ours or
 // is of another version, for the writer (open_database) and for the readers (check_readable).
 //
-// Version rule: PRAGMA user_version holds the schema version (4). A database with a higher
+// Version rule: PRAGMA user_version holds the schema version (5). A database with a higher
 // version was written by a newer tool and is refused; one with tables but version 0 is not a
 // MemTracer database and is refused. Additive changes (new tables, columns with defaults,
 // indexes) keep the version: opening an older database adds what is missing. Version 2 split the
@@ -14,7 +14,10 @@
 // added address_sites (the site choice's summary per cached address): additive, but a version-3
 // writer would re-symbolize an address without deleting its summary, so the version rises and a
 // version-3 tool refuses the file; the writer migrates a version-3 file by creating the table
-// (empty: nothing summarized yet), readers do not read it.
+// (empty: nothing summarized yet), readers do not read it. Version 5 stores each distinct stack's
+// frames once (stack_shapes, shape_frames, run_biases) and keeps stack_frames as a view of the
+// same columns: the writer migrates older files (the same rows out of the view), readers read
+// every version through the same stack_frames columns.
 //
 // Durability and readers. Each input is one transaction; the database must be valid after a
 // crash of this tool or of the machine at any instant, holding exactly the inputs committed
@@ -42,7 +45,7 @@
 
 namespace mt::store {
 
-constexpr int kSchemaVersion = 4;
+constexpr int kSchemaVersion = 5;
 // The oldest version readers accept (check_readable) and the writer migrates.
 constexpr int kOldestReadableVersion = 1;
 

@@ -186,8 +186,14 @@ inline constexpr SqlText kInsertRun = insert_sql(
     "INSERT", "", "'eof'");
 // One key of the header's info block.
 inline constexpr SqlText kInsertRunInfo = insert_sql("run_info", "run_id, key, value", "INSERT OR REPLACE");
-// BatchInsert head.
-inline constexpr SqlText kInsertStackFrames = rows_head("stack_frames", "run_id, stack_id, pos, address, addr_id");
+// shapes.cpp (schema version 5): a shape by its key; a new shape (its id is last_insert_rowid());
+// its frames (BatchInsert head); a run's bias of a module; the biases a run has.
+inline constexpr char kFindShape[] = "SELECT shape_id FROM stack_shapes WHERE key = ?1";
+inline constexpr char kAllShapes[] = "SELECT shape_id, key FROM stack_shapes";
+inline constexpr SqlText kInsertShape = insert_sql("stack_shapes", "key, depth");
+inline constexpr SqlText kInsertShapeFrames = rows_head("shape_frames", "shape_id, pos, addr_id, module_key, address");
+inline constexpr SqlText kInsertRunBias = insert_sql("run_biases", "run_id, module_key, bias");
+inline constexpr char kRunBiases[] = "SELECT module_key, bias FROM run_biases WHERE run_id = ?1";
 // An address's inline chain, innermost first, its names as string ids (the symbols view's rows
 // without a strings lookup per name: symbol_chains.cpp reads each distinct id once, kStringText).
 inline constexpr char kSymbolChain[] =
@@ -201,7 +207,7 @@ inline constexpr SqlText kInsertSite =
 // A site's id.
 inline constexpr char kFindSite[] = "SELECT site_id FROM sites WHERE function = ?1 AND file = ?2 AND line = ?3";
 // BatchInsert head.
-inline constexpr SqlText kInsertStacks = rows_head("stacks", "run_id, stack_id, depth, machinery, site_id");
+inline constexpr SqlText kInsertStacks = rows_head("stacks", "run_id, stack_id, depth, machinery, site_id, shape_id");
 // A run's totals and how it ended, once all its frames are in.
 inline constexpr char kFinishRun[] =
     "UPDATE runs SET build_id = ?2, frame_count = ?3, duration_ns = ?4, alloc_count = ?5, requested_bytes = ?6, "
