@@ -1,7 +1,10 @@
 // sqlite_backend.cpp — runs, frames, classes, sites and stacks of a run.db (sqlite_backend.h).
 #include "sqlite_backend.h"
 
+#include <algorithm>
+#include <functional>
 #include <stdexcept>
+#include <vector>
 
 #include <memtracer/format.h>
 #include <memtracer/store/queries.h>
@@ -317,18 +320,45 @@ std::optional<SiteInfo> SqliteBackend::find_stack_site(int64_t run, int64_t stac
     return SiteInfo{s.i64(0), s.str(1), s.str(2), s.i64(3)};
 }
 
+namespace {
+
+// The stack queries order by stack and pos in SQL and put each frame's inline chain in depth order
+// here. `ORDER BY ..., s.depth` made SQLite sort every stack's rows once stack_frames became a view
+// of two tables (schema version 5: the planner does not carry the uniqueness of (stack_id, pos)
+// through the join, so it cannot use symbol_frames' key order for depth); a chain is 1-3 rows.
+// `emit(stack_id, frame)` gets the rows by stack_id, pos, depth.
+void frames_by_depth(Stmt &s, int c, const std::function<void(int64_t, const SymFrame &)> &emit) {
+    std::vector<SymFrame> chain;
+    int64_t chain_stack = 0;
+    const auto flush = [&] {
+        std::stable_sort(chain.begin(), chain.end(), [](const SymFrame &a, const SymFrame &b) { return a.depth < b.depth; });
+        for (const auto &f : chain) emit(chain_stack, f);
+        chain.clear();
+    };
+    while (s.step()) {
+        const int64_t stack = c > 0 ? s.i64(0) : 0;
+        SymFrame f = read_frame(s, c);
+        if (!chain.empty() && (stack != chain_stack || f.pos != chain.front().pos)) flush();
+        chain_stack = stack;
+        chain.push_back(std::move(f));
+    }
+    flush();
+}
+
+}  // namespace
+
 std::vector<SymFrame> SqliteBackend::stack_frames(int64_t run, int64_t stack_id) {
-    auto s = query("SELECT " MT_FRAME_COLUMNS "WHERE sf.run_id=? AND sf.stack_id=? ORDER BY sf.pos, s.depth");
+    auto s = query("SELECT " MT_FRAME_COLUMNS "WHERE sf.run_id=? AND sf.stack_id=? ORDER BY sf.pos");
     s.binds(run, stack_id);
     std::vector<SymFrame> out;
-    while (s.step()) out.push_back(read_frame(s, 0));
+    frames_by_depth(s, 0, [&](int64_t, const SymFrame &f) { out.push_back(f); });
     return out;
 }
 
 void SqliteBackend::all_stack_frames(int64_t run, const std::function<void(int64_t, const SymFrame &)> &fn) {
-    auto s = query("SELECT sf.stack_id, " MT_FRAME_COLUMNS "WHERE sf.run_id=? ORDER BY sf.stack_id, sf.pos, s.depth");
+    auto s = query("SELECT sf.stack_id, " MT_FRAME_COLUMNS "WHERE sf.run_id=? ORDER BY sf.stack_id, sf.pos");
     s.binds(run);
-    while (s.step()) fn(s.i64(0), read_frame(s, 1));
+    frames_by_depth(s, 1, fn);
 }
 
 std::vector<std::pair<int64_t, int64_t>> SqliteBackend::machinery(int64_t run) {
