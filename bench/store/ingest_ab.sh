@@ -31,8 +31,14 @@ fig() {  # fig NAME FIELD: median of the field over the reps (1 wall, 2 user, 3 
 }
 # What a reader sees: every table and view both databases name (schema version 3 keeps version
 # 2's addresses and symbols as views over its own tables), each read in full in a fixed order.
-contents() {  # contents DB NAMES...: each name's rows, sorted
-  for t in "${@:2}"; do echo "== $t"; sqlite3 "$1" "SELECT * FROM \"$t\"" | LC_ALL=C sort; done
+# A table that gained a column in one build (version 5's stacks.shape_id) is compared on the
+# columns both name.
+columns() { sqlite3 "$1" "SELECT name FROM pragma_table_info('$2') ORDER BY cid"; }
+contents() {  # contents DB OTHER_DB NAMES...: each name's rows, the columns both name, sorted
+  for t in "${@:3}"; do
+    cols=$(comm -12 <(columns "$1" "$t" | LC_ALL=C sort) <(columns "$2" "$t" | LC_ALL=C sort) | sed 's/.*/"&"/' | paste -sd,)
+    echo "== $t ($cols)"; sqlite3 "$1" "SELECT $cols FROM \"$t\"" | LC_ALL=C sort
+  done
 }
 # strings and symbol_frames are left out: a string's id is given in the order the backend's jobs
 # hand their answers over (-j2 and up), so two ingests of one run number the same names
@@ -41,7 +47,7 @@ names() { sqlite3 "$1" "SELECT name FROM sqlite_master WHERE type IN ('table','v
 # The ingest time and the schema version are not the information compared.
 for n in base new; do sqlite3 "$work/$n.db" "UPDATE runs SET ingested_unix_ns = 0; DELETE FROM meta WHERE key = 'schema_version'"; done
 common=$(comm -12 <(names "$work/base.db") <(names "$work/new.db"))
-same=$(for n in base new; do contents "$work/$n.db" $common | md5sum; done | uniq | wc -l)
+same=$( (contents "$work/base.db" "$work/new.db" $common | md5sum; contents "$work/new.db" "$work/base.db" $common | md5sum) | uniq | wc -l)
 only=$(comm -3 <(names "$work/base.db") <(names "$work/new.db") | tr -d '\t' | tr '\n' ' ')
 
 echo "run: $run ($(( $(stat -c %s "$run") / 1048576 )) MiB), $reps runs each, interleaved; $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
