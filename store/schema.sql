@@ -1,8 +1,9 @@
 -- MemTracer database, schema version 5 (2 split the allocation tables per allocating thread; 3 keyed the
 -- address cache by a module key and stored the symbols' strings once, with version 2's addresses
 -- and symbols tables kept as views of the same columns; 4 keeps the site choice's summary of each
--- cached address beside its chain, address_sites; 5 stores each distinct stack's frames once, as a shape
--- shared by every run of the build, stack_frames becoming a view of the same columns). The symbolizer writes it, the viewer reads it.
+-- cached address beside its chain, address_sites; 5 stores each distinct stack's frames once, as
+-- a shape shared by every run of the build, stack_frames becoming a view of the same columns).
+-- The symbolizer writes it, the viewer reads it.
 -- docs/schema.md draws it and explains each index by the query that needs it.
 -- Several runs live in one database (compare "this build vs that"); symbols are shared by every
 -- run of the same build, which is also the symbolizer's per-build cache.

@@ -313,4 +313,22 @@ void add_elf_module(RunWriter &w, uint32_t id, const LoadedElf &elf) {
     w.module(id, MT_MODULE_ELF, elf.path, elf.load_address, elf.size, elf.bias, elf.load_address - elf.bias, elf.build_id);
 }
 
+void write_stack_run(const std::string &path, LoadedElf elf, uint64_t start_ns,
+                     const std::vector<std::vector<uint64_t>> &stacks, uint64_t delta) {
+    elf.load_address += delta;
+    elf.bias += delta;
+    RunWriter w(path, MT_ARCH_X86_64, 0, start_ns);
+    add_elf_module(w, 0, elf);
+    w.thread(0, 1, "main");
+    w.klass(0, "Node", "Game");
+    std::vector<mt::trace::EventRecord> ev;
+    for (uint32_t i = 0; i < stacks.size(); ++i) {
+        w.stack(i, stacks[i]);
+        ev.push_back({0, 1001 + i, 0, i, 16, 16, 0x1000 + 16u * i});
+    }
+    w.frame(0, ev);
+    w.end();
+    w.flush();
+}
+
 }  // namespace mt::test

@@ -115,4 +115,11 @@ private:
 // The ELF fixture as a module of a run (real load address, size, bias and build id).
 void add_elf_module(RunWriter &w, uint32_t id, const LoadedElf &elf);
 
+// A run of the ELF fixture with one frame: stack i (its return addresses, innermost first) holds
+// one 16-byte allocation of class "Node". `delta`: the library as if loaded that many bytes
+// above where it really ran, every module frame moved with it (the file addresses, so the cache
+// rows, stay).
+void write_stack_run(const std::string &path, LoadedElf elf, uint64_t start_ns,
+                     const std::vector<std::vector<uint64_t>> &stacks, uint64_t delta = 0);
+
 }  // namespace mt::test

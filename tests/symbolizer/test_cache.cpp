@@ -17,21 +17,6 @@ using mt::test::query1;
 
 namespace {
 
-void write_run(const std::string &path, const mt::test::LoadedElf &elf, uint64_t start_ns, const std::vector<std::vector<uint64_t>> &stacks) {
-    mt::test::RunWriter w(path, MT_ARCH_X86_64, 0, start_ns);
-    mt::test::add_elf_module(w, 0, elf);
-    w.thread(0, 1, "main");
-    w.klass(0, "Node", "Game");
-    std::vector<mt::trace::EventRecord> ev;
-    for (uint32_t i = 0; i < stacks.size(); ++i) {
-        w.stack(i, stacks[i]);
-        ev.push_back({0, 1001 + i, 0, i, 16, 16, 0x1000 + 16u * i});
-    }
-    w.frame(0, ev);
-    w.end();
-    w.flush();
-}
-
 std::unique_ptr<Backend> counting(uint64_t *calls, uint64_t *addrs) {
     return std::make_unique<mt::test::CountingBackend>(make_backend({BackendKind::Builtin, 2, "", ""}), calls, addrs);
 }
@@ -42,9 +27,9 @@ TEST_CASE("symbolizer: Second run of the same build: no backend call for known a
     auto elf = mt::test::load_and_run_elf(fixture("libfixture_clang.so"));
     const auto &s = elf.slots;
     mt::test::TempDir d;
-    write_run(d.file("a.mt"), elf, 1, {{s[0], s[2], s[6], s[7]}, {s[1], s[2]}});
-    write_run(d.file("b.mt"), elf, 2, {{s[0], s[2], s[6], s[7]}, {s[1], s[2]}});           // same addresses
-    write_run(d.file("c.mt"), elf, 3, {{s[0], s[2], s[6], s[7]}, {s[3], s[6]}, {s[5]}});  // two new ones
+    mt::test::write_stack_run(d.file("a.mt"), elf, 1, {{s[0], s[2], s[6], s[7]}, {s[1], s[2]}});
+    mt::test::write_stack_run(d.file("b.mt"), elf, 2, {{s[0], s[2], s[6], s[7]}, {s[1], s[2]}});           // same addresses
+    mt::test::write_stack_run(d.file("c.mt"), elf, 3, {{s[0], s[2], s[6], s[7]}, {s[3], s[6]}, {s[5]}});  // two new ones
     Config cfg;
     cfg.elfs = {elf.path};
     std::string db = d.file("team.db");
@@ -85,8 +70,8 @@ TEST_CASE("symbolizer: A better symbol file re-symbolizes what a symbol table an
     auto elf = mt::test::load_and_run_elf(fixture("libfixture_gcc.so"));
     const auto &s = elf.slots;
     mt::test::TempDir d;
-    write_run(d.file("a.mt"), elf, 1, {{s[0], s[2]}});
-    write_run(d.file("b.mt"), elf, 2, {{s[0], s[2]}});
+    mt::test::write_stack_run(d.file("a.mt"), elf, 1, {{s[0], s[2]}});
+    mt::test::write_stack_run(d.file("b.mt"), elf, 2, {{s[0], s[2]}});
     std::string db = d.file("run.db");
     Config stripped;
     stripped.elfs = {fixture("stripped/libfixture_gcc.so")};
@@ -132,8 +117,8 @@ TEST_CASE("symbolizer: a warm run picks its stacks' sites from the stored summar
     const auto &s = elf.slots;
     mt::test::TempDir d;
     const std::vector<std::vector<uint64_t>> stacks = {{s[0], s[2], s[6], s[7]}, {s[1], s[2]}, {s[3], s[6]}, {s[5]}};
-    write_run(d.file("a.mt"), elf, 1, stacks);
-    write_run(d.file("b.mt"), elf, 2, stacks);
+    mt::test::write_stack_run(d.file("a.mt"), elf, 1, stacks);
+    mt::test::write_stack_run(d.file("b.mt"), elf, 2, stacks);
     Config cfg;
     cfg.elfs = {elf.path};
     std::string db = d.file("team.db");
@@ -162,8 +147,8 @@ TEST_CASE("symbolizer: stored site summaries of other site rules are forgotten",
     auto elf = mt::test::load_and_run_elf(fixture("libfixture_clang.so"));
     const auto &s = elf.slots;
     mt::test::TempDir d;
-    write_run(d.file("a.mt"), elf, 1, {{s[0], s[2], s[6], s[7]}, {s[1], s[2]}});
-    write_run(d.file("b.mt"), elf, 2, {{s[0], s[2], s[6], s[7]}, {s[1], s[2]}});
+    mt::test::write_stack_run(d.file("a.mt"), elf, 1, {{s[0], s[2], s[6], s[7]}, {s[1], s[2]}});
+    mt::test::write_stack_run(d.file("b.mt"), elf, 2, {{s[0], s[2], s[6], s[7]}, {s[1], s[2]}});
     Config cfg;
     cfg.elfs = {elf.path};
     std::string db = d.file("team.db");

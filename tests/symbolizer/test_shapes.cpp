@@ -12,26 +12,6 @@ using mt::test::query1;
 
 namespace {
 
-// The library's run at `delta` bytes above where it really ran: every module frame moves with it,
-// the file addresses (and so the cache rows) stay.
-void write_run(const std::string &path, mt::test::LoadedElf elf, uint64_t start_ns, uint64_t delta,
-               const std::vector<std::vector<uint64_t>> &stacks) {
-    elf.load_address += delta;
-    elf.bias += delta;
-    mt::test::RunWriter w(path, MT_ARCH_X86_64, 0, start_ns);
-    mt::test::add_elf_module(w, 0, elf);
-    w.thread(0, 1, "main");
-    w.klass(0, "Node", "Game");
-    std::vector<mt::trace::EventRecord> ev;
-    for (uint32_t i = 0; i < stacks.size(); ++i) {
-        w.stack(i, stacks[i]);
-        ev.push_back({0, 1001 + i, 0, i, 16, 16, 0x1000 + 16u * i});
-    }
-    w.frame(0, ev);
-    w.end();
-    w.flush();
-}
-
 std::string view_rows(const std::string &db, int64_t run) {
     std::string out;
     for (const auto &r : query(db, "SELECT stack_id, pos, address, coalesce(addr_id, 'NULL') FROM stack_frames WHERE run_id = " +
@@ -54,8 +34,8 @@ TEST_CASE("symbolizer: a second run of the build at another load address shares 
         for (auto &a : st)
             if (a != jit) a += delta;
     mt::test::TempDir d;
-    write_run(d.file("a.mt"), elf, 1, 0, stacks);
-    write_run(d.file("b.mt"), elf, 2, delta, moved);
+    mt::test::write_stack_run(d.file("a.mt"), elf, 1, stacks);
+    mt::test::write_stack_run(d.file("b.mt"), elf, 2, moved, delta);
     Config cfg;
     cfg.elfs = {elf.path};
     std::string db = d.file("team.db");
