@@ -26,8 +26,10 @@
 // second after frame n - 1 ended, and nothing waits for the writer, which then wakes at its own
 // pace (every drain interval, 2 ms) however few events a frame holds: its per-wake-up costs weigh
 // per event as in a game running at F frames a second. --frames N replays the first N frames only.
+// --names 1 has each replay thread name itself with mt_set_thread_name first, as Unity names its
+// threads (the writer's OS name poll then skips them; issue 22, twelfth session).
 //
-//   bench_writer_replay FILE.evrec [--mode events|aggregate] [--merge N] [--fps F] [--frames N] [--keep PATH]
+//   bench_writer_replay FILE.evrec [--mode events|aggregate] [--merge N] [--fps F] [--frames N] [--names 1] [--keep PATH]
 #include <memtracer/il2cpp_bridge.h>
 #include <memtracer/memtracer.h>
 
@@ -183,11 +185,13 @@ int main(int argc, char **argv) {
     uint64_t merge = 1;
     double fps = 0;  // 0: each frame ends when the writer has committed the one before
     size_t max_frames = SIZE_MAX;
+    bool names = false;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--mode")) mode = strcmp(argv[i + 1], "aggregate") ? MT_MODE_EVENTS : MT_MODE_AGGREGATE;
         else if (!strcmp(argv[i], "--keep")) path = argv[i + 1], keep = true;
         else if (!strcmp(argv[i], "--merge")) merge = std::max(1, atoi(argv[i + 1]));
         else if (!strcmp(argv[i], "--fps")) fps = std::max(0.0, atof(argv[i + 1]));
+        else if (!strcmp(argv[i], "--names")) names = atoi(argv[i + 1]) != 0;
         else if (!strcmp(argv[i], "--frames")) max_frames = static_cast<size_t>(std::max(1, atoi(argv[i + 1])));
     }
     Replay rp;
@@ -240,6 +244,7 @@ int main(int argc, char **argv) {
     std::vector<std::thread> ts;
     for (uint32_t t = 0; t < rp.threads; ++t) {
         ts.emplace_back([&, t] {
+            if (names) mt_set_thread_name(("replay " + std::to_string(t)).c_str());
             const uint64_t t0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
             for (size_t f = 0; f < nframes; ++f) {
                 if (t < rp.frames[f].size())

@@ -71,35 +71,61 @@ uint32_t frames_pending_merge(uint64_t *last_index) {
 // under its own lock), so a wake between the mark and the sleep makes the sleep return at once;
 // a wake that lands after the writer woke for another reason is consumed by the exchange below
 // and served by the iteration the writer is about to run.
+//
+// The idle sleep (issue 22, twelfth session): after an iteration that found nothing, the writer
+// sleeps up to kIdleSleepUs with the word kWakeSleepingIdle, and whatever publishes work that
+// must not wait that long wakes it: a frame end, a mark, a GC event (wake_writer_if_idle, after
+// the publish), a ring passing cap / kRingWakeAt bytes (ring.h), and, as before, a thread's exit,
+// a rename, a collection with lifetimes on, MT_ON_FULL_BLOCK and mt_stop (wake_writer). The
+// publisher's fence and the writer's (below) order "publish, then read the word" against "mark
+// the word, then look for work": either the publisher sees kWakeSleepingIdle and wakes it, or the
+// writer's look finds the work and it does not sleep.
 namespace {
 
-constexpr uint32_t kWakeIdle = 0, kWakePending = 1, kWakeSleeping = 2;
+constexpr uint32_t kWakeIdle = 0, kWakePending = 1, kWakeSleeping = 2, kWakeSleepingIdle = 3;
 
 long futex_call(std::atomic<uint32_t> *word, int op, uint32_t val, const timespec *ts) {
     return syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), op, val, ts, nullptr, FUTEX_BITSET_MATCH_ANY);
 }
 
+// FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC deadline (plain FUTEX_WAIT a relative one):
+// the deadline mono_ns() gives. It returns on a wake, at the deadline, on a signal, or at once if
+// the word no longer holds `as`: each ends the sleep, as a condition variable's spurious wake-up did.
+void sleep_as(uint32_t as, uint64_t timeout_us) {
+    uint64_t at = mono_ns() + timeout_us * 1000;
+    timespec ts{static_cast<time_t>(at / 1000000000ull), static_cast<long>(at % 1000000000ull)};
+    futex_call(&g.wake_word, FUTEX_WAIT_BITSET_PRIVATE, as, &ts);
+}
+
+// What was pending, the coming iteration serves. An exchange, not a store: its acquire pairs with
+// the waker's release, so the iteration sees what the waker published before its wake.
+void wait_done() { g.wake_word.exchange(kWakeIdle, std::memory_order_acq_rel); }
+
 }  // namespace
 
 void wake_writer() {
-    if (g.wake_word.exchange(kWakePending, std::memory_order_acq_rel) == kWakeSleeping)
+    if (g.wake_word.exchange(kWakePending, std::memory_order_acq_rel) >= kWakeSleeping)
         futex_call(&g.wake_word, FUTEX_WAKE_PRIVATE, 1, nullptr);
+}
+
+void wake_writer_if_idle() {
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // the publish before, the word's read after
+    if (g.wake_word.load(std::memory_order_relaxed) == kWakeSleepingIdle) wake_writer();
 }
 
 void writer_wait(uint64_t timeout_us) {
     uint32_t idle = kWakeIdle;
-    if (g.wake_word.compare_exchange_strong(idle, kWakeSleeping, std::memory_order_acq_rel)) {
-        // FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC deadline (plain FUTEX_WAIT a
-        // relative one): the deadline mono_ns() gives. It returns on a wake, at the deadline, on
-        // a signal, or at once if the word is no longer kWakeSleeping: each ends the sleep, as a
-        // condition variable's spurious wake-up did.
-        uint64_t at = mono_ns() + timeout_us * 1000;
-        timespec ts{static_cast<time_t>(at / 1000000000ull), static_cast<long>(at % 1000000000ull)};
-        futex_call(&g.wake_word, FUTEX_WAIT_BITSET_PRIVATE, kWakeSleeping, &ts);
+    if (g.wake_word.compare_exchange_strong(idle, kWakeSleeping, std::memory_order_acq_rel)) sleep_as(kWakeSleeping, timeout_us);
+    wait_done();
+}
+
+void writer_wait_idle(uint64_t timeout_us, bool (*work_waiting)()) {
+    uint32_t idle = kWakeIdle;
+    if (g.wake_word.compare_exchange_strong(idle, kWakeSleepingIdle, std::memory_order_seq_cst)) {
+        std::atomic_thread_fence(std::memory_order_seq_cst);  // the word's mark before, the look after
+        if (!work_waiting()) sleep_as(kWakeSleepingIdle, timeout_us);
     }
-    // What was pending, the coming iteration serves. An exchange, not a store: its acquire pairs
-    // with the waker's release, so the iteration sees what the waker published before its wake.
-    g.wake_word.exchange(kWakeIdle, std::memory_order_acq_rel);
+    wait_done();
 }
 #else
 void wake_writer() {
@@ -124,7 +150,18 @@ void writer_wait(uint64_t timeout_us) {
     g.wake_flag = 0;
     pthread_mutex_unlock(&g.wake_mu);
 }
+
+// Elsewhere the writer keeps its drain interval (no idle sleep), so nothing needs this wake.
+void wake_writer_if_idle() {}
+void writer_wait_idle(uint64_t timeout_us, bool (*)()) { writer_wait(timeout_us); }
 #endif
+
+bool frames_queued() {
+    fq_lock();
+    const bool any = g.fq_count > 0;
+    fq_unlock();
+    return any;
+}
 
 }  // namespace mt::rt
 
@@ -150,9 +187,12 @@ extern "C" MT_API mt_status mt_frame_end(uint64_t frame_index) {
         g.fq_merge_index = frame_index;
     }
     fq_unlock();
-    // The writer polls every drain interval and a frame waits its 1 ms grace anyway: a wake-up per
-    // frame bought about 1 ms of commit latency on average, and cost the game a futex call (and,
-    // on a busy core, a switch to the writer) every frame. Wake it only when the queue fills up.
+    // A writer polling every drain interval gets the frame within one interval, and it waits its
+    // 1 ms grace anyway: a wake-up per frame bought about 1 ms of commit latency on average, and
+    // cost the game a futex call (and, on a busy core, a switch to the writer) every frame. So
+    // the writer is woken when the queue fills up, or when it sleeps past its drain interval
+    // (idle: it found nothing to do), which the frame's latency bound cannot wait for.
     if (queued >= kFrameWakeAt) wake_writer();
+    else wake_writer_if_idle();
     return MT_OK;
 }

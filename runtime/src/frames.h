@@ -21,6 +21,12 @@ uint32_t frames_pop(FrameEnd *out, uint32_t max);  // writer
 // Frame ends folded because the queue was full and not yet carried by a later entry (mt_stop).
 uint32_t frames_pending_merge(uint64_t *last_index);
 void writer_wait(uint64_t timeout_us);             // writer: sleeps until woken or timeout
+// Writer, after an iteration that found nothing: sleeps until woken or timeout (the idle bound)
+// unless work_waiting() (asked after the sleep is announced) finds a frame end, a mark or a GC
+// event already queued; publishers wake it with wake_writer_if_idle (ring.h). Linux; elsewhere
+// writer_wait.
+void writer_wait_idle(uint64_t timeout_us, bool (*work_waiting)());
+bool frames_queued();                              // any frame end queued (takes the queue's lock)
 
 // GC (gc_hooks.cpp), through a patched libil2cpp's bridge (bridge.h): without it these report
 // nothing (no-patch mode's collections come from il2cpp's profiler instead).
@@ -44,6 +50,7 @@ void gc_hooks_poll();
 uint32_t gc_hooks_rechains();  // mt_counters.gc_callback_rechains
 void gc_hooks_remove();
 uint32_t gc_events_pop(GcPending *out, uint32_t max);
+bool gc_events_queued();  // writer: any GC event waiting
 uint64_t gc_events_dropped();
 bool gc_heap_sample(uint64_t *heap_size, uint64_t *free_bytes);  // takes the GC lock
 bool gc_present();

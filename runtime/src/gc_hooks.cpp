@@ -113,6 +113,7 @@ void push_locked(const trace::GcRecord &r, uint32_t kind) {
     if (kind != GC_PENDING_COLLECTION) g_incomplete_pending = false;
     g_q[h % kGcQueue] = GcPending{r, g.epoch.load(std::memory_order_acquire), kind};
     g_q_head.store(h + 1, std::memory_order_release);
+    wake_writer_if_idle();  // the queue holds 256: an idle writer must not leave it to fill
 }
 
 // Collections Boehm completed that no callback of ours saw: one record each, numbered, with no
@@ -315,6 +316,10 @@ uint32_t gc_events_pop(GcPending *out, uint32_t max) {
     while (t < h && n < max) out[n++] = g_q[t++ % kGcQueue];
     g_q_tail.store(t, std::memory_order_release);
     return n;
+}
+
+bool gc_events_queued() {
+    return g_q_tail.load(std::memory_order_relaxed) != g_q_head.load(std::memory_order_acquire);
 }
 
 uint64_t gc_events_dropped() { return g_q_dropped.load(std::memory_order_relaxed); }

@@ -40,6 +40,11 @@ uint32_t mark_label_len(const char *label) {
     return static_cast<uint32_t>(len);
 }
 
+bool marks_queued() {
+    const uint64_t pos = g_dequeue.load(std::memory_order_relaxed);
+    return turn_of(pos & (kCells - 1)) == pos + 1;  // a producer still copying wakes the writer after
+}
+
 uint32_t marks_pop(PendingMark *out, uint32_t max) {
     uint32_t n = 0;
     uint64_t pos = g_dequeue.load(std::memory_order_relaxed);
@@ -91,5 +96,6 @@ extern "C" MT_API mt_status mt_mark(const char *label) {
     memcpy(m.label, label, m.len);
     m.label[m.len] = 0;
     cell->turn.store(pos + 1 - (pos & (kCells - 1)), std::memory_order_release);
+    wake_writer_if_idle();  // the queue is bounded: an idle writer must not leave it to fill
     return MT_OK;
 }

@@ -20,6 +20,7 @@ struct PendingMark {
 // Writer: takes up to `max` marks in call order; returns how many. Stops at a mark whose producer
 // is still copying it (taken at the next drain).
 uint32_t marks_pop(PendingMark *out, uint32_t max);
+bool marks_queued();  // writer: a mark is ready to pop
 
 // Bytes of `label` mt_mark keeps: at most MT_MAX_MARK_LABEL, cut back to a UTF-8 character start.
 uint32_t mark_label_len(const char *label);

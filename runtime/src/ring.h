@@ -65,10 +65,22 @@ inline const uint64_t *rec_frames(const AllocRec &r) {
 // How far ahead of the record being handled Ring::drain prefetches (bytes; a few records).
 constexpr uint64_t kDrainPrefetch = 512;
 
+// frames.cpp: wakes the writer if it sleeps past its drain interval (nothing was waiting when it
+// went to sleep); one fence and one load otherwise.
+void wake_writer_if_idle();
+
+// The producer looks at the writer at least every cap / kRingCheckEvery bytes it pushes, and wakes
+// an idle writer once the ring holds cap / kRingWakeAt bytes, so a burst that starts while the
+// writer sleeps long is drained before it fills the ring (issue 22, twelfth session).
+constexpr uint64_t kRingCheckEvery = 8;
+constexpr uint64_t kRingWakeAt = 16;
+
 struct Ring {
     // Producer side (the owning thread).
     alignas(64) std::atomic<uint64_t> head{0};
-    uint64_t cached_tail = 0;
+    // Positions up to `limit` are free without reading `tail` (the consumer's line): the last tail
+    // read plus the ring's size, but at most cap / kRingCheckEvery past the head it was set at.
+    uint64_t limit = 0;
     uint8_t *mem = nullptr;
     uint64_t cap = 0;  // power of two
     // Consumer side (the writer thread).
@@ -79,7 +91,7 @@ struct Ring {
         cap = c;
         head.store(0, std::memory_order_relaxed);
         tail.store(0, std::memory_order_relaxed);
-        cached_tail = 0;
+        limit = c / kRingCheckEvery;
     }
 
     // Room for n bytes (n % 8 == 0, n <= cap / 2; a WRAP marker needs only its kind byte). Returns where to write, or nullptr if full;
@@ -89,15 +101,26 @@ struct Ring {
         uint64_t pos = h & (cap - 1);
         uint64_t skip = pos + n > cap ? cap - pos : 0;
         uint64_t need = skip + n;
-        if (h + need - cached_tail > cap) {
-            cached_tail = tail.load(std::memory_order_acquire);
-            if (h + need - cached_tail > cap) return nullptr;
-        }
+        // One compare on the fast path, as the cached tail's was (its subtraction is gone).
+        if (h + need > limit && !refill(h + need)) return nullptr;
         if (skip) reinterpret_cast<AllocRec *>(mem + pos)->kind = REC_WRAP;
         *next = h + need;
         return mem + ((h + skip) & (cap - 1));
     }
     void publish(uint64_t next) { head.store(next, std::memory_order_release); }
+
+    // Out of line: reads the consumer's tail; false if `end` does not fit (the ring is full).
+    // Otherwise sets the next limit and, once the ring holds cap / kRingWakeAt bytes, wakes the
+    // writer if it sleeps long. Taken at most cap / kRingCheckEvery bytes apart (about 2,700
+    // records of a 1 MiB ring), so its cost per record is a few hundredths of an instruction.
+    __attribute__((noinline)) bool refill(uint64_t end) {
+        const uint64_t t = tail.load(std::memory_order_acquire);
+        if (end - t > cap) return false;
+        const uint64_t room = t + cap, check = end + cap / kRingCheckEvery;
+        limit = room < check ? room : check;
+        if (end - t >= cap / kRingWakeAt) wake_writer_if_idle();
+        return true;
+    }
 
     // Consumer: calls f(const AllocRec&) for each record in [tail, head) and frees the space,
     // giving space back every 64 KiB so a long drain does not starve the producer.

@@ -164,14 +164,14 @@ void slot_publish_name(ThreadSlot &s, const char *name, uint32_t len, bool from_
     uint32_t seq = name_lock(s);
     memcpy(s.name, name, len);
     s.name[len] = 0;
-    s.name_from_os = from_os;
+    s.name_from_os.store(from_os, std::memory_order_relaxed);
     s.name_seq.store(seq + 2, std::memory_order_release);
 }
 
 bool slot_refresh_os_name(ThreadSlot &s, const char *name, uint32_t len) {
     uint32_t seq = name_lock(s);
     // A name the game gave (mt_set_thread_name, mt_name_thread) always wins over the OS's.
-    bool changed = s.name_from_os && strcmp(s.name, name) != 0;  // name: NUL-terminated, len < kNameMax
+    bool changed = s.name_from_os.load(std::memory_order_relaxed) && strcmp(s.name, name) != 0;  // name: NUL-terminated, len < kNameMax
     if (changed) {
         memcpy(s.name, name, len);
         s.name[len] = 0;

@@ -56,7 +56,9 @@ struct alignas(64) ThreadSlot {
     std::atomic<uint64_t> pthread_id{0};  // pthread_self() of the owner, for mt_name_thread
     std::atomic<uint32_t> name_seq{0};  // seqlock: odd while a writer (owner or mt_name_thread) writes name
     char name[kNameMax];
-    bool name_from_os = false;  // name is the OS thread name (refreshed by the writer); under name_seq
+    // name is the OS thread name (refreshed by the writer). Written under name_seq; atomic so the
+    // writer's name poll may read it without the seqlock to skip threads the game named itself.
+    std::atomic<bool> name_from_os{false};
     // ---- writer thread ----
     alignas(64) uint32_t written_name_seq = 0;
     uint32_t thread_written = 0;     // THREADS entry emitted for thread_id

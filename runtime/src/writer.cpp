@@ -79,14 +79,26 @@ void Writer::run() {
         // A frame waiting for its grace poll is committed soon; otherwise poll at the set pace.
         uint64_t wait = cfg_.drain_interval_us;
         if (next_commit_ < known_ends_ && wait > kGraceNs / 1000) wait = kGraceNs / 1000;
-        writer_wait(wait);
+        // Nothing found and nothing to commit: sleep until something is published (idle). A live
+        // capture's sink is serviced every iteration (its client, its buffers), so it keeps the pace.
+        if (found_ == 0 && next_commit_ == known_ends_ && !sink_)
+            writer_wait_idle(wait > kIdleSleepUs ? wait : kIdleSleepUs, work_waiting);
+        else
+            writer_wait(wait);
     }
 }
 
+// Asked by writer_wait_idle after the writer announced its idle sleep: work published before the
+// publisher could see that announcement (so it did not wake the writer). The rings are not asked:
+// a producer wakes an idle writer once its ring holds cap / kRingWakeAt bytes (ring.h).
+bool Writer::work_waiting() { return frames_queued() || marks_queued() || gc_events_queued(); }
+
 void Writer::iterate(bool final) {
     ++iter_;
+    found_ = 0;
     // Read before draining: everything pushed before a collection asked is in the rings by now.
     uint64_t drain_req = lifetimes_ ? lifetimes_drain_request() : 0;
+    found_ += drain_req != 0;
     pop_frame_ends();
     thread_names_refresh_os(cfg_.gen, final);  // before the drain: it emits the renames
     for (uint32_t i = 0; i < g.max_threads && !failed(); ++i) drain_slot(g.slots[i]);
@@ -263,12 +275,12 @@ void Writer::drain_slot(ThreadSlot &s) {
         uint32_t tid = UINT32_MAX;
         cached_epoch_ = kNoEpoch;
         if (cfg_.mode == MT_MODE_EVENTS && !lifetimes_) {
-            s.ring.drain([&](const AllocRec &r) {
+            found_ += s.ring.drain([&](const AllocRec &r) {
                 if (tid == UINT32_MAX && rec_kind(r) != REC_FREE) tid = thread_id(s);
                 on_record<true>(tid, r);
             });
         } else {
-            s.ring.drain([&](const AllocRec &r) {
+            found_ += s.ring.drain([&](const AllocRec &r) {
                 if (tid == UINT32_MAX && rec_kind(r) != REC_FREE) tid = thread_id(s);
                 on_record<false>(tid, r);
             });
@@ -279,6 +291,7 @@ void Writer::drain_slot(ThreadSlot &s) {
         // everything it pushed. The ring memory stays with the slot for the next thread.
         s.gen.store(0, std::memory_order_relaxed);
         s.state.store(SLOT_FREE, std::memory_order_release);
+        ++found_;
     }
 }
 
@@ -342,6 +355,7 @@ void Writer::pop_frame_ends() {
     uint64_t room = kOpenFrames - 2 - open;
     FrameEnd ends[kFrameQueue];
     uint32_t n = frames_pop(ends, room < kFrameQueue ? static_cast<uint32_t>(room) : kFrameQueue);
+    found_ += n;
     for (uint32_t i = 0; i < n; ++i) {
         OpenFrame &f = frame_at(known_ends_);
         f.ended = true;
@@ -357,6 +371,7 @@ void Writer::pop_gc_events() {
     GcPending ev[64];
     for (;;) {
         uint32_t n = gc_events_pop(ev, 64);
+        found_ += n;
         for (uint32_t i = 0; i < n; ++i) {
             OpenFrame &f = frame_for(ev[i].epoch);
             if (ev[i].kind != GC_PENDING_COLLECTION) f.gc_incomplete = true;
@@ -374,6 +389,7 @@ void Writer::pop_marks() {
     PendingMark m[16];
     for (;;) {
         uint32_t n = marks_pop(m, 16);
+        found_ += n;
         for (uint32_t i = 0; i < n; ++i)
             if (m[i].gen == cfg_.gen) {
                 OpenFrame &f = frame_for(m[i].epoch);

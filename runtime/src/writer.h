@@ -33,6 +33,11 @@ constexpr uint32_t kOpenFrames = 256;           // > 2 * kFrameQueue: ended-but-
 constexpr size_t kStageBound = 256 * 1024;       // raw events staged across open frames
 constexpr size_t kDictBound = 1024 * 1024;       // dictionary bytes before they are written early
 constexpr uint64_t kGraceNs = 1000000;           // a frame is committed >= 1 ms after its end was seen
+// After an iteration that found nothing (no record, frame end, GC event or mark, no frame waiting
+// for its commit) the writer sleeps up to this long instead of its drain interval; whatever
+// publishes work wakes it (frames.cpp, ring.h). The bound is the OS name poll's period, so a
+// thread's OS rename still reaches the file within two polls (issue 22, twelfth session).
+constexpr uint64_t kIdleSleepUs = 100000;
 // One frame's list (EVENTS, DEATHS, GC, MARKS) is written out as a chunk of its own once it holds
 // this many bytes, whatever the frame's length: a frame may span any number of chunks (the reader
 // joins them at its FRAME chunk), so no frame can outgrow MT_MAX_CHUNK_PAYLOAD. Before, a frame's
@@ -152,6 +157,7 @@ private:
     uint64_t widen_epoch(uint32_t e) const;
     void open_frame(uint64_t seq, uint64_t start_tick);
     void pop_frame_ends();
+    static bool work_waiting();
     void pop_gc_events();
     void pop_marks();
     void lifetimes_sync(uint64_t drain_req);
@@ -221,6 +227,7 @@ private:
     uint64_t last_index_ = 0;
     bool any_index_ = false;
     uint64_t iter_ = 0;
+    uint64_t found_ = 0;    // what this iteration found: records, frame ends, GC events, marks
     bool spilled_ = false;  // spill() put chunks in the batch: write them at the iteration's end
     uint64_t dropped_at_commit_ = 0;
     bool lifetimes_ = false;
