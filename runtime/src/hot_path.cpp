@@ -26,7 +26,6 @@ __attribute__((noinline, cold)) Setup slot_setup(ThreadSlot *s) {
     if (s->gen.load(std::memory_order_relaxed) == gen) return SETUP_OK;
     if (s->index >= g.max_threads) return SETUP_REBIND;  // bound under a larger max_threads
     if (s->counters_gen != gen) {
-        s->counters.seen.store(0, std::memory_order_relaxed);
         s->counters.recorded.store(0, std::memory_order_relaxed);
         s->counters.dropped.store(0, std::memory_order_relaxed);
         s->counters.sampled_out.store(0, std::memory_order_relaxed);
@@ -34,8 +33,7 @@ __attribute__((noinline, cold)) Setup slot_setup(ThreadSlot *s) {
         s->counters_gen.store(gen, std::memory_order_release);
     }
     if (!slot_ring_ensure(s, g.ring_cap)) {  // slots.cpp: keeps, resizes or maps the ring
-        bump(s->counters.seen);
-        bump(s->counters.dropped);
+        bump(s->counters.dropped);  // and so seen (SlotCounters)
         return SETUP_SKIP;
     }
     s->ring.reset(s->ring.mem, g.ring_cap);
@@ -107,7 +105,7 @@ __attribute__((noinline)) uint8_t *reserve_blocking(ThreadSlot *s, uint32_t len,
 template <bool kNative>
 __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void *klass, size_t size, uintptr_t ra,
                                                   uintptr_t fp) {
-    bump(s->counters.seen);
+    // Seen: counted as the one of recorded, dropped or sampled out it ends as (SlotCounters).
     if (g.sample_interval) {
         s->until_sample -= static_cast<double>(size);
         if (s->until_sample > 0) {
@@ -245,6 +243,10 @@ __attribute__((noinline)) void on_alloc_enabled(void *obj, void *klass, size_t r
     else
         record<kOp == OP_NATIVE_ALLOC>(s, obj, klass, requested_size, ra, fp);
     std::atomic_signal_fence(std::memory_order_seq_cst);
+    // gcc kept &s->in_hook from the guard's store in a stack slot for this clear (a lea, a spill
+    // and a reload) while s itself stays in a register: an empty asm makes it address the clear
+    // from s again. s is unchanged.
+    __asm__("" : "+r"(s));
     s->in_hook.store(0, std::memory_order_release);
 }
 
