@@ -155,8 +155,8 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
     uint64_t epoch = g.epoch.load(std::memory_order_acquire);
     uint64_t tick = now_ticks();
     uint64_t next;
-    uint8_t *w = s->ring.reserve(len, &next);
-    if (__builtin_expect(!w, 0)) {
+    uint8_t *w;
+    if (__builtin_expect(!s->ring.reserve_fast(len, &w, &next), 0) && !(w = s->ring.reserve(len, &next))) {
         if (g.on_full == MT_ON_FULL_BLOCK) w = reserve_blocking(s, len, &next);
         if (!w) {
             bump(s->counters.dropped);

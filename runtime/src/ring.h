@@ -68,7 +68,9 @@ constexpr uint64_t kDrainPrefetch = 512;
 struct Ring {
     // Producer side (the owning thread).
     alignas(64) std::atomic<uint64_t> head{0};
-    uint64_t cached_tail = 0;
+    // The last tail the producer read, plus cap: the head may reach it without asking the
+    // consumer again. Kept as tail + cap so the fast path compares without a subtraction.
+    uint64_t limit = 0;
     uint8_t *mem = nullptr;
     uint64_t cap = 0;  // power of two
     // Consumer side (the writer thread).
@@ -79,7 +81,7 @@ struct Ring {
         cap = c;
         head.store(0, std::memory_order_relaxed);
         tail.store(0, std::memory_order_relaxed);
-        cached_tail = 0;
+        limit = c;
     }
 
     // Room for n bytes (n % 8 == 0, n <= cap / 2; a WRAP marker needs only its kind byte). Returns where to write, or nullptr if full;
@@ -89,13 +91,25 @@ struct Ring {
         uint64_t pos = h & (cap - 1);
         uint64_t skip = pos + n > cap ? cap - pos : 0;
         uint64_t need = skip + n;
-        if (h + need - cached_tail > cap) {
-            cached_tail = tail.load(std::memory_order_acquire);
-            if (h + need - cached_tail > cap) return nullptr;
+        if (h + need > limit) {
+            limit = tail.load(std::memory_order_acquire) + cap;
+            if (h + need > limit) return nullptr;
         }
         if (skip) reinterpret_cast<AllocRec *>(mem + pos)->kind = REC_WRAP;
         *next = h + need;
         return mem + ((h + skip) & (cap - 1));
+    }
+    // The producer's common case, reserve() without its rare parts: n bytes fit before the
+    // ring's end (no WRAP marker) and below the limit (no read of the consumer's tail). Returns
+    // false where reserve() must decide; the bool comes from the compares themselves, so the
+    // caller tests no pointer (issue 22 twelfth session).
+    bool reserve_fast(uint32_t n, uint8_t **w, uint64_t *next) {
+        const uint64_t h = head.load(std::memory_order_relaxed);
+        const uint64_t pos = h & (cap - 1);
+        if (pos + n > cap || h + n > limit) return false;
+        *next = h + n;
+        *w = mem + pos;
+        return true;
     }
     void publish(uint64_t next) { head.store(next, std::memory_order_release); }
 
