@@ -26,7 +26,6 @@ __attribute__((noinline, cold)) Setup slot_setup(ThreadSlot *s) {
     if (s->gen.load(std::memory_order_relaxed) == gen) return SETUP_OK;
     if (s->index >= g.max_threads) return SETUP_REBIND;  // bound under a larger max_threads
     if (s->counters_gen != gen) {
-        s->counters.seen.store(0, std::memory_order_relaxed);
         s->counters.recorded.store(0, std::memory_order_relaxed);
         s->counters.dropped.store(0, std::memory_order_relaxed);
         s->counters.sampled_out.store(0, std::memory_order_relaxed);
@@ -34,8 +33,7 @@ __attribute__((noinline, cold)) Setup slot_setup(ThreadSlot *s) {
         s->counters_gen.store(gen, std::memory_order_release);
     }
     if (!slot_ring_ensure(s, g.ring_cap)) {  // slots.cpp: keeps, resizes or maps the ring
-        bump(s->counters.seen);
-        bump(s->counters.dropped);
+        bump(s->counters.dropped);  // and so seen (SlotCounters)
         return SETUP_SKIP;
     }
     s->ring.reset(s->ring.mem, g.ring_cap);
@@ -107,7 +105,7 @@ __attribute__((noinline)) uint8_t *reserve_blocking(ThreadSlot *s, uint32_t len,
 template <bool kNative>
 __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void *klass, size_t size, uintptr_t ra,
                                                   uintptr_t fp) {
-    bump(s->counters.seen);
+    // Seen: counted as the one of recorded, dropped or sampled out it ends as (SlotCounters).
     if (g.sample_interval) {
         s->until_sample -= static_cast<double>(size);
         if (s->until_sample > 0) {
@@ -116,7 +114,6 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
         }
         redraw_sample_point(s);
     }
-    uint64_t epoch = g.epoch.load(std::memory_order_acquire);
     uint64_t frames[MT_MAX_STACK_DEPTH];
     uint64_t key;
     uint32_t depth;
@@ -126,10 +123,13 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
         depth = libunwind_capture(ra, frames, g.max_depth);
         key = hash_frames_key(frames, depth);
     }
-    // The dedup entry holds the stack's key (unwind.h); 0 marks an empty entry, so a key of 0
-    // is never "known".
+    // The dedup entry holds the record's hash of the stack (the key with bit 0 set, unwind.h),
+    // indexed by the key's top bits; an empty entry is 0, which no hash is, so no test of the
+    // key against 0 (issue 22 twelfth session). Two keys that differ only in bit 0 share an entry
+    // as they share the hash, which is all the writer tells stacks apart by.
+    const uint64_t hash = stack_hash_mix(key);
     uint64_t &cached = s->dedup[key >> (64 - kDedupBits)];
-    bool known = (cached == key) & (key != 0);
+    const bool known = cached == hash;
     uint64_t gc_size = size;
     if (!kNative) {
         if (auto gc_size_fn = g_gc_size.load(std::memory_order_relaxed); gc_size_fn && obj)
@@ -137,16 +137,26 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
         else if (g_gc_size_source.load(std::memory_order_relaxed) == GC_SIZE_ESTIMATED)
             gc_size = boehm_size_estimate(size);
     }
-    bool large = (size | (gc_size - size)) > UINT32_MAX;  // also catches gc_size < size
-    uint32_t len = sizeof(AllocRec) + (large ? sizeof(AllocLarge) : 0u) + (known ? 0 : depth * 8u);
+    // The record's length and kind for the common case, then the rare large one on its own
+    // branch (fewer instructions than folding `large` into both; issue 22 twelfth session).
+    uint32_t len = known ? static_cast<uint32_t>(sizeof(AllocRec)) : static_cast<uint32_t>(sizeof(AllocRec)) + depth * 8u;
+    uint8_t kind = known ? REC_ALLOC_SHORT : REC_ALLOC_FULL;
+    const bool large = (size | (gc_size - size)) > UINT32_MAX;  // also catches gc_size < size
+    if (__builtin_expect(large, 0)) {
+        len += sizeof(AllocLarge);
+        kind |= REC_LARGE;
+    }
     // The tick after the walk, not before it: rdtsc is microcoded (it holds up the dispatch of
     // what follows it), and at the hook's start nothing else is in flight to hide that behind;
     // here the walk's load chain and the hash's multiplies still are. Same event, same
     // information: the tick is read inside the hook either way (docs/benchmarks.md, issue 22).
+    // The frame epoch with it, after the walk too: an allocation's epoch and tick are read
+    // together, and the epoch's register is not held (spilled) across the walk.
+    uint64_t epoch = g.epoch.load(std::memory_order_acquire);
     uint64_t tick = now_ticks();
     uint64_t next;
-    uint8_t *w = s->ring.reserve(len, &next);
-    if (__builtin_expect(!w, 0)) {
+    uint8_t *w;
+    if (__builtin_expect(!s->ring.reserve_fast(len, &w, &next), 0) && !(w = s->ring.reserve(len, &next))) {
         if (g.on_full == MT_ON_FULL_BLOCK) w = reserve_blocking(s, len, &next);
         if (!w) {
             bump(s->counters.dropped);
@@ -158,14 +168,14 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
     }
     AllocRec *r = reinterpret_cast<AllocRec *>(w);
     r->len = static_cast<uint16_t>(len);
-    r->kind = static_cast<uint8_t>((known ? REC_ALLOC_SHORT : REC_ALLOC_FULL) | (large ? REC_LARGE : 0));
+    r->kind = kind;
     r->depth = static_cast<uint8_t>(depth);
     r->epoch = static_cast<uint32_t>(epoch);
     r->obj = reinterpret_cast<uint64_t>(obj);
     r->klass = reinterpret_cast<uint64_t>(klass);
     r->size = static_cast<uint32_t>(size);
     r->gc_extra = static_cast<uint32_t>(gc_size - size);
-    r->hash = stack_hash_mix(key);
+    r->hash = hash;
     uint8_t *tail = w + sizeof(AllocRec);
     if (large) {
         AllocLarge big{size, gc_size};
@@ -177,7 +187,7 @@ __attribute__((always_inline)) inline void record(ThreadSlot *s, void *obj, void
     s->ring.publish(next);
     // Only after the full frames are in the ring: a later short record can never reach the
     // writer ahead of (or without) the frames it refers to.
-    if (!known) cached = key;
+    if (!known) cached = hash;
     bump(s->counters.recorded);
 }
 
@@ -233,6 +243,10 @@ __attribute__((noinline)) void on_alloc_enabled(void *obj, void *klass, size_t r
     else
         record<kOp == OP_NATIVE_ALLOC>(s, obj, klass, requested_size, ra, fp);
     std::atomic_signal_fence(std::memory_order_seq_cst);
+    // gcc kept &s->in_hook from the guard's store in a stack slot for this clear (a lea, a spill
+    // and a reload) while s itself stays in a register: an empty asm makes it address the clear
+    // from s again. s is unchanged.
+    __asm__("" : "+r"(s));
     s->in_hook.store(0, std::memory_order_release);
 }
 

@@ -80,6 +80,7 @@ struct Ring {
     alignas(64) std::atomic<uint64_t> head{0};
     // Positions up to `limit` are free without reading `tail` (the consumer's line): the last tail
     // read plus the ring's size, but at most cap / kRingCheckEvery past the head it was set at.
+    // Kept as a position so the fast path compares without a subtraction.
     uint64_t limit = 0;
     uint8_t *mem = nullptr;
     uint64_t cap = 0;  // power of two
@@ -101,11 +102,22 @@ struct Ring {
         uint64_t pos = h & (cap - 1);
         uint64_t skip = pos + n > cap ? cap - pos : 0;
         uint64_t need = skip + n;
-        // One compare on the fast path, as the cached tail's was (its subtraction is gone).
         if (h + need > limit && !refill(h + need)) return nullptr;
         if (skip) reinterpret_cast<AllocRec *>(mem + pos)->kind = REC_WRAP;
         *next = h + need;
         return mem + ((h + skip) & (cap - 1));
+    }
+    // The producer's common case, reserve() without its rare parts: n bytes fit before the
+    // ring's end (no WRAP marker) and below the limit (no read of the consumer's tail). Returns
+    // false where reserve() must decide; the bool comes from the compares themselves, so the
+    // caller tests no pointer (issue 22 twelfth session).
+    bool reserve_fast(uint32_t n, uint8_t **w, uint64_t *next) {
+        const uint64_t h = head.load(std::memory_order_relaxed);
+        const uint64_t pos = h & (cap - 1);
+        if (pos + n > cap || h + n > limit) return false;
+        *next = h + n;
+        *w = mem + pos;
+        return true;
     }
     void publish(uint64_t next) { head.store(next, std::memory_order_release); }
 

@@ -29,8 +29,15 @@ constexpr uint32_t kNameMax = 64;
 enum SlotState : uint32_t { SLOT_FREE = 0, SLOT_OWNED = 1, SLOT_EXITING = 2, SLOT_RELEASING = 3 };
 
 // Owner-written counters: plain load + store on relaxed atomics (no RMW), summed by readers.
+// Every allocation the slot sees ends as exactly one of recorded, dropped or sampled out, so the
+// readers sum those three for "seen" (writer_commit.cpp) instead of the hot path bumping a fourth
+// counter (a load, an add and a store per allocation; issue 22 twelfth session).
 struct SlotCounters {
-    std::atomic<uint64_t> seen{0}, recorded{0}, dropped{0}, sampled_out{0}, reentrant{0};
+    std::atomic<uint64_t> recorded{0}, dropped{0}, sampled_out{0}, reentrant{0};
+    uint64_t seen() const {
+        return recorded.load(std::memory_order_relaxed) + dropped.load(std::memory_order_relaxed) +
+               sampled_out.load(std::memory_order_relaxed);
+    }
 };
 
 inline void bump(std::atomic<uint64_t> &c, uint64_t n = 1) {

@@ -71,34 +71,13 @@ inline uint64_t hash_frames_key(const uint64_t *f, uint32_t n) {
 }
 inline uint64_t hash_frames(const uint64_t *f, uint32_t n) { return stack_hash_mix(hash_frames_key(f, n)); }
 
-// One frame record of the walk: appends its return address at *p and steps `lane` with it;
-// false where the walk stops. The stop rules are the walk's as they always were: max depth; fp
-// misaligned or outside [lo, hi - 16]; a zero return address; a caller's fp that does not
-// increase (the last after the frame is taken). fp >= lo is checked once before the first frame
-// (every later fp is above the one before), and alignment and the upper bound in one compare:
-// with top = hi - 16 rounded down to 8 (which an aligned fp is below exactly when it is below
-// hi - 16), the distance top - fp rotated right by 3 is at most (top - lo) / 8 exactly when fp is
-// aligned and at most top; a misaligned fp moves its low bits to the top, an fp above top wraps.
-__attribute__((always_inline)) inline bool fp_walk_frame(uintptr_t &fp, uintptr_t top, uintptr_t span8, uint64_t *&p,
-                                                         const uint64_t *end, uint64_t &lane) {
-    const uintptr_t d = top - fp;
-    if (p >= end || ((d >> 3) | (d << 61)) > span8) return false;
-    const uintptr_t *rec = reinterpret_cast<const uintptr_t *>(fp);
-    uintptr_t next = rec[0];
-    uintptr_t ra = rec[1];
-    if (ra == 0) return false;
-    ra = strip_pac(ra);
-    *p++ = ra;
-    lane = stack_hash_step(lane, ra);
-    if (next <= fp) return false;
-    fp = next;
-    return true;
-}
-
 // A thread's stack bounds as the walk uses them, computed once per thread (the slot keeps them;
-// slots.cpp) instead of on every allocation. lo: fp >= lo is the one check before the first frame;
-// UINTPTR_MAX where no fp can lie inside [lo, hi - 16] (then only UINTPTR_MAX passes it, which is
-// misaligned and stops at the first frame's compare, span8 being 0). top, span8: fp_walk_frame's.
+// slots.cpp) instead of on every allocation. lo, top, span8: the first frame's check, fp >= lo
+// and then (top - fp) rotated right by 3 at most span8 = (top - lo) / 8, with top = hi - 16
+// rounded down to 8 (which an aligned fp is below exactly when it is below hi - 16): a misaligned
+// fp moves its low bits to the top, an fp above top wraps. lo is UINTPTR_MAX where no fp can lie
+// inside [lo, hi - 16] (then only UINTPTR_MAX passes fp >= lo, which is misaligned and fails the
+// compare, span8 being 0).
 struct WalkBounds {
     uintptr_t lo = UINTPTR_MAX, top = 0, span8 = 0;
 };
@@ -108,22 +87,85 @@ inline WalkBounds walk_bounds(uintptr_t lo, uintptr_t hi) {
     return WalkBounds{lo, top, (top - lo) >> 3};
 }
 
+// The walk's distance of a frame pointer below the stack's top, in frame-record words: (top - fp)
+// rotated right by 3. It is (top - fp) / 8 for an aligned fp at most top, and at least 2^61 for a
+// misaligned fp (its low bits rotate to the top) or one above top (the difference wraps).
+inline uintptr_t walk_distance(uintptr_t top, uintptr_t fp) {
+    const uintptr_t d = top - fp;
+    return (d >> 3) | (d << 61);
+}
+
 // Walks from (ra0, fp) into out[0..max) and hashes as it goes (*key: hash_frames_key of the
-// frames). Returns the depth (>= 1). Unrolled by two, one frame per hash lane, so each lane stays
-// in its register.
+// frames). Returns the depth (>= 1; max >= 1).
+//
+// The stop rules are the walk's as they always were: max depth; fp misaligned or outside
+// [lo, hi - 16]; a zero return address (the frame is not taken); a caller's fp that does not
+// increase (the frame is taken, the walk stops after it). Checked with fewer instructions a frame
+// (issue 22 twelfth session; tests/runtime/unwind_test.cpp holds the plain loop they must equal):
+//  - the first fp is checked against [lo, top] and alignment once (walk_distance <= span8); every
+//    later fp is checked in one compare with "it increases": next is aligned, at most top and
+//    above fp exactly when walk_distance(top, next) < walk_distance(top, fp) (an aligned next
+//    at most top is above fp exactly when it is fewer words below top; a misaligned one or one
+//    above top is at least 2^61 words "below", more than any in-bounds distance, span8 < 2^61).
+//    So the bounds are never tested apart from the increase, and next >= lo follows from
+//    next > fp >= lo.
+//  - max depth as a count of pairs: the frames after the first go two an iteration, one per hash
+//    lane (so each lane stays in its register), `p` steps once per pair and is compared once
+//    with the pairs' end; an odd frame left (max even) is taken after the loop.
 inline uint32_t fp_walk(uintptr_t ra0, uintptr_t fp, const WalkBounds &bounds, uint64_t *out, uint32_t max,
                         uint64_t *key = nullptr) {
     uint64_t a = kStackHashSeedA, b = kStackHashSeedB;
-    uint64_t *p = out;
-    const uint64_t *const end = out + max;
-    *p++ = strip_pac(ra0);
+    out[0] = strip_pac(ra0);
     a = stack_hash_step(a, out[0]);
-    if (fp >= bounds.lo) {
-        const uintptr_t top = bounds.top, span8 = bounds.span8;
-        while (fp_walk_frame(fp, top, span8, p, end, b) && fp_walk_frame(fp, top, span8, p, end, a)) {
+    uint64_t *p = out + 1;
+    const uintptr_t top = bounds.top;
+    uintptr_t dist;  // walk_distance of fp, once fp passed the first check
+    if (max > 1 && fp >= bounds.lo && (dist = walk_distance(top, fp)) <= bounds.span8) {
+        const uint64_t *const pairs_end = p + ((max - 1) & ~1u);
+        for (;;) {
+            if (p == pairs_end) {
+                // One slot left (max even): lane b's frame; its caller's fp no longer matters.
+                if ((max - 1) & 1) {
+                    const uintptr_t ra = reinterpret_cast<const uintptr_t *>(fp)[1];
+                    if (ra != 0) {
+                        *p++ = strip_pac(ra);
+                        b = stack_hash_step(b, p[-1]);
+                    }
+                }
+                break;
+            }
+            const uintptr_t *rec = reinterpret_cast<const uintptr_t *>(fp);
+            uintptr_t ra = rec[1];
+            if (ra == 0) break;
+            ra = strip_pac(ra);
+            p[0] = ra;
+            b = stack_hash_step(b, ra);
+            uintptr_t next = rec[0];
+            uintptr_t next_dist = walk_distance(top, next);
+            if (next_dist >= dist) {
+                p += 1;
+                break;
+            }
+            rec = reinterpret_cast<const uintptr_t *>(next);
+            ra = rec[1];
+            if (ra == 0) {
+                p += 1;
+                break;
+            }
+            ra = strip_pac(ra);
+            p[1] = ra;
+            a = stack_hash_step(a, ra);
+            fp = rec[0];
+            dist = walk_distance(top, fp);
+            p += 2;
+            if (dist >= next_dist) break;
         }
     }
     const uint32_t n = static_cast<uint32_t>(p - out);
+    // The join multiplies lane a once more; seen by gcc, that product made it carry a * K round
+    // the loop instead of a (two register moves a pair in the hot path's copy of this loop). An
+    // empty asm hides the relation; the value is unchanged.
+    __asm__("" : "+r"(a));
     if (key) *key = stack_hash_key(a, b, n);
     return n;
 }

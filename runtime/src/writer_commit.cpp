@@ -52,7 +52,7 @@ void counters_snapshot(const Writer *w, mt_counters *out) {
     for (uint32_t i = 0; i < MT_MAX_THREADS; ++i) {
         const ThreadSlot &s = g.slots[i];
         if (s.counters_gen.load(std::memory_order_acquire) != gen) continue;
-        out->allocations_seen += s.counters.seen.load(std::memory_order_relaxed);
+        out->allocations_seen += s.counters.seen();
         out->events_recorded += s.counters.recorded.load(std::memory_order_relaxed);
         out->events_dropped += s.counters.dropped.load(std::memory_order_relaxed);
         out->events_sampled_out += s.counters.sampled_out.load(std::memory_order_relaxed);

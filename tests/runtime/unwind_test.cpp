@@ -145,6 +145,51 @@ TEST_CASE("unrolled fp walk equals the plain loop on random chains, every depth 
     }
 }
 
+// The walk checks a caller's fp and "it increases" in one compare and max depth once per pair of
+// frames (unwind.h): each kind of bad link at every position of the chain (so in either hash lane,
+// in the pair loop and in the odd frame after it), under every max depth around it, against the
+// plain loop, with aligned and unaligned bounds.
+TEST_CASE("fp walk equals the plain loop with each bad link at every position and every max depth", "[unwind]") {
+    alignas(16) uintptr_t stack[128 + 16] = {};
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(stack), hi = lo + 128 * sizeof(uintptr_t);
+    constexpr uint32_t kRecords = 24;  // records 4 words apart: slots 0, 4, ..., 92
+    const char *kinds[] = {"none", "misaligned", "equal", "going down", "zero ra", "above top (aligned)",
+                           "above top (misaligned)", "one word above the last record"};
+    for (uint32_t kind = 0; kind < 8; ++kind) {
+        for (uint32_t at = 0; at < kRecords; ++at) {
+            memset(stack, 0, sizeof stack);
+            for (uint32_t r = 0; r < kRecords; ++r) {
+                stack[r * 4] = r + 1 < kRecords ? lo + (r + 1) * 32 : 0;
+                stack[r * 4 + 1] = 0x500000 + r * 0x10;
+            }
+            uintptr_t &link = stack[at * 4];
+            switch (kind) {
+            case 1: link += 4; break;
+            case 2: link = lo + at * 32; break;
+            case 3: link = at ? lo + (at - 1) * 32 : lo - 32; break;
+            case 4: stack[at * 4 + 1] = 0; break;
+            case 5: link = hi + 32; break;
+            case 6: link = hi + 36; break;
+            case 7: link = hi - 8; break;  // aligned, inside [lo, hi) but above hi - 16
+            default: break;
+            }
+            for (uintptr_t b_hi : {hi, hi - 3, lo + (at + 1) * 32 + 16, lo + (at + 1) * 32 + 15}) {
+                for (uint32_t max = 1; max <= kRecords + 3; ++max) {
+                    INFO("bad link: " << kinds[kind] << " at record " << at << ", max " << max << ", hi - "
+                                      << (hi - b_hi));
+                    uint64_t want[32], got[32], key = 0;
+                    const uint32_t n_want = reference_walk(0x9999, lo, lo, b_hi, want, max);
+                    const uint32_t n_got = fp_walk(0x9999, lo, lo, b_hi, got, max, &key);
+                    REQUIRE(n_got == n_want);
+                    REQUIRE(memcmp(got, want, n_got * 8) == 0);
+                    REQUIRE(key == mt::rt::hash_frames_key(want, n_want));
+                    REQUIRE(fp_walk(0x9999, lo, lo, b_hi, got, max) == n_want);
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("stack key: frames in another order or in the other lane are another key", "[unwind]") {
     const uint64_t f[4] = {0x1111, 0x2222, 0x3333, 0x4444};
     const uint64_t swapped_lanes[4] = {0x2222, 0x1111, 0x4444, 0x3333};
