@@ -22,7 +22,21 @@ void AddressMap::rebuild() const {
         hi = std::max(hi, m.load_address + m.size);
         max_end_[i] = hi;
     }
+    // Sorted by load address, a module overlaps another exactly when one before it reaches past
+    // its start or the next one starts before its end.
+    alone_.assign(modules_.size(), 0);
+    for (size_t k = 0; k < by_load_.size(); ++k) {
+        const auto &m = modules_[by_load_[k]];
+        const bool before = k > 0 && max_end_[k - 1] > m.load_address;
+        const bool after = k + 1 < by_load_.size() && modules_[by_load_[k + 1]].load_address < m.load_address + m.size;
+        alone_[by_load_[k]] = !before && !after;
+    }
     dirty_ = false;
+}
+
+bool AddressMap::alone(int i) const {
+    if (dirty_) rebuild();
+    return i >= 0 && static_cast<size_t>(i) < alone_.size() && alone_[static_cast<size_t>(i)];
 }
 
 int AddressMap::find(uint64_t addr) const {

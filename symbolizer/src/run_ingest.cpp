@@ -130,10 +130,14 @@ std::vector<PartitionWork> RunIngest::resolve_addresses(AddressCache &cache) {
     size_t new_frames = 0;
     for (size_t id = stacks_written_; id < stacks_.size(); ++id) new_frames += stacks_[id].depth;
     module_of.reserve(new_frames);
+    // The last frame's module, when no other overlaps it: most frames are in the module the one
+    // before was in, and it answers them without the search.
+    int last = -1;
     for (size_t id = stacks_written_; id < stacks_.size(); ++id) {
         for (uint64_t raw : raw(stacks_[id])) {
             ++frame_addresses_;
-            int idx = modules_.find(raw);
+            int idx = last >= 0 && modules_.modules()[static_cast<size_t>(last)].contains(raw) ? last : modules_.find(raw);
+            if (idx != last) last = modules_.alone(idx) ? idx : -1;
             module_of.push_back(idx);
             if (idx < 0) {
                 ++outside_modules_;
