@@ -43,6 +43,13 @@ TEST_CASE("symbolizer: AddressMap::alone is true exactly for a module no other o
     CHECK_FALSE(map.alone(6));
     CHECK(map.find(0x19000) == 1);  // the later module wins in the overlap
     CHECK(map.find(0x60010) == 5);
+    // A size past the top of the address space reaches the top: it overlaps every module above it,
+    // so neither answers for the other without find() (whatever find() makes of such a table).
+    AddressMap wrapped;
+    wrapped.add(module(0, "/a/libH.so", 0x7000000000, 0x100000));
+    wrapped.add(module(1, "/a/libHuge.so", 0x1000, UINT64_MAX - 0x10));
+    CHECK_FALSE(wrapped.alone(0));
+    CHECK_FALSE(wrapped.alone(1));
     // A module added later that overlaps C makes C no longer alone.
     map.add(module(6, "/a/libG.so", 0x4f000, 0x800));
     CHECK_FALSE(map.alone(2));
