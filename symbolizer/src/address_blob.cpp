@@ -31,7 +31,14 @@ public:
     explicit Reader(std::string_view s) : p_(reinterpret_cast<const uint8_t *>(s.data())), end_(p_ + s.size()) {}
     bool ok() const { return ok_; }
     bool at_end() const { return p_ == end_; }
+    // A row's id delta and state are one byte each almost always: that case without the loop
+    // (decode_address_blob is a warm run's whole cache load, 240k rows, docs/benchmarks.md,
+    // issue 22, twelfth session).
     uint64_t varint() {
+        if (p_ != end_ && *p_ < 0x80) return *p_++;
+        return varint_long();
+    }
+    uint64_t varint_long() {
         uint64_t v = 0;
         for (int shift = 0; shift < 64; shift += 7) {
             if (p_ == end_) break;

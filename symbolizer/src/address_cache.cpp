@@ -263,16 +263,21 @@ void sort_by_address(std::vector<AddressCache::Lookup> &a) {
         lo = std::min(lo, l.file_address);
         hi = std::max(hi, l.file_address);
     }
-    constexpr int kBits = 11;
-    constexpr size_t kBuckets = size_t{1} << kBits;
-    std::vector<AddressCache::Lookup> tmp(a.size());
-    std::vector<size_t> count(kBuckets + 1);
+    // As few passes as digits of at most 13 bits allow (a 50 MB span: 2 passes of 13 bits, where
+    // 11-bit digits took 3; a pass is two sweeps of the lookups, a count array of 8k entries is 64 KB).
+    constexpr int kMaxBits = 13;
     const int width = static_cast<int>(std::bit_width(hi - lo));
-    for (int shift = 0; shift < width; shift += kBits) {
+    const int passes = (width + kMaxBits - 1) / kMaxBits;
+    if (passes == 0) return;  // all equal
+    const int bits = (width + passes - 1) / passes;
+    const size_t buckets = size_t{1} << bits;
+    std::vector<AddressCache::Lookup> tmp(a.size());
+    std::vector<size_t> count(buckets + 1);
+    for (int shift = 0; shift < width; shift += bits) {
         std::fill(count.begin(), count.end(), 0);
-        for (const auto &l : a) ++count[((l.file_address - lo) >> shift & (kBuckets - 1)) + 1];
-        for (size_t b = 1; b <= kBuckets; ++b) count[b] += count[b - 1];
-        for (const auto &l : a) tmp[count[(l.file_address - lo) >> shift & (kBuckets - 1)]++] = l;
+        for (const auto &l : a) ++count[((l.file_address - lo) >> shift & (buckets - 1)) + 1];
+        for (size_t b = 1; b <= buckets; ++b) count[b] += count[b - 1];
+        for (const auto &l : a) tmp[count[(l.file_address - lo) >> shift & (buckets - 1)]++] = l;
         a.swap(tmp);
     }
 }

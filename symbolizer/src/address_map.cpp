@@ -22,7 +22,25 @@ void AddressMap::rebuild() const {
         hi = std::max(hi, m.load_address + m.size);
         max_end_[i] = hi;
     }
+    // Sorted by load address, a module overlaps another exactly when one before it reaches past
+    // its start or the next one starts before its end. Ends saturate: a size running past the
+    // top of the address space (a damaged table) reaches to the top, as contains() sees it.
+    alone_.assign(modules_.size(), 0);
+    uint64_t reach = 0;  // the furthest end of the modules before k
+    for (size_t k = 0; k < by_load_.size(); ++k) {
+        const auto &m = modules_[by_load_[k]];
+        const uint64_t end = m.load_address + m.size < m.load_address ? UINT64_MAX : m.load_address + m.size;
+        const bool before = k > 0 && reach > m.load_address;
+        const bool after = k + 1 < by_load_.size() && modules_[by_load_[k + 1]].load_address - m.load_address < m.size;
+        alone_[by_load_[k]] = !before && !after;
+        reach = std::max(reach, end);
+    }
     dirty_ = false;
+}
+
+bool AddressMap::alone(int i) const {
+    if (dirty_) rebuild();
+    return i >= 0 && static_cast<size_t>(i) < alone_.size() && alone_[static_cast<size_t>(i)];
 }
 
 int AddressMap::find(uint64_t addr) const {

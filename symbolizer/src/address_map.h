@@ -33,6 +33,10 @@ public:
     void add(const mt::reader::Module &m);
     // Index into modules() of the module holding `addr`, or -1 when no module does.
     int find(uint64_t addr) const;
+    // Whether module `i`'s range overlaps no other module's: then find(addr) is i for every addr
+    // it contains, so a caller may answer a run of addresses in one module without searching
+    // (RunIngest::resolve_addresses: the search was 14M instructions of a warm run's 240k frames).
+    bool alone(int i) const;
     const std::vector<mt::reader::Module> &modules() const { return modules_; }
 
 private:
@@ -40,6 +44,7 @@ private:
     std::vector<mt::reader::Module> modules_;
     mutable std::vector<int> by_load_;           // indices sorted by load address
     mutable std::vector<uint64_t> max_end_;      // prefix maximum of end over by_load_
+    mutable std::vector<uint8_t> alone_;         // by module index: overlaps no other module
     mutable bool dirty_ = false;
 };
 

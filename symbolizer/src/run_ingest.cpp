@@ -84,9 +84,13 @@ void RunIngest::on_class(const mt::reader::Class &c) {
     class_.bind(7, c.flags).bind(8, c.element_size).run();
 }
 
-void RunIngest::on_stack(const mt::reader::Stack &s) {
-    if (s.id >= stacks_.size()) stacks_.resize(s.id + 1);
-    stacks_[s.id].raw = s.frames;
+void RunIngest::on_stack(const mt::reader::Stack &s) { add_stack(s.id, s.frames); }
+
+void RunIngest::add_stack(uint64_t id, std::span<const uint64_t> frames) {
+    if (id >= stacks_.size()) stacks_.resize(id + 1);
+    // A stack defined again (a damaged file) points at its new frames; the old ones stay unused.
+    stacks_[id] = {frames_.size(), static_cast<uint32_t>(frames.size()), 0};
+    frames_.insert(frames_.end(), frames.begin(), frames.end());
 }
 
 void RunIngest::on_frame(const mt::reader::Frame &f) {
@@ -123,10 +127,17 @@ std::vector<PartitionWork> RunIngest::resolve_addresses(AddressCache &cache) {
     // sorted, merged with the loaded rows), then the results set in stack order.
     std::vector<int32_t> module_of;  // by frame, in stack order; -1 outside every module
     std::vector<std::pair<AddressCache::Partition *, std::vector<AddressCache::Lookup>>> lookups;
+    size_t new_frames = 0;
+    for (size_t id = stacks_written_; id < stacks_.size(); ++id) new_frames += stacks_[id].depth;
+    module_of.reserve(new_frames);
+    // The last frame's module, when no other overlaps it: most frames are in the module the one
+    // before was in, and it answers them without the search.
+    int last = -1;
     for (size_t id = stacks_written_; id < stacks_.size(); ++id) {
-        for (uint64_t raw : stacks_[id].raw) {
+        for (uint64_t raw : raw(stacks_[id])) {
             ++frame_addresses_;
-            int idx = modules_.find(raw);
+            int idx = last >= 0 && modules_.modules()[static_cast<size_t>(last)].contains(raw) ? last : modules_.find(raw);
+            if (idx != last) last = modules_.alone(idx) ? idx : -1;
             module_of.push_back(idx);
             if (idx < 0) {
                 ++outside_modules_;
@@ -135,24 +146,31 @@ std::vector<PartitionWork> RunIngest::resolve_addresses(AddressCache &cache) {
             AddressCache::Partition *part = &partition_for(idx);
             size_t k = 0;
             while (k < lookups.size() && lookups[k].first != part) ++k;
-            if (k == lookups.size()) lookups.emplace_back(part, std::vector<AddressCache::Lookup>{});
+            if (k == lookups.size()) {
+                lookups.emplace_back(part, std::vector<AddressCache::Lookup>{});
+                lookups.back().second.reserve(new_frames);
+            }
             lookups[k].second.push_back({file_address(modules_.modules()[idx], raw), static_cast<uint32_t>(module_of.size() - 1)});
         }
     }
     std::vector<AddressCache::Interned> interned(module_of.size());
     for (auto &[part, ls] : lookups) cache.intern_all(*part, ls, interned);
     size_t frame = 0;
+    refs_.resize(frames_.size());
+    ids_.resize(frames_.size());
     for (size_t id = stacks_written_; id < stacks_.size(); ++id) {
-        StackFrames &s = stacks_[id];
-        s.refs.assign(s.raw.size(), FrameRef{});
-        s.ids.assign(s.raw.size(), 0);
-        for (size_t pos = 0; pos < s.raw.size(); ++pos, ++frame) {
+        const StackFrames &s = stacks_[id];
+        for (size_t pos = 0; pos < s.depth; ++pos, ++frame) {
             int idx = module_of[frame];
+            FrameRef &ref = refs_[s.first + pos];
+            int64_t &addr = ids_[s.first + pos];
+            ref = FrameRef{};
+            addr = 0;
             if (idx < 0) continue;
             const AddressCache::Interned &in = interned[frame];
             module_use_[idx] += in.first;
-            s.refs[pos] = {idx, in.row};
-            s.ids[pos] = in.addr_id;  // 0 for a row new in this run: write_shapes fills it in
+            ref = {idx, in.row};
+            addr = in.addr_id;  // 0 for a row new in this run: write_shapes fills it in
         }
     }
     cache.assign_ids();
@@ -171,17 +189,20 @@ void RunIngest::write_shapes(AddressCache &cache) {
     shapes.expect(stacks_.size() - stacks_written_);
     for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
         StackFrames &s = stacks_[id];
-        frames.resize(s.raw.size());
-        for (size_t pos = 0; pos < s.raw.size(); ++pos) {
+        const std::span<const uint64_t> raws = raw(s);
+        const std::span<const FrameRef> rs = refs(s);
+        const std::span<int64_t> is = ids(s);
+        frames.resize(s.depth);
+        for (size_t pos = 0; pos < s.depth; ++pos) {
             store::ShapeFrame &f = frames[pos];
-            f = store::ShapeFrame{s.raw[pos], 0, 0, 0};
-            const FrameRef &r = s.refs[pos];
+            f = store::ShapeFrame{raws[pos], 0, 0, 0};
+            const FrameRef &r = rs[pos];
             if (r.module < 0) continue;
             // Rows new in this run got their ids after resolve_addresses: read them from the
             // cache now (a likely cache miss: once per frame, kept for write_stacks).
-            if (!s.ids[pos]) s.ids[pos] = addr_id(r);
+            if (!is[pos]) is[pos] = addr_id(r);
             AddressCache::Partition &part = *part_of_[r.module];
-            f.addr_id = s.ids[pos];
+            f.addr_id = is[pos];
             f.module_key = cache.module_key(part);
             f.file_address = part.rows[r.row].file_address;
         }
@@ -219,10 +240,11 @@ void RunIngest::write_stacks(AddressCache &cache) {
         std::vector<std::pair<int64_t, FrameRef>> first;
         for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
             const StackFrames &s = stacks_[id];
-            for (size_t pos = 0; pos < s.ids.size(); ++pos)
-                if (s.ids[pos]) {
-                    const FrameRef &r = s.refs[pos];
-                    if (part_of_[r.module]->stored_sites(r.row).facts < 0) first.emplace_back(s.ids[pos], r);
+            const std::span<const int64_t> is = ids(s);
+            for (size_t pos = 0; pos < s.depth; ++pos)
+                if (is[pos]) {
+                    const FrameRef &r = refs_[s.first + pos];
+                    if (part_of_[r.module]->stored_sites(r.row).facts < 0) first.emplace_back(is[pos], r);
                     break;
                 }
         }
@@ -238,7 +260,7 @@ void RunIngest::write_stacks(AddressCache &cache) {
     }
     const StackFrames *stack = nullptr;  // the stack being picked
     StackSites::FactsAt at = [&](size_t pos, bool need_chain) -> const AddressFacts * {
-        const FrameRef &r = stack->refs[pos];
+        const FrameRef &r = refs_[stack->first + pos];
         if (r.module < 0) return nullptr;
         int32_t i = slot(r);
         if (i >= 0 && !need_chain) return &facts[static_cast<size_t>(i)];
@@ -272,14 +294,14 @@ void RunIngest::write_stacks(AddressCache &cache) {
     for (uint32_t id = stacks_written_; id < stacks_.size(); ++id) {
         const StackFrames &s = stacks_[id];
         stack = &s;
-        StackSites::Pick pick = sites.pick(s.refs.size(), at);
-        ins.add(id).add(static_cast<int64_t>(s.raw.size()));
-        ins.add(static_cast<int64_t>(sites.machinery(s.refs.size(), at)));
+        StackSites::Pick pick = sites.pick(s.depth, at);
+        ins.add(id).add(static_cast<int64_t>(s.depth));
+        ins.add(static_cast<int64_t>(sites.machinery(s.depth, at)));
         if (pick.index >= 0) {
             if (!sites.site_id(pick.index)) sites.set_site_id(pick.index, store_site(sites.sites()[static_cast<size_t>(pick.index)]));
             ins.add(sites.site_id(pick.index));
         } else if (pick.index == StackSites::Pick::kUnnamed) {
-            const FrameRef &r = s.refs[pick.unnamed_pos];
+            const FrameRef &r = refs_[s.first + pick.unnamed_pos];
             Site site{module_label(modules_.modules()[r.module], part_of_[r.module]->rows[r.row].file_address), "", 0};
             auto [it, fresh] = unnamed_ids.try_emplace(site.function, 0);
             if (fresh) it->second = store_site(site);

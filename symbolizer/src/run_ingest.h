@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -45,6 +46,8 @@ public:
     void on_thread(const mt::reader::Thread &t) override;
     void on_class(const mt::reader::Class &c) override;
     void on_stack(const mt::reader::Stack &s) override;
+    // on_stack's work: stack `id`'s frames (the pipe's batches of stacks, run_ingest_pipe.h).
+    void add_stack(uint64_t id, std::span<const uint64_t> frames);
     void on_frame(const mt::reader::Frame &f) override;
     // A frame whose events were summed on the reading thread (run_ingest_pipe.h).
     void on_digest(FrameDigest &d);  // sorts d's rows
@@ -83,12 +86,20 @@ private:
         int32_t module = -1;  // -1: outside every module
         uint32_t row = 0;     // row in the module's cache partition
     };
+    // A stack's frames are frames_[first, first + depth) of the run's one array (and of refs_
+    // and ids_): a vector per stack was three allocations a stack (its addresses, their cache
+    // rows, their ids) and their frees, about 30M instructions for a warm run's 24k stacks
+    // (docs/benchmarks.md, issue 22, twelfth session).
     struct StackFrames {
-        std::vector<uint64_t> raw;
-        std::vector<FrameRef> refs;
-        std::vector<int64_t> ids;  // each frame's addr_id (0: outside every module); complete after write_shapes
-        int64_t shape = 0;         // its stack_shapes row (0: no frames), after write_shapes
+        size_t first = 0;
+        uint32_t depth = 0;
+        int64_t shape = 0;  // its stack_shapes row (0: no frames), after write_shapes
     };
+    std::span<const uint64_t> raw(const StackFrames &s) const { return {frames_.data() + s.first, s.depth}; }
+    std::span<const FrameRef> refs(const StackFrames &s) const { return {refs_.data() + s.first, s.depth}; }
+    // Each frame's addr_id (0: outside every module); complete after write_shapes.
+    std::span<int64_t> ids(const StackFrames &s) { return {ids_.data() + s.first, s.depth}; }
+    std::span<const int64_t> ids(const StackFrames &s) const { return {ids_.data() + s.first, s.depth}; }
     int64_t addr_id(const FrameRef &r) const;
     int main_module() const;
     void update_run(const mt::reader::ReadResult &r);
@@ -104,6 +115,9 @@ private:
     std::vector<std::optional<SymbolFile>> symbol_files_;  // by index in modules_
     std::vector<uint64_t> module_use_;                     // used addresses per module
     std::vector<StackFrames> stacks_;                      // by stack id
+    std::vector<uint64_t> frames_;                         // every stack's raw addresses, back to back
+    std::vector<FrameRef> refs_;                           // by index in frames_ (resolve_addresses)
+    std::vector<int64_t> ids_;                             // by index in frames_
     uint32_t stacks_written_ = 0;                          // stacks_ before it are in the database
     std::vector<AddressCache::Partition *> part_of_;       // by module index
     std::unique_ptr<FrameWriter> writer_;

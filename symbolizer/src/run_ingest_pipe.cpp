@@ -20,7 +20,16 @@ struct Done {
     rd::ReadResult result;
     std::exception_ptr error;
 };
-using Item = std::variant<rd::Header, rd::Module, rd::Thread, rd::Class, rd::Stack, rd::Frame, FrameDigest, Done>;
+// Stacks go over in batches, their frames back to back: an item (and a vector) a stack was two
+// allocations a stack on each side and a queue slot (docs/benchmarks.md, issue 22, twelfth
+// session). A batch is handed over before any other item, so the order of items is the file's.
+struct StackBatch {
+    std::vector<uint64_t> ids;     // by stack of the batch
+    std::vector<uint32_t> depths;  // by stack
+    std::vector<uint64_t> frames;  // every stack's frames, in turn
+    size_t bytes() const { return ids.capacity() * 8 + depths.capacity() * 4 + frames.capacity() * 8; }
+};
+using Item = std::variant<rd::Header, rd::Module, rd::Thread, rd::Class, StackBatch, rd::Frame, FrameDigest, Done>;
 
 // 16 items a handoff: the two threads wake each other once per 16 frames, not per frame. At
 // most 64 MiB of frames wait: ~15k digested frames of a session-sized run (a digest is a few KiB),
@@ -45,14 +54,37 @@ public:
     Forward(Queue &q, bool split_threads) : q_(q), split_threads_(split_threads) {}
     void on_header(const rd::Header &h) override {
         if (!(h.flags & MT_FILE_FLAG_LIFETIMES)) digester_.emplace(h, split_threads_);
+        flush_stacks();
         q_.push(h, sizeof h);
     }
     // Dictionary entries: few and small; counted by their size alone.
-    void on_module(const rd::Module &m) override { q_.push(m, sizeof m); }
-    void on_thread(const rd::Thread &t) override { q_.push(t, sizeof t); }
-    void on_class(const rd::Class &c) override { q_.push(c, sizeof c); }
-    void on_stack(const rd::Stack &s) override { q_.push(s, sizeof s); }
+    void on_module(const rd::Module &m) override {
+        flush_stacks();
+        q_.push(m, sizeof m);
+    }
+    void on_thread(const rd::Thread &t) override {
+        flush_stacks();
+        q_.push(t, sizeof t);
+    }
+    void on_class(const rd::Class &c) override {
+        flush_stacks();
+        q_.push(c, sizeof c);
+    }
+    void on_stack(const rd::Stack &s) override {
+        stacks_.ids.push_back(s.id);
+        stacks_.depths.push_back(static_cast<uint32_t>(s.frames.size()));
+        stacks_.frames.insert(stacks_.frames.end(), s.frames.begin(), s.frames.end());
+        if (stacks_.frames.size() >= kStackBatchFrames) flush_stacks();
+    }
+    // The stacks read since the last item: handed over (before any other item, and at the end).
+    void flush_stacks() {
+        if (stacks_.ids.empty()) return;
+        size_t bytes = stacks_.bytes();
+        q_.push(std::move(stacks_), bytes);
+        stacks_ = StackBatch{};
+    }
     void on_frame(const rd::Frame &f) override {
+        flush_stacks();
         if (!digester_) return q_.push(f, held(f));
         FrameDigest d;
         digester_->digest(f, d);
@@ -61,8 +93,10 @@ public:
     }
 
 private:
+    static constexpr size_t kStackBatchFrames = 64 * 1024;  // 512 KiB of addresses a batch at most (about)
     Queue &q_;
     bool split_threads_;
+    StackBatch stacks_;
     std::optional<FrameDigester> digester_;
 };
 
@@ -75,7 +109,13 @@ bool deliver(Item &item, RunIngest &run, Done &done) {
             else if constexpr (std::is_same_v<T, rd::Module>) run.on_module(v);
             else if constexpr (std::is_same_v<T, rd::Thread>) run.on_thread(v);
             else if constexpr (std::is_same_v<T, rd::Class>) run.on_class(v);
-            else if constexpr (std::is_same_v<T, rd::Stack>) run.on_stack(v);
+            else if constexpr (std::is_same_v<T, StackBatch>) {
+                size_t at = 0;
+                for (size_t i = 0; i < v.ids.size(); ++i) {
+                    run.add_stack(v.ids[i], std::span<const uint64_t>(v.frames).subspan(at, v.depths[i]));
+                    at += v.depths[i];
+                }
+            }
             else if constexpr (std::is_same_v<T, rd::Frame>) run.on_frame(v);
             else if constexpr (std::is_same_v<T, FrameDigest>) run.on_digest(v);
             else {
@@ -102,6 +142,7 @@ rd::ReadResult read_pipelined(const std::string &path, RunIngest &run) {
             done.error = std::current_exception();  // what was read before it still goes over
         }
         try {
+            fwd.flush_stacks();
             q.push(std::move(done), sizeof done);
             q.flush();
         } catch (const Queue::Cancelled &) {

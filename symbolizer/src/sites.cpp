@@ -124,12 +124,20 @@ int32_t StackSites::intern(Site s) {
 }
 
 int32_t StackSites::stored_site(int64_t site_id) {
-    auto [it, fresh] = stored_index_.try_emplace(site_id, static_cast<int32_t>(sites_.size()));
-    if (fresh) {
-        sites_.emplace_back();
-        site_ids_.push_back(site_id);
+    const int32_t next = static_cast<int32_t>(sites_.size());
+    if (site_id > 0 && site_id < kDenseSites) {
+        const auto at = static_cast<size_t>(site_id);
+        if (at >= stored_dense_.size()) stored_dense_.resize(std::max(at + 1, 2 * stored_dense_.size()), 0);
+        int32_t &slot = stored_dense_[at];
+        if (slot) return slot - 1;
+        slot = next + 1;
+    } else {
+        auto [it, fresh] = stored_index_.try_emplace(site_id, next);
+        if (!fresh) return it->second;
     }
-    return it->second;
+    sites_.emplace_back();
+    site_ids_.push_back(site_id);
+    return next;
 }
 
 AddressFacts StackSites::summarize(std::span<const SymbolRow> chain) {

@@ -197,7 +197,12 @@ private:
     std::vector<Site> sites_;          // empty for a site known by its id only (from_stored)
     std::vector<int64_t> site_ids_;    // by sites_ index
     std::unordered_map<std::string, int32_t> site_index_;  // function \n file \n line -> sites_
-    std::unordered_map<int64_t, int32_t> stored_index_;    // site id -> sites_ (from_stored)
+    // Site id -> sites_ index + 1 (0: not yet), for from_stored: by id while ids are small (they
+    // are the sites table's rowids, dense from 1), the map past kDenseSites. A hash map node a
+    // site was 17k allocations and frees of a warm run (docs/benchmarks.md, issue 22, twelfth session).
+    static constexpr int64_t kDenseSites = int64_t{1} << 22;
+    std::vector<int32_t> stored_dense_;
+    std::unordered_map<int64_t, int32_t> stored_index_;    // site id -> sites_ (from_stored), ids >= kDenseSites
 };
 
 }  // namespace mt::sym

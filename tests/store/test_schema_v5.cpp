@@ -178,3 +178,75 @@ PRAGMA user_version = 4;
     CHECK(frames_of(again.db) + rows(again.db, "SELECT run_id, stack_id, depth, site_id, machinery FROM stacks ORDER BY 1, 2") == before);
     CHECK(again.db.query_int("SELECT count(*) FROM stack_shapes") == 3);
 }
+
+// ShapeKeys (issue 22, twelfth session): the known shapes' keys in one string and an
+// open-addressing table. Every key entered is found with its shape, through the table's growth;
+// a key not entered is not, even under another key's hash (a collision names no shape).
+TEST_CASE("store: ShapeKeys finds every key it was given and no other", "[store][shapes]") {
+    mt::store::ShapeKeys keys;
+    keys.reserve(10, 100);  // grows well past it
+    std::vector<std::string> entered;
+    for (int i = 0; i < 5000; ++i) {
+        std::string k;
+        for (int f = 0; f <= i % 13; ++f) mt::store::append_varint(k, static_cast<uint64_t>(i) * 7919u + static_cast<uint64_t>(f));
+        entered.push_back(k);
+        keys.add(k, mt::store::ShapeKeys::hash_key(k), i + 1);
+    }
+    CHECK(keys.size() == entered.size());
+    for (size_t i = 0; i < entered.size(); ++i) REQUIRE(keys.find(entered[i], mt::store::ShapeKeys::hash_key(entered[i])) == static_cast<int64_t>(i + 1));
+    std::string absent = entered[0] + entered[1];
+    CHECK(keys.find(absent, mt::store::ShapeKeys::hash_key(absent)) == 0);
+    // A different key under an entered key's hash (a collision), and a prefix of an entered key.
+    CHECK(keys.find(absent, mt::store::ShapeKeys::hash_key(entered[3])) == 0);
+    CHECK(keys.find(entered[12].substr(0, 3), mt::store::ShapeKeys::hash_key(entered[12])) == 0);
+    // Two keys entered under one hash are both found, each with its own shape.
+    mt::store::ShapeKeys same;
+    same.add("ab", 42, 1);
+    same.add("cd", 42, 2);
+    CHECK(same.find("ab", 42) == 1);
+    CHECK(same.find("cd", 42) == 2);
+    CHECK(same.find("ef", 42) == 0);
+    CHECK(mt::store::ShapeKeys{}.find("ab", 42) == 0);
+}
+
+// The same stacks give the same rows whether ShapeWriter seeks each key (few stacks against the
+// file's shapes) or reads every key first (expect(): a warm run), with frames alternating between
+// two modules and one module met again at another bias (raw frames: the last module's bias is
+// remembered, and must not be taken for the other mapping's).
+TEST_CASE("store: ShapeWriter writes the same rows with and without reading every key first", "[store][shapes]") {
+    auto frames_for = [](int run) {
+        const uint64_t b1 = 0x100000u * static_cast<uint64_t>(run), b2 = 0x7000000u, other = 0x5000000u;
+        std::vector<std::vector<ShapeFrame>> stacks;
+        for (int64_t s = 0; s < 40; ++s) {
+            std::vector<ShapeFrame> f;
+            for (int64_t p = 0; p < 1 + s % 5; ++p) {
+                const int64_t id = 1 + (s + p) % 3;
+                if ((s + p) % 4 == 1) f.push_back(ShapeFrame{0x1000u * static_cast<uint64_t>(id) + b2, 10 + id, 2, 0x1000u * static_cast<uint64_t>(id)});
+                else if ((s + p) % 7 == 3) f.push_back(in_module(id, other));  // module 1 mapped again elsewhere: raw
+                else f.push_back(in_module(id, b1));
+            }
+            if (s % 9 == 4) f.push_back(ShapeFrame{0x1234, 0, 0, 0});  // outside every module
+            stacks.push_back(f);
+        }
+        return stacks;
+    };
+    auto write = [&](bool expect) {
+        mt::test::StoreDir d;
+        auto odb = mt::store::open_database(d.file(expect ? "all.db" : "seek.db"));
+        odb.db.exec(kCache);
+        odb.db.exec("INSERT INTO address_modules VALUES (2, 'bb02', 'libother.so')");
+        for (int run = 1; run <= 3; ++run) {
+            add_run(odb.db, run);
+            ShapeWriter w(odb.db, run);
+            auto stacks = frames_for(run);
+            if (expect) w.expect(stacks.size());
+            for (size_t s = 0; s < stacks.size(); ++s) add_stack(odb.db, w, run, static_cast<int64_t>(s), stacks[s]);
+            w.flush();
+        }
+        return rows(odb.db, "SELECT * FROM stack_shapes ORDER BY shape_id") + rows(odb.db, "SELECT * FROM shape_frames ORDER BY shape_id, pos") +
+               rows(odb.db, "SELECT * FROM run_biases ORDER BY run_id, module_key") + frames_of(odb.db);
+    };
+    const std::string seek = write(false), all = write(true);
+    CHECK(seek == all);
+    CHECK(seek.find("NULL") != std::string::npos);  // raw frames are in it
+}

@@ -384,45 +384,50 @@ TEST_CASE("symbolizer: the symbol file is hashed only when a cached answer needs
 // loaded partition and over an empty one (a cold run), with addresses whose offsets span more than
 // one radix pass.
 TEST_CASE("symbolizer: intern_all interns like intern() in order", "[cache][partition]") {
-    mt::test::TempDir d;
-    auto odb = mt::store::open_database(d.file("cache.db"));
-    std::mt19937_64 rng(7);
-    auto address = [&] { return 0x10000 + (rng() % 3 == 0 ? (rng() % 200) * 4 : (rng() & 0xffffffffull)); };
-    {
-        mt::store::Transaction tx(odb.db);
-        AddressCache cache(odb.db);
-        auto &p = cache.partition("cccc", "libC.so");
-        for (int i = 0; i < 5000; ++i) cache.intern(p, address());
-        cache.assign_ids();
-        cache.flush();
-        tx.commit();
-    }
-    for (const char *build : {"cccc", "dddd"}) {  // loaded rows, and none
-        std::vector<uint64_t> run;
-        for (int i = 0; i < 20000; ++i) run.push_back(i % 5 == 0 ? 0x10000 + (rng() % 200) * 4 : address());
-        mt::store::Transaction tx(odb.db);
-        AddressCache one(odb.db), all(odb.db);
-        auto &p1 = one.partition(build, "libC.so");
-        auto &p2 = all.partition(build, "libC.so");
-        REQUIRE(p1.rows.size() == p2.rows.size());
-        CHECK(p1.loaded_count == (std::string(build) == "cccc" ? p1.rows.size() : 0));
-        std::vector<AddressCache::Lookup> lookups;
-        for (uint32_t k = 0; k < run.size(); ++k) lookups.push_back({run[k], k});
-        std::vector<AddressCache::Interned> got(run.size());
-        all.intern_all(p2, lookups, got);
-        size_t firsts = 0;
-        for (uint32_t k = 0; k < run.size(); ++k) {
-            auto [row, first] = one.intern(p1, run[k]);
-            REQUIRE(got[k].row == row);
-            REQUIRE(got[k].first == first);
-            REQUIRE(got[k].addr_id == p1.rows[row].addr_id);
-            firsts += first;
+    // Spans of the addresses' offsets: one radix pass (8 and 13 bits), two (26 bits, the bench
+    // library's), three (32) and four (40).
+    for (uint64_t mask : {0xffull, 0x1fffull, 0x3ffffffull, 0xffffffffull, 0xffffffffffull}) {
+        CAPTURE(mask);
+        mt::test::TempDir d;
+        auto odb = mt::store::open_database(d.file("cache.db"));
+        std::mt19937_64 rng(7);
+        auto address = [&] { return 0x10000 + (rng() % 3 == 0 ? (rng() % 200) * 4 % (mask + 1) : (rng() & mask)); };
+        {
+            mt::store::Transaction tx(odb.db);
+            AddressCache cache(odb.db);
+            auto &p = cache.partition("cccc", "libC.so");
+            for (int i = 0; i < 5000; ++i) cache.intern(p, address());
+            cache.assign_ids();
+            cache.flush();
+            tx.commit();
         }
-        CHECK(firsts > 1000);
-        REQUIRE(p1.rows.size() == p2.rows.size());
-        for (size_t r = 0; r < p1.rows.size(); ++r) {
-            REQUIRE(p1.rows[r].file_address == p2.rows[r].file_address);
-            REQUIRE(p1.rows[r].used == p2.rows[r].used);
+        for (const char *build : {"cccc", "dddd"}) {  // loaded rows, and none
+            std::vector<uint64_t> run;
+            for (int i = 0; i < 20000; ++i) run.push_back(i % 5 == 0 ? 0x10000 + (rng() % 200) * 4 % (mask + 1) : address());
+            mt::store::Transaction tx(odb.db);
+            AddressCache one(odb.db), all(odb.db);
+            auto &p1 = one.partition(build, "libC.so");
+            auto &p2 = all.partition(build, "libC.so");
+            REQUIRE(p1.rows.size() == p2.rows.size());
+            CHECK(p1.loaded_count == (std::string(build) == "cccc" ? p1.rows.size() : 0));
+            std::vector<AddressCache::Lookup> lookups;
+            for (uint32_t k = 0; k < run.size(); ++k) lookups.push_back({run[k], k});
+            std::vector<AddressCache::Interned> got(run.size());
+            all.intern_all(p2, lookups, got);
+            size_t firsts = 0;
+            for (uint32_t k = 0; k < run.size(); ++k) {
+                auto [row, first] = one.intern(p1, run[k]);
+                REQUIRE(got[k].row == row);
+                REQUIRE(got[k].first == first);
+                REQUIRE(got[k].addr_id == p1.rows[row].addr_id);
+                firsts += first;
+            }
+            CHECK(firsts > std::min<uint64_t>(mask / 2, 1000));
+            REQUIRE(p1.rows.size() == p2.rows.size());
+            for (size_t r = 0; r < p1.rows.size(); ++r) {
+                REQUIRE(p1.rows[r].file_address == p2.rows[r].file_address);
+                REQUIRE(p1.rows[r].used == p2.rows[r].used);
+            }
         }
     }
 }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -206,4 +207,27 @@ TEST_CASE("symbolizer: stored site summaries pick as their chains do, and a site
     CHECK(chains == 1);
     REQUIRE(only_gc.index >= 0);
     CHECK(later.sites()[static_cast<size_t>(only_gc.index)].function == "GC_malloc");
+}
+
+// A stored site id names one sites() index however often it is met, whether it is small (looked
+// up by id in a vector) or past StackSites' dense range (a map; StoredSites holds an int32, so
+// only ids below 2^31 reach it), and distinct ids name distinct indices with their ids.
+TEST_CASE("symbolizer: stored site ids, small and large, each name one site") {
+    mt::sym::StackSites sites;
+    const std::vector<int32_t> ids = {1, 7, 3, 7, 1, (1 << 22) - 1, 1 << 22, (1 << 22) + 5, 1 << 22, INT32_MAX, 3, INT32_MAX, 100000};
+    std::map<int32_t, int32_t> index_of;
+    for (int32_t id : ids) {
+        mt::sym::StoredSites s;
+        s.facts = 2;  // named
+        s.own = id;
+        mt::sym::AddressFacts f = sites.from_stored(s);
+        REQUIRE(f.own >= 0);
+        auto [it, fresh] = index_of.try_emplace(id, f.own);
+        CHECK(it->second == f.own);  // the same index as the first time
+        CHECK(sites.site_id(f.own) == id);
+    }
+    std::set<int32_t> distinct;
+    for (const auto &[id, index] : index_of) distinct.insert(index);
+    CHECK(distinct.size() == index_of.size());
+    CHECK(sites.sites().size() == index_of.size());
 }
