@@ -54,27 +54,23 @@ public:
     Forward(Queue &q, bool split_threads) : q_(q), split_threads_(split_threads) {}
     void on_header(const rd::Header &h) override {
         if (!(h.flags & MT_FILE_FLAG_LIFETIMES)) digester_.emplace(h, split_threads_);
-        flush_stacks();
-        q_.push(h, sizeof h);
+        push_entry(h);
     }
-    // Dictionary entries: few and small; counted by their size alone.
-    void on_module(const rd::Module &m) override {
-        flush_stacks();
-        q_.push(m, sizeof m);
-    }
-    void on_thread(const rd::Thread &t) override {
-        flush_stacks();
-        q_.push(t, sizeof t);
-    }
-    void on_class(const rd::Class &c) override {
-        flush_stacks();
-        q_.push(c, sizeof c);
-    }
+    void on_module(const rd::Module &m) override { push_entry(m); }
+    void on_thread(const rd::Thread &t) override { push_entry(t); }
+    void on_class(const rd::Class &c) override { push_entry(c); }
     void on_stack(const rd::Stack &s) override {
         stacks_.ids.push_back(s.id);
         stacks_.depths.push_back(static_cast<uint32_t>(s.frames.size()));
         stacks_.frames.insert(stacks_.frames.end(), s.frames.begin(), s.frames.end());
         if (stacks_.frames.size() >= kStackBatchFrames) flush_stacks();
+    }
+    // The header and dictionary entries: few and small, counted by their size alone; the stacks
+    // read before them go first, so the items keep the file's order.
+    template <class T>
+    void push_entry(const T &entry) {
+        flush_stacks();
+        q_.push(entry, sizeof entry);
     }
     // The stacks read since the last item: handed over (before any other item, and at the end).
     void flush_stacks() {
